@@ -1,0 +1,13 @@
+import { publishedPost, publishedPosts } from '@/lib/content';
+import { markdownPostResponse } from '@/lib/http/markdown-post';
+import { problem } from '@/lib/http/problem';
+
+export function generateStaticParams() {
+  return publishedPosts().map(({ slug }) => ({ slug }));
+}
+
+export async function GET(_request: Request, { params }: RouteContext<'/api/blog/[slug]/markdown'>) {
+  const { slug } = await params;
+  const post = publishedPost(slug);
+  return post ? markdownPostResponse(post) : problem('not-found', 'No published post has this slug.');
+}

@@ -1,0 +1,88 @@
+import { notFound } from 'next/navigation';
+import { PostDate } from '@/components/dates';
+import { JsonLd } from '@/components/json-ld';
+import { MarkdownHtml } from '@/components/markdown-html';
+import { TagList } from '@/components/tag-list';
+import { publishedPost, publishedPosts, site, urls } from '@/lib/content';
+import { renderMarkdown } from '@/lib/content/render';
+import { pageMetadata } from '@/lib/seo';
+
+export const dynamicParams = false;
+
+export function generateStaticParams() {
+  return publishedPosts().map(({ slug }) => ({ slug }));
+}
+
+export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
+  const post = publishedPost((await params).slug);
+  if (!post) return {};
+  return pageMetadata({
+    title: post.title,
+    description: post.description,
+    path: `/blog/${post.slug}`,
+    article: { slug: post.slug, published: post.date, modified: post.updated, tags: post.tags },
+  });
+}
+
+export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
+  const post = publishedPost((await params).slug);
+  if (!post) notFound();
+  const { html, toc, readingMinutes, words } = await renderMarkdown(post.body);
+  const { author, name } = site();
+  return (
+    <article className="post">
+      <JsonLd
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'BlogPosting',
+          headline: post.title,
+          description: post.description,
+          datePublished: post.date,
+          dateModified: post.updated ?? post.date,
+          url: urls.post(post.slug),
+          mainEntityOfPage: urls.post(post.slug),
+          author: { '@type': 'Person', name: author.name, ...(author.url ? { url: author.url } : {}) },
+          publisher: { '@type': 'Organization', name },
+          keywords: post.tags,
+          wordCount: words,
+          inLanguage: site().language,
+          encoding: { '@type': 'MediaObject', encodingFormat: 'text/markdown', contentUrl: urls.postMarkdown(post.slug) },
+        }}
+      />
+      <header className="post-header">
+        <h1>{post.title}</h1>
+        <p className="meta">
+          <PostDate value={post.date} />
+          {post.updated && (
+            <>
+              {' · Updated '}
+              <PostDate value={post.updated} />
+            </>
+          )}
+          {` · ${readingMinutes} min read`}
+        </p>
+        <TagList tags={post.tags} />
+      </header>
+      {toc.length > 0 && (
+        <nav className="toc" aria-labelledby="toc-title">
+          <h2 id="toc-title">Contents</h2>
+          <ol>
+            {toc.map((entry) => (
+              <li key={entry.id} className={entry.depth === 3 ? 'toc-sub' : undefined}>
+                <a href={`#${entry.id}`}>{entry.text}</a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+      <MarkdownHtml html={html} />
+      <footer className="post-footer">
+        <p>
+          <a href={`/blog/${post.slug}.md`} type="text/markdown">
+            Read this post as markdown
+          </a>
+        </p>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,29 @@
+import Link from 'next/link';
+import { PostList } from '@/components/post-list';
+import { publishedPosts, site, tags } from '@/lib/content';
+import { pageMetadata } from '@/lib/seo';
+
+export function generateMetadata() {
+  return pageMetadata({ title: 'Blog', description: `Every post on ${site().name}, newest first.`, path: '/blog' });
+}
+
+export default function BlogIndex() {
+  const allTags = tags();
+  return (
+    <>
+      <h1>Blog</h1>
+      {allTags.length > 0 && (
+        <ul className="tags" aria-label="Tags">
+          {allTags.map((tag) => (
+            <li key={tag.slug}>
+              <Link href={`/tags/${tag.slug}`}>
+                #{tag.name} <span className="count">({tag.posts.length})</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <PostList posts={publishedPosts()} />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { parse, YAMLParseError } from 'yaml';
+
+export type SplitSource = { data: unknown; body: string };
+
+const OPENING = /^---\r?\n/;
+const CLOSING = /^---[ \t]*(?:\r?\n|$)/m;
+
+/**
+ * Splits a markdown file into its YAML frontmatter and body.
+ * YAML 1.2 core schema: dates stay strings, duplicate keys are errors.
+ */
+export function splitFrontmatter(source: string): SplitSource {
+  const opening = OPENING.exec(source);
+  if (!opening) throw new Error('must start with a YAML frontmatter block opened by "---"');
+  const rest = source.slice(opening[0].length);
+  const closing = CLOSING.exec(rest);
+  if (!closing) throw new Error('frontmatter is not closed by a "---" line');
+  const yamlText = rest.slice(0, closing.index);
+  let data: unknown;
+  try {
+    data = parse(yamlText, { uniqueKeys: true, prettyErrors: false }) ?? {};
+  } catch (error) {
+    const reason = error instanceof YAMLParseError ? error.message.split('\n')[0] : String(error);
+    throw new Error(`frontmatter is not valid YAML: ${reason}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new Error('frontmatter must be a YAML mapping of keys to values');
+  }
+  return { data, body: rest.slice(closing.index + closing[0].length) };
+}

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { z } from 'zod';
+import { splitFrontmatter } from './frontmatter';
+import {
+  SLUG_PATTERN,
+  appFrontmatterSchema,
+  dateToMillis,
+  homeFrontmatterSchema,
+  postFrontmatterSchema,
+  productFrontmatterSchema,
+  siteSchema,
+  type AppFrontmatter,
+  type PostFrontmatter,
+  type ProductFrontmatter,
+  type Site,
+} from './schema';
+
+export type ContentProblem = { file: string; key: string; message: string };
+
+/** Every problem of every content file, reported at once. */
+export class ContentError extends Error {
+  constructor(readonly problems: ContentProblem[]) {
+    super(
+      `Content has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n` +
+        problems.map((p) => `  ${p.file}${p.key ? ` › ${p.key}` : ''}: ${p.message}`).join('\n'),
+    );
+    this.name = 'ContentError';
+  }
+}
+
+export type Post = PostFrontmatter & {
+  slug: string;
+  /** The file exactly as the author wrote it (served as markdown). */
+  source: string;
+  body: string;
+  dateMillis: number;
+  updatedMillis: number | undefined;
+};
+export type Home = { title: string; description: string; source: string; body: string };
+export type App = AppFrontmatter & { slug: string; body: string };
+export type Product = ProductFrontmatter & { slug: string; body: string };
+export type Content = { site: Site; home: Home; posts: Post[]; apps: App[]; products: Product[] };
+
+type Entry<T> = { slug: string; data: T; source: string; body: string };
+
+class Collector {
+  readonly problems: ContentProblem[] = [];
+  constructor(private readonly root: string) {}
+
+  relative(file: string): string {
+    return path.relative(process.cwd(), file) || file;
+  }
+
+  add(file: string, key: string, message: string): void {
+    this.problems.push({ file: this.relative(file), key, message });
+  }
+
+  validate<S extends z.ZodType>(file: string, schema: S, data: unknown): z.infer<S> | undefined {
+    const result = schema.safeParse(data);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) this.add(file, [...issue.path, key].join('.'), 'is not a known key');
+      } else {
+        this.add(file, issue.path.join('.'), issue.message);
+      }
+    }
+    return undefined;
+  }
+
+  /** Reads every `<slug>.md` of a folder; other names are problems, never silently skipped. */
+  markdownFolder<S extends z.ZodType>(folder: string, schema: S, required: boolean): Entry<z.infer<S>>[] {
+    const dir = path.join(this.root, folder);
+    if (!fs.existsSync(dir)) {
+      if (required) this.add(dir, '', 'folder is missing');
+      return [];
+    }
+    const entries: Entry<z.infer<S>>[] = [];
+    for (const name of fs.readdirSync(dir).sort()) {
+      const file = path.join(dir, name);
+      if (name.startsWith('.') || !fs.statSync(file).isFile()) continue;
+      const slug = name.replace(/\.md$/, '');
+      if (!name.endsWith('.md')) {
+        this.add(file, '', 'is not a .md file; content folders hold only <slug>.md files');
+        continue;
+      }
+      if (!SLUG_PATTERN.test(slug)) {
+        this.add(file, '', `file name "${slug}" is not a valid slug (lowercase letters and digits joined by single hyphens)`);
+        continue;
+      }
+      const entry = this.markdownFile(file, schema);
+      if (entry) entries.push({ slug, ...entry });
+    }
+    return entries;
+  }
+
+  markdownFile<S extends z.ZodType>(file: string, schema: S): Omit<Entry<z.infer<S>>, 'slug'> | undefined {
+    const source = fs.readFileSync(file, 'utf8');
+    let split;
+    try {
+      split = splitFrontmatter(source);
+    } catch (error) {
+      this.add(file, '', (error as Error).message);
+      return undefined;
+    }
+    const data = this.validate(file, schema, split.data);
+    return data === undefined ? undefined : { data, source, body: split.body };
+  }
+
+  site(): Site | undefined {
+    const file = path.join(this.root, 'site.yaml');
+    if (!fs.existsSync(file)) {
+      this.add(file, '', 'file is missing');
+      return undefined;
+    }
+    let data: unknown;
+    try {
+      data = parse(fs.readFileSync(file, 'utf8'), { uniqueKeys: true });
+    } catch (error) {
+      this.add(file, '', `is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      return undefined;
+    }
+    return this.validate(file, siteSchema, data);
+  }
+}
+
+/** Loads and validates the whole content folder; throws one ContentError listing every problem. */
+export function loadContent(root: string): Content {
+  const collect = new Collector(root);
+  const site = collect.site();
+  const homeFile = path.join(root, 'home.md');
+  const home = fs.existsSync(homeFile) ? collect.markdownFile(homeFile, homeFrontmatterSchema) : undefined;
+  if (!fs.existsSync(homeFile)) collect.add(homeFile, '', 'file is missing');
+  const posts = collect.markdownFolder('posts', postFrontmatterSchema, true).map(
+    ({ slug, data, source, body }): Post => ({
+      ...data,
+      slug,
+      source,
+      body,
+      dateMillis: dateToMillis(data.date),
+      updatedMillis: data.updated === undefined ? undefined : dateToMillis(data.updated),
+    }),
+  );
+  const apps = collect.markdownFolder('apps', appFrontmatterSchema, false).map(({ slug, data, body }) => ({ ...data, slug, body }));
+  const products = collect
+    .markdownFolder('products', productFrontmatterSchema, false)
+    .map(({ slug, data, body }) => ({ ...data, slug, body }))
+    .sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+
+  if (collect.problems.length > 0 || !site || !home) throw new ContentError(collect.problems);
+  return {
+    site,
+    home: { ...home.data, source: home.source, body: home.body },
+    posts,
+    apps,
+    products,
+  };
+}
+
+/** Published: not a draft, and dated no later than `now`. */
+export function isPublished(post: Pick<Post, 'draft' | 'dateMillis'>, now: number): boolean {
+  return !post.draft && post.dateMillis <= now;
+}
+
+/** Newest first: date descending, ties by slug ascending. */
+export function newestFirst(a: Pick<Post, 'dateMillis' | 'slug'>, b: Pick<Post, 'dateMillis' | 'slug'>): number {
+  return b.dateMillis - a.dateMillis || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+}

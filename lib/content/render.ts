@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import rehypeShiki from '@shikijs/rehype';
+import type { Element, Root } from 'hast';
+import { toString } from 'hast-util-to-string';
+import { imageSize } from 'image-size';
+import rehypeAutolinkHeadings from 'rehype-autolink-headings';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeSlug from 'rehype-slug';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified, type Plugin } from 'unified';
+import { visit } from 'unist-util-visit';
+
+export type TocEntry = { depth: 2 | 3; id: string; text: string };
+export type Rendered = { html: string; toc: TocEntry[]; readingMinutes: number; words: number };
+
+const WORDS_PER_MINUTE = 230;
+const PUBLIC_DIR = path.resolve('public');
+
+/** Table of contents, word count: read off the finished tree. */
+const collectFacts: Plugin<[Rendered], Root> = (facts) => (tree) => {
+  visit(tree, 'element', (node: Element) => {
+    if ((node.tagName === 'h2' || node.tagName === 'h3') && typeof node.properties.id === 'string') {
+      facts.toc.push({ depth: node.tagName === 'h2' ? 2 : 3, id: node.properties.id, text: toString(node).trim() });
+    }
+  });
+  facts.words = toString(tree).split(/\s+/).filter(Boolean).length;
+  facts.readingMinutes = Math.max(1, Math.round(facts.words / WORDS_PER_MINUTE));
+};
+
+/**
+ * Local images get their intrinsic width and height (no layout shift) and lazy
+ * loading. Only files inside public/ are read; anything else is left alone.
+ */
+const sizeLocalImages: Plugin<[], Root> = () => (tree) => {
+  visit(tree, 'element', (node: Element) => {
+    if (node.tagName !== 'img') return;
+    node.properties.loading = 'lazy';
+    node.properties.decoding = 'async';
+    const src = node.properties.src;
+    if (typeof src !== 'string' || !src.startsWith('/') || src.startsWith('//')) return;
+    const file = path.resolve(PUBLIC_DIR, `.${decodeURIComponent(src.split(/[?#]/)[0] ?? '')}`);
+    if (!file.startsWith(PUBLIC_DIR + path.sep) || !fs.existsSync(file)) return;
+    try {
+      const { width, height } = imageSize(fs.readFileSync(file));
+      if (width && height) Object.assign(node.properties, { width, height });
+    } catch {
+      // Not an image format image-size knows: leave the tag as written.
+    }
+  });
+};
+
+function processor(facts: Rendered) {
+  return (
+    unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      // Raw HTML is parsed, then sanitized with GitHub's schema: kept if harmless, never executed.
+      .use(remarkRehype, { allowDangerousHtml: true })
+      .use(rehypeRaw)
+      .use(rehypeSanitize, defaultSchema)
+      .use(rehypeSlug)
+      .use(rehypeAutolinkHeadings, { behavior: 'wrap', properties: { className: ['heading-link'] } })
+      .use(rehypeShiki, {
+        themes: { light: 'github-light', dark: 'github-dark' },
+        defaultColor: false,
+        lazy: true,
+        fallbackLanguage: 'text',
+      })
+      .use(sizeLocalImages)
+      .use(collectFacts, facts)
+      .use(rehypeStringify)
+  );
+}
+
+const rendered = new Map<string, Promise<Rendered>>();
+
+/** Markdown to safe HTML with highlighted code, heading anchors and a table of contents. Memoized per text. */
+export function renderMarkdown(markdown: string): Promise<Rendered> {
+  let result = rendered.get(markdown);
+  if (!result) {
+    const facts: Rendered = { html: '', toc: [], readingMinutes: 1, words: 0 };
+    result = processor(facts)
+      .process(markdown)
+      .then((file) => ({ ...facts, html: String(file) }));
+    rendered.set(markdown, result);
+  }
+  return result;
+}
+
+/** Root-relative links and images made absolute, for HTML read outside the site (feeds). */
+export function absolutizeHtml(html: string, siteUrl: string): string {
+  return html.replace(/(\s(?:href|src))="\/(?!\/)/g, `$1="${siteUrl}/`);
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** Slugs are file names: lowercase words joined by single hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const slugSchema = z.string().regex(SLUG_PATTERN, 'must be lowercase letters and digits joined by single hyphens');
+
+/** `YYYY-MM-DD` or an ISO 8601 date-time with an offset (`Z` or `±hh:mm`). */
+export const contentDateSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  error: 'must be YYYY-MM-DD or an ISO 8601 date-time with offset',
+});
+
+/** A date-only value means midnight UTC of that day. */
+export function dateToMillis(value: string): number {
+  return Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+}
+
+export const postFrontmatterSchema = z
+  .strictObject({
+    title: z.string().trim().min(1, 'must not be empty'),
+    description: z.string().trim().min(1, 'must not be empty').max(300, 'must be at most 300 characters'),
+    date: contentDateSchema,
+    updated: contentDateSchema.optional(),
+    tags: z.array(z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters')).default([]),
+    draft: z.boolean().default(false),
+  })
+  .refine((post) => post.updated === undefined || dateToMillis(post.updated) >= dateToMillis(post.date), {
+    path: ['updated'],
+    message: 'must not be before date',
+  });
+export type PostFrontmatter = z.infer<typeof postFrontmatterSchema>;
+
+export const homeFrontmatterSchema = z.strictObject({
+  title: z.string().trim().min(1),
+  description: z.string().trim().min(1).max(300),
+});
+
+export const siteSchema = z.strictObject({
+  name: z.string().trim().min(1),
+  summary: z.string().trim().min(1).max(200),
+  author: z.strictObject({ name: z.string().trim().min(1), url: z.url().optional() }),
+  language: z.string().regex(/^[a-z]{2}(?:-[A-Z]{2})?$/).default('en'),
+  /** When an agent should cite the material (llms.txt guidance paragraph). */
+  citation: z.string().trim().min(1),
+  /** The reuse rule, shown in llms.txt, llms-full.txt and the footer. */
+  reuse: z.string().trim().min(1),
+});
+export type Site = z.infer<typeof siteSchema>;
+
+export const appFrontmatterSchema = z.strictObject({
+  name: z.string().trim().min(1),
+  description: z.string().trim().min(1).max(300),
+  version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'must be a semantic version such as 1.4.0'),
+  /** Absolute URL of the current build; `/api/apps/{slug}/download` redirects here. */
+  download: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+  platforms: z.array(z.string().trim().min(1)).default([]),
+});
+export type AppFrontmatter = z.infer<typeof appFrontmatterSchema>;
+
+const trainingSessionSchema = z.strictObject({
+  id: slugSchema,
+  start: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset' }),
+  seats: z.number().int().positive(),
+});
+
+const productBase = {
+  title: z.string().trim().min(1),
+  description: z.string().trim().min(1).max(300),
+  /** Price in the currency's minor unit (cents for EUR/USD). */
+  price: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR'),
+  /** Sort order on the pricing page and in /pricing.md; lower first. */
+  order: z.number().int().default(100),
+};
+
+export const productFrontmatterSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('training'), ...productBase, sessions: z.array(trainingSessionSchema).min(1) }),
+  z.strictObject({ kind: z.literal('bundle'), ...productBase }),
+  z.strictObject({ kind: z.literal('book'), ...productBase }),
+  z
+    .strictObject({
+      kind: z.literal('offer'),
+      ...productBase,
+      starts: z.iso.datetime({ offset: true }),
+      ends: z.iso.datetime({ offset: true }),
+    })
+    .refine((offer) => Date.parse(offer.ends) > Date.parse(offer.starts), { path: ['ends'], message: 'must be after starts' }),
+]);
+export type ProductFrontmatter = z.infer<typeof productFrontmatterSchema>;

@@ -1,0 +1,45 @@
+/**
+ * Content negotiation between the HTML page and its markdown source (RFC 9110 §12.5.1).
+ * Markdown wins only when the client ranks `text/markdown` strictly above HTML;
+ * a tie, wildcards or no Accept header mean HTML, which is what browsers expect.
+ */
+type Range = { type: string; subtype: string; q: number };
+
+function parseAccept(header: string): Range[] {
+  const ranges: Range[] = [];
+  for (const part of header.split(',')) {
+    const [mediaRange = '', ...params] = part.split(';').map((piece) => piece.trim());
+    const [type, subtype] = mediaRange.toLowerCase().split('/');
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.split('=').map((piece) => piece.trim());
+      if (name?.toLowerCase() === 'q' && value !== undefined) {
+        const parsed = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : NaN;
+        q = Number.isNaN(parsed) ? 0 : parsed;
+      }
+    }
+    ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}
+
+/** The q the client gives a media type: the most specific matching range wins. */
+function qualityOf(ranges: Range[], type: string, subtype: string): number {
+  let best: { specificity: number; q: number } | undefined;
+  for (const range of ranges) {
+    const specificity =
+      range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+    if (specificity < 0) continue;
+    if (!best || specificity > best.specificity) best = { specificity, q: range.q };
+  }
+  return best?.q ?? 0;
+}
+
+export function prefersMarkdown(accept: string | null | undefined): boolean {
+  if (!accept) return false;
+  const ranges = parseAccept(accept);
+  const markdown = qualityOf(ranges, 'text', 'markdown');
+  const html = qualityOf(ranges, 'text', 'html');
+  return markdown > 0 && markdown > html;
+}

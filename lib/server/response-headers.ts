@@ -1,0 +1,44 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+/** `/blog/{slug}`: the one URL whose body depends on `Accept`. */
+export function isNegotiatedPath(pathname: string): boolean {
+  return /^\/blog\/[^/]+$/.test(pathname) && !pathname.endsWith('.md');
+}
+
+/** Headers Next uses internally; they reveal rewrite targets and say nothing to clients. */
+const INTERNAL_HEADERS = ['x-middleware-rewrite', 'x-nextjs-prerender', 'x-nextjs-stale-time', 'x-nextjs-cache'];
+
+export function addVaryAccept(value: unknown): string {
+  const list = (Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (list.includes('*') || list.some((item) => item.toLowerCase() === 'accept')) return list.join(', ');
+  return [...list, 'Accept'].join(', ');
+}
+
+/**
+ * Adjusts the head of every response at the last moment, whatever path in Next
+ * wrote it: internal headers go, and on negotiated URLs `Vary` keeps `Accept`
+ * (Next 16 replaces the `Vary` of prerendered pages with its own, and a cache
+ * would then serve markdown to browsers).
+ */
+export function adjustResponseHead(res: ServerResponse, options: { varyAccept: boolean }): void {
+  const writeHead: (statusCode: number, reason?: string) => ServerResponse = res.writeHead;
+  res.writeHead = function adjustedWriteHead(this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    let reason: string | undefined;
+    for (const arg of rest) {
+      if (typeof arg === 'string') reason = arg;
+      else if (Array.isArray(arg)) {
+        for (let i = 0; i + 1 < arg.length; i += 2) this.appendHeader(String(arg[i]), arg[i + 1] as string);
+      } else if (arg && typeof arg === 'object') {
+        for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) {
+          if (value !== undefined) this.setHeader(name, value);
+        }
+      }
+    }
+    for (const name of INTERNAL_HEADERS) this.removeHeader(name);
+    if (options.varyAccept) this.setHeader('Vary', addVaryAccept(this.getHeader('vary')));
+    return reason === undefined ? writeHead.call(this, statusCode) : writeHead.call(this, statusCode, reason);
+  } as typeof res.writeHead;
+}

@@ -1,0 +1,47 @@
+import { createServer } from 'node:http';
+import next from 'next';
+import { CLIENT_IP_HEADER } from './lib/http/client-ip';
+import { adjustResponseHead, isNegotiatedPath } from './lib/server/response-headers';
+
+/**
+ * lectern's server: Next's request handler behind a small Node server that
+ * records the socket address as the client IP (a header no client can set)
+ * and keeps `Vary: Accept` on negotiated responses.
+ */
+const dev = process.argv.includes('--dev');
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || '0.0.0.0';
+
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got "${process.env.PORT}"`);
+  process.exit(1);
+}
+
+const app = next({ dev, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  delete req.headers[CLIENT_IP_HEADER];
+  const address = req.socket.remoteAddress;
+  if (address) req.headers[CLIENT_IP_HEADER] = address;
+  const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+  adjustResponseHead(res, { varyAccept: isNegotiatedPath(pathname) });
+  handle(req, res).catch((error: unknown) => {
+    console.error('request failed', error);
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Internal Server Error');
+  });
+});
+
+server.listen(port, hostname, () => {
+  const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
+  console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}
