@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import next from 'next';
-import { CLIENT_IP_HEADER } from './lib/http/client-ip';
+import { recordClientIp } from './lib/http/client-ip';
 import { adjustResponseHead, isNegotiatedPath } from './lib/server/response-headers';
 
 /**
@@ -22,9 +22,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
-  delete req.headers[CLIENT_IP_HEADER];
-  const address = req.socket.remoteAddress;
-  if (address) req.headers[CLIENT_IP_HEADER] = address;
+  recordClientIp(req.headers, req.socket.remoteAddress);
   const pathname = (req.url ?? '/').split('?')[0] ?? '/';
   adjustResponseHead(res, { varyAccept: isNegotiatedPath(pathname) });
   handle(req, res).catch((error: unknown) => {

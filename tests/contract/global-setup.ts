@@ -1,0 +1,26 @@
+import type { TestProject } from 'vitest/node';
+import { buildSite, FIXTURE_CONTENT, freePort, startSite, type RunningSite } from '../support/site';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    contentDir: string;
+  }
+}
+
+let site: RunningSite | undefined;
+
+/** Builds the fixture content folder once and serves it with lectern's server on a loopback port. */
+export async function setup(project: TestProject) {
+  const port = await freePort();
+  const siteUrl = `http://127.0.0.1:${port}`;
+  const env = { contentDir: FIXTURE_CONTENT, distDir: '.next-contract', siteUrl };
+  await buildSite(env);
+  site = await startSite({ ...env, port });
+  project.provide('baseUrl', site.baseUrl);
+  project.provide('contentDir', FIXTURE_CONTENT);
+}
+
+export async function teardown() {
+  await site?.stop();
+}

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const FIXTURE_CONTENT = path.join(ROOT, 'tests/fixtures/content');
+
+/** A free TCP port on loopback, chosen by the kernel. */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}\n${output}`))));
+  });
+}
+
+export type SiteEnv = { contentDir: string; distDir: string; siteUrl: string; extraEnv?: NodeJS.ProcessEnv };
+
+function siteEnv({ contentDir, distDir, siteUrl, extraEnv }: SiteEnv): NodeJS.ProcessEnv {
+  return { ...process.env, CONTENT_DIR: contentDir, NEXT_DIST_DIR: distDir, SITE_URL: siteUrl, NEXT_TELEMETRY_DISABLED: '1', ...extraEnv };
+}
+
+/** `next build` of a content folder into its own dist dir. */
+export function buildSite(site: SiteEnv): Promise<void> {
+  return run(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], siteEnv(site));
+}
+
+export type RunningSite = { baseUrl: string; process: ChildProcess; stop: () => Promise<void>; output: () => string };
+
+/** Starts lectern's server (what `npm start` runs) and waits until it answers. */
+export async function startSite(site: SiteEnv & { port: number; host?: string }): Promise<RunningSite> {
+  const host = site.host ?? '127.0.0.1';
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server.ts'], {
+    cwd: ROOT,
+    env: { ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const baseUrl = `http://${host}:${site.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/blog`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start within 60 s\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
