@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import { API_CATALOG_LINK } from './lib/agents/api-catalog';
 
 const nextConfig: NextConfig = {
   // Lets a test harness build a fixture site beside the real one.
@@ -8,6 +9,11 @@ const nextConfig: NextConfig = {
   // Inlined at build: "published" means "not in the future when the site was built", in every route.
   env: { LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME || String(Date.now()) },
   typedRoutes: false,
+  // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
+  compress: false,
+  async headers() {
+    return [{ source: '/', headers: [{ key: 'Link', value: API_CATALOG_LINK }] }];
+  },
 };
 
 export default nextConfig;

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import next from 'next';
 import { recordClientIp } from './lib/http/client-ip';
+import { createReadCache } from './lib/server/read-cache';
 import { adjustResponseHead, isNegotiatedPath } from './lib/server/response-headers';
 
 /**
@@ -21,14 +22,18 @@ const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+const readCache = createReadCache();
+
 const server = createServer((req, res) => {
   recordClientIp(req.headers, req.socket.remoteAddress);
   const pathname = (req.url ?? '/').split('?')[0] ?? '/';
   adjustResponseHead(res, { varyAccept: isNegotiatedPath(pathname) });
-  handle(req, res).catch((error: unknown) => {
-    console.error('request failed', error);
-    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('Internal Server Error');
+  readCache.handle(req, res, () => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('request failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Internal Server Error');
+    });
   });
 });
 

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
+npx next typegen >/dev/null
 npx tsc --noEmit
 npx eslint .
 npx vitest run

@@ -1,17 +1,37 @@
+import { config } from '../config';
 import { cacheHeaders, type CacheProfile } from './cache';
 
-type Options = { status?: number; headers?: Record<string, string>; cache?: CacheProfile };
+/** The site's policy for automated use (SPEC.md), sent with markdown and agent files. */
+export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no';
 
-function respond(body: string, contentType: string, { status = 200, headers = {}, cache = 'read' }: Options): Response {
-  return new Response(body, { status, headers: { 'Content-Type': contentType, ...cacheHeaders(cache), ...headers } });
+type Options = {
+  status?: number;
+  headers?: Record<string, string>;
+  cache?: CacheProfile;
+  /** When the content last changed (epoch ms); defaults to the build time. */
+  lastModified?: number;
+  /** Adds the Content-Signal header (markdown and agent files). */
+  signal?: boolean;
+};
+
+function respond(body: string, contentType: string, options: Options): Response {
+  const { status = 200, headers = {}, cache = 'read', lastModified, signal = false } = options;
+  const all: Record<string, string> = { 'Content-Type': contentType, ...cacheHeaders(cache) };
+  if (status === 200) all['Last-Modified'] = new Date(lastModified ?? config().publishedBefore).toUTCString();
+  if (signal) all['Content-Signal'] = CONTENT_SIGNAL;
+  return new Response(body, { status, headers: { ...all, ...headers } });
 }
 
 export function markdownResponse(body: string, options: Options = {}): Response {
-  return respond(body, 'text/markdown; charset=utf-8', options);
+  return respond(body, 'text/markdown; charset=utf-8', { signal: true, ...options });
 }
 
-export function jsonResponse(body: unknown, options: Options = {}): Response {
-  return respond(JSON.stringify(body), 'application/json; charset=utf-8', options);
+export function textResponse(body: string, options: Options = {}): Response {
+  return respond(body, 'text/plain; charset=utf-8', options);
+}
+
+export function jsonResponse(body: unknown, options: Options & { contentType?: string } = {}): Response {
+  return respond(JSON.stringify(body), options.contentType ?? 'application/json; charset=utf-8', options);
 }
 
 export function xmlResponse(body: string, contentType: string, options: Options = {}): Response {

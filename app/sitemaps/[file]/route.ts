@@ -1,0 +1,18 @@
+import { sitemapPages, sitemapUrls, urlset } from '@/lib/agents/sitemap';
+import { problem } from '@/lib/http/problem';
+import { xmlResponse } from '@/lib/http/responses';
+
+// Pages of a sitemap index, /sitemaps/{n}.xml; they exist only past 50,000 URLs.
+export const dynamicParams = false;
+
+export function generateStaticParams() {
+  const pages = sitemapPages(sitemapUrls());
+  return pages.length > 1 ? pages.map((_, index) => ({ file: `${index + 1}.xml` })) : [{ file: '1.xml' }];
+}
+
+export async function GET(_request: Request, { params }: RouteContext<'/sitemaps/[file]'>) {
+  const { file } = await params;
+  const pages = sitemapPages(sitemapUrls());
+  const page = /^[1-9]\d*\.xml$/.test(file) && pages.length > 1 ? pages[Number.parseInt(file, 10) - 1] : undefined;
+  return page ? xmlResponse(urlset(page), 'application/xml') : problem('not-found', 'No such sitemap page.');
+}

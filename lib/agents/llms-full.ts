@@ -1,0 +1,31 @@
+import { absoluteUrl } from '../config';
+import { publishedPosts, site, urls } from '../content';
+
+/**
+ * /llms-full.txt: every published post, newest first, each headed by title,
+ * canonical URL and dates, the reuse rule on top. Built once at build time
+ * (a static route), from the parts already in memory.
+ */
+export function llmsFullTxt(): string {
+  const { name, summary, reuse } = site();
+  const parts = [`# ${name}: every post in full\n\n> ${summary}\n\n${reuse} Source: ${absoluteUrl('/')}\n`];
+  for (const post of publishedPosts()) {
+    parts.push(
+      [
+        '',
+        '---',
+        '',
+        `# ${post.title}`,
+        '',
+        `URL: ${urls.post(post.slug)}`,
+        `Published: ${post.date}`,
+        ...(post.updated ? [`Updated: ${post.updated}`] : []),
+        ...(post.tags.length > 0 ? [`Tags: ${post.tags.join(', ')}`] : []),
+        '',
+        post.body.trim(),
+        '',
+      ].join('\n'),
+    );
+  }
+  return parts.join('');
+}

@@ -1,0 +1,56 @@
+import { absoluteUrl } from '../config';
+import { publishedPosts, site, urls } from '../content';
+
+/** The agent files and read endpoints, described once for llms.txt, the API catalog and the docs page. */
+export const agentFiles = [
+  { path: '/llms-full.txt', type: 'text/markdown', title: 'Full text of every post', description: 'Every published post in one markdown document, newest first.' },
+  { path: '/pricing.md', type: 'text/markdown', title: 'Pricing', description: 'Prices of the training, the digital bundles and the book.' },
+  { path: '/api/home/markdown', type: 'text/markdown', title: 'Home page', description: 'The home page as markdown, with the latest posts.' },
+  { path: '/openapi.json', type: 'application/json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of every endpoint.' },
+  { path: '/.well-known/api-catalog', type: 'application/linkset+json', title: 'API catalog', description: 'RFC 9727 catalog of the files and endpoints.' },
+] as const;
+
+export const optionalFiles = [
+  { path: '/api/blog', type: 'application/json', title: 'Post list (JSON)', description: 'Every published post with its URLs, newest first.' },
+  { path: '/api/rss', type: 'application/rss+xml', title: 'RSS feed', description: 'RSS 2.0 feed of the newest posts with full content.' },
+  { path: '/sitemap.xml', type: 'application/xml', title: 'Sitemap', description: 'Every indexable page.' },
+] as const;
+
+/** Text placed inside `[...]` of a link line: the llmstxt.org pattern allows no brackets there. */
+function linkTitle(text: string): string {
+  return text.replace(/\[/g, '(').replace(/\]/g, ')').replace(/\s+/g, ' ').trim();
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function linkLine(title: string, url: string, description: string): string {
+  return `- [${linkTitle(title)}](${url}): ${oneLine(description)}`;
+}
+
+/** /llms.txt in the llmstxt.org layout: H1, summary quote, guidance, link sections, Optional last. */
+export function llmsTxt(): string {
+  const { name, summary, citation, reuse } = site();
+  const posts = publishedPosts().map((post) => linkLine(post.title, urls.postMarkdown(post.slug), `${post.description} (${post.date})`));
+  return [
+    `# ${oneLine(name)}`,
+    '',
+    `> ${oneLine(summary)}`,
+    '',
+    `${oneLine(citation)} ${oneLine(reuse)} Every post is available as markdown at its URL plus \`.md\`.`,
+    '',
+    '## Posts',
+    '',
+    ...posts,
+    '',
+    '## Agent files',
+    '',
+    ...agentFiles.map((file) => linkLine(file.title, absoluteUrl(file.path), file.description)),
+    '',
+    '## Optional',
+    '',
+    ...optionalFiles.map((file) => linkLine(file.title, absoluteUrl(file.path), file.description)),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { absoluteUrl, config } from '../config';
+import { site } from '../content';
+import { blogListSchema } from '../feeds/blog-json';
+import { formSchemas } from '../forms/schemas';
+import { problemTypes } from '../http/problem';
+import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
+import { API_CATALOG_TYPE } from './api-catalog';
+
+/** RFC 9457 problem details, as every /api/* error is sent. */
+export const problemSchema = z.object({
+  type: z.url(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a zod schema, as the client must send it. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+  const generated = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete generated.$schema;
+  return generated;
+}
+
+const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+const text = (type: string, description: string) => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+const slugParam = (what: string) => ({ name: 'slug', in: 'path', required: true, description: `The ${what} slug.`, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } });
+const readHeaders = {
+  ETag: { $ref: '#/components/headers/ETag' },
+  'Last-Modified': { $ref: '#/components/headers/LastModified' },
+  'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+  'Access-Control-Allow-Origin': { $ref: '#/components/headers/AccessControlAllowOrigin' },
+};
+const notModified = { description: 'Not modified: the If-None-Match validator still matches.' };
+
+function read(summary: string, ok: Record<string, unknown>, extra: Record<string, unknown> = {}, parameters: unknown[] = []) {
+  return {
+    get: { summary, parameters, responses: { '200': { ...ok, headers: readHeaders }, '304': notModified, ...extra } },
+  };
+}
+
+const writeSummaries: Record<WriteRoute, string> = {
+  subscribe: 'Subscribe to the newsletter (double opt-in: a confirmation link is mailed).',
+  support: 'Send a support message to the site owner.',
+  checkout: 'Start a Stripe Checkout for a digital bundle or the book.',
+  trainingCheckout: 'Start a Stripe Checkout for seats in a training session.',
+  specialOfferCheckout: 'Start a Stripe Checkout for a special offer, inside its time window.',
+  bookingCancel: 'Cancel a training booking with the token from its receipt.',
+  indexNotify: 'Submit changed URLs to IndexNow (owner only, bearer token).',
+};
+
+function write(route: WriteRoute) {
+  const { requests, windowSeconds } = writeRouteLimits[route];
+  const schema = { $ref: `#/components/schemas/${route[0]?.toUpperCase()}${route.slice(1)}Request` };
+  const limitHeaders = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
+  return {
+    post: {
+      summary: writeSummaries[route],
+      description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minutes, sliding window. Every request counts, refused ones too.`,
+      ...(route === 'indexNotify' ? { security: [{ bearer: [] }] } : {}),
+      requestBody: {
+        required: route !== 'indexNotify',
+        content: { 'application/json': { schema }, ...(route === 'indexNotify' ? {} : { 'application/x-www-form-urlencoded': { schema } }) },
+      },
+      responses: {
+        '200': { description: 'Done.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
+        '202': { description: 'Accepted and stored; mail follows.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
+        '303': { description: 'Form posts (urlencoded) are redirected to a result page.', headers: { Location: { schema: { type: 'string' } }, ...limitHeaders } },
+        '400': problemResponse('The body is not valid: `errors` names each field.'),
+        ...(route === 'indexNotify' ? { '401': problemResponse('Missing or wrong bearer token.') } : {}),
+        '403': problemResponse('A browser post from another origin.'),
+        '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
+        '413': problemResponse('The body is larger than 16 KiB.'),
+        '415': problemResponse('The body is neither JSON nor urlencoded.'),
+        '429': {
+          description: 'Over the limit of this route for this client.',
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
+        '501': problemResponse('This route is not available yet.'),
+        '503': problemResponse('A service the route needs is not configured.'),
+      },
+    },
+  };
+}
+
+/** /openapi.json: OpenAPI 3.1, from the same zod schemas and limits table the routes use. */
+export function openApiDocument() {
+  const { name, summary } = site();
+  const requestSchemas = Object.fromEntries(
+    writeRoutes.map((route) => [`${route[0]?.toUpperCase()}${route.slice(1)}Request`, jsonSchema(formSchemas[route], 'input')]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${name} API`,
+      version: '1.0.0',
+      summary,
+      description: `Read endpoints and agent files are anonymous, GET and HEAD, never rate limited, with ETag and 304 on If-None-Match. Errors are RFC 9457 problem details; problem types: ${Object.keys(problemTypes).join(', ')}.`,
+    },
+    servers: [{ url: config().siteUrl }],
+    externalDocs: { url: absoluteUrl('/docs/api') },
+    paths: {
+      '/api/blog': read(
+        'Every published post, newest first.',
+        { description: 'The post list.', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogList' } } } },
+        { '400': problemResponse('`limit` is not a positive integer, or is repeated.') },
+        [{ name: 'limit', in: 'query', required: false, description: 'Return at most this many posts (a positive integer; above the count returns all).', schema: { type: 'string', pattern: '^[0-9]*[1-9][0-9]*$' } }],
+      ),
+      '/api/blog/{slug}/markdown': read('A post as markdown, YAML frontmatter first.', text('text/markdown', 'The post source.'), { '404': problemResponse('No published post has this slug.') }, [slugParam('post')]),
+      '/blog/{slug}.md': read('The same markdown at the post URL plus .md.', text('text/markdown', 'The post source.'), { '404': text('text/markdown', 'Not found.') }, [slugParam('post')]),
+      '/blog/{slug}': read(
+        'The post page; markdown when Accept ranks text/markdown above text/html.',
+        { description: 'The page or its markdown (Vary: Accept).', content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } } },
+        { '404': { description: 'Not found (HTML, or markdown when negotiated).', content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } } } },
+        [slugParam('post'), { name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }],
+      ),
+      '/api/home/markdown': read('The home page as markdown.', text('text/markdown', 'The home page.')),
+      '/api/rss': read('RSS 2.0 feed of the newest 50 posts.', text('application/rss+xml', 'The feed.')),
+      '/api/apps/{slug}/download': {
+        get: {
+          summary: 'Redirect to the current build of a desktop app.',
+          parameters: [slugParam('app')],
+          responses: {
+            '302': { description: 'The current build.', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+            '404': problemResponse('No app has this slug.'),
+          },
+        },
+      },
+      '/llms.txt': read('Index of the site for agents (llmstxt.org).', text('text/markdown', 'The index.')),
+      '/llms-full.txt': read('Every published post in one document.', text('text/markdown', 'All posts.')),
+      '/pricing.md': read('Prices of the training, the bundles and the book.', text('text/markdown', 'The prices.')),
+      '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
+      '/.well-known/api-catalog': read('RFC 9727 API catalog.', { description: 'The linkset.', content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } } }),
+      '/sitemap.xml': read('Every indexable page.', text('application/xml', 'Sitemap or sitemap index.')),
+      '/robots.txt': read('Crawling rules with the Content-Signal policy.', text('text/plain', 'robots.txt')),
+      ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
+    },
+    components: {
+      schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), ...requestSchemas },
+      headers: {
+        ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
+        LastModified: { description: 'When the content last changed.', schema: { type: 'string' } },
+        CacheControl: { description: 'How long shared caches may keep the response.', schema: { type: 'string' } },
+        AccessControlAllowOrigin: { description: 'Always *: reads are public.', schema: { type: 'string', const: '*' } },
+        RetryAfter: { description: 'Whole seconds until a request to this route would pass.', schema: { type: 'integer', minimum: 1 } },
+        RateLimit: { description: 'IETF RateLimit header: remaining quota and seconds to reset.', schema: { type: 'string' } },
+        RateLimitPolicy: { description: 'IETF RateLimit-Policy header: the quota and window of this route.', schema: { type: 'string' } },
+      },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'INDEX_NOTIFY_TOKEN' } },
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { absoluteUrl } from '../config';
+import { publishedPosts, tags } from '../content';
+import { lastChanged, newestChange, w3cDateTime } from '../content/dates';
+
+/** The sitemaps.org limit of URLs per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+export type SitemapUrl = { loc: string; lastmod?: number };
+
+/** Every indexable HTML page; lastmod from the content it shows, never the build time. */
+export function sitemapUrls(): SitemapUrl[] {
+  const posts = publishedPosts();
+  const newest = newestChange(posts);
+  return [
+    { loc: absoluteUrl('/'), lastmod: newest },
+    { loc: absoluteUrl('/blog'), lastmod: newest },
+    ...posts.map((post) => ({ loc: absoluteUrl(`/blog/${post.slug}`), lastmod: lastChanged(post) })),
+    ...tags().map((tag) => ({ loc: absoluteUrl(`/tags/${tag.slug}`), lastmod: newestChange(tag.posts) })),
+    { loc: absoluteUrl('/apps') },
+    { loc: absoluteUrl('/pricing') },
+    { loc: absoluteUrl('/docs/api') },
+  ];
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+export function urlset(urls: readonly SitemapUrl[]): string {
+  const entries = urls.map(
+    ({ loc, lastmod }) => `  <url>\n    <loc>${escapeXml(loc)}</loc>\n${lastmod === undefined ? '' : `    <lastmod>${w3cDateTime(lastmod)}</lastmod>\n`}  </url>\n`,
+  );
+  return `${HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</urlset>\n`;
+}
+
+export function sitemapIndex(files: readonly SitemapUrl[]): string {
+  const entries = files.map(
+    ({ loc, lastmod }) => `  <sitemap>\n    <loc>${escapeXml(loc)}</loc>\n${lastmod === undefined ? '' : `    <lastmod>${w3cDateTime(lastmod)}</lastmod>\n`}  </sitemap>\n`,
+  );
+  return `${HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;
+}
+
+/** Pages of at most SITEMAP_MAX_URLS, numbered from 1. */
+export function sitemapPages(urls: readonly SitemapUrl[]): SitemapUrl[][] {
+  const pages: SitemapUrl[][] = [];
+  for (let start = 0; start < urls.length; start += SITEMAP_MAX_URLS) pages.push(urls.slice(start, start + SITEMAP_MAX_URLS));
+  return pages;
+}
+
+/** /sitemap.xml: a urlset, or past SITEMAP_MAX_URLS an index of /sitemaps/{n}.xml. */
+export function sitemapXml(urls: readonly SitemapUrl[] = sitemapUrls()): string {
+  if (urls.length <= SITEMAP_MAX_URLS) return urlset(urls);
+  return sitemapIndex(
+    sitemapPages(urls).map((page, index) => ({
+      loc: absoluteUrl(`/sitemaps/${index + 1}.xml`),
+      lastmod: page.reduce<number | undefined>((max, url) => (url.lastmod === undefined ? max : Math.max(max ?? 0, url.lastmod)), undefined),
+    })),
+  );
+}

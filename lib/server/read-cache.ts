@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { cacheProfiles } from '../http/cache';
+import { prefersMarkdown } from '../http/negotiate';
+import { isNegotiatedPath } from './response-headers';
+
+/**
+ * HTTP semantics for every read, in one place: lectern's server lets Next render
+ * a GET once, then keeps the bytes, headers and a strong ETag in memory and
+ * answers every later GET, HEAD and conditional request from there.
+ *
+ * Only responses that say a shared cache may keep them (`public` or
+ * `s-maxage`, no `Set-Cookie`) are kept; everything else passes through with
+ * an ETag computed on the way. Content changes only with a new build, so an
+ * entry lives as long as the process.
+ */
+
+/** Request headers that make Next answer with something other than the page (RSC payloads). */
+const NEXT_ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-url'];
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
+const GZIP_MIN_BYTES = 1024;
+const MAX_ENTRIES = 20_000;
+
+type Entry = {
+  status: number;
+  headers: [string, OutgoingHttpHeader][];
+  body: Buffer;
+  etag: string;
+  gzip?: { body: Buffer; etag: string } | null;
+};
+
+export type ReadCache = { handle: (req: IncomingMessage, res: ServerResponse, next: () => void) => void };
+
+function strongEtag(body: Buffer, suffix = ''): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}${suffix}"`;
+}
+
+function isCompressible(contentType: string): boolean {
+  return /^(text\/|application\/(json|xml|rss\+xml|atom\+xml|linkset\+json|problem\+json|javascript)|image\/svg\+xml)/.test(contentType);
+}
+
+/** RFC 9110 §13.1.2: weak comparison, `*`, and a list of tags. */
+export function matchesIfNoneMatch(header: string | undefined, etags: string[]): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = new Set(etags.map(bare));
+  return header.split(',').some((tag) => wanted.has(bare(tag)));
+}
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip') return false;
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+function headerValue(headers: [string, OutgoingHttpHeader][], name: string): string {
+  const found = headers.find(([key]) => key === name)?.[1];
+  return Array.isArray(found) ? found.join(', ') : found === undefined ? '' : String(found);
+}
+
+function isShareable(entry: Pick<Entry, 'headers'>): boolean {
+  const cacheControl = headerValue(entry.headers, 'cache-control').toLowerCase();
+  if (headerValue(entry.headers, 'set-cookie')) return false;
+  if (/no-store|private|no-cache/.test(cacheControl)) return false;
+  return /public|s-maxage/.test(cacheControl);
+}
+
+function addVary(headers: [string, OutgoingHttpHeader][], name: string): [string, OutgoingHttpHeader][] {
+  const current = headerValue(headers, 'vary');
+  const list = current.split(',').map((item) => item.trim()).filter(Boolean);
+  if (list.some((item) => item.toLowerCase() === name.toLowerCase() || item === '*')) return headers;
+  return [...headers.filter(([key]) => key !== 'vary'), ['vary', [...list, name].join(', ')]];
+}
+
+/** Sends an entry: picks the encoding, answers 304 to a matching validator, no body to HEAD. */
+function send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
+  const contentType = headerValue(entry.headers, 'content-type');
+  const compressible = isCompressible(contentType) && entry.body.length >= GZIP_MIN_BYTES;
+  let headers = compressible ? addVary(entry.headers, 'Accept-Encoding') : entry.headers;
+  let body = entry.body;
+  let etag = entry.etag;
+  if (compressible && acceptsGzip(req)) {
+    if (entry.gzip === undefined) {
+      const zipped = gzipSync(entry.body);
+      entry.gzip = zipped.length < entry.body.length ? { body: zipped, etag: strongEtag(entry.body, '-gz') } : null;
+    }
+    if (entry.gzip) {
+      body = entry.gzip.body;
+      etag = entry.gzip.etag;
+      headers = [...headers, ['content-encoding', 'gzip']];
+    }
+  }
+  for (const [name, value] of headers) res.setHeader(name, value);
+  res.setHeader('etag', etag);
+  const validators = entry.gzip ? [entry.etag, entry.gzip.etag] : [entry.etag];
+  const ifNoneMatch = req.headers['if-none-match'];
+  const lastModified = headerValue(headers, 'last-modified');
+  const ifModifiedSince = req.headers['if-modified-since'];
+  const notModified =
+    entry.status === 200 &&
+    (ifNoneMatch !== undefined
+      ? matchesIfNoneMatch(ifNoneMatch, validators)
+      : Boolean(lastModified && ifModifiedSince && Date.parse(lastModified) <= Date.parse(ifModifiedSince)));
+  if (notModified) {
+    for (const name of ['content-type', 'content-encoding', 'content-length']) res.removeHeader(name);
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  res.setHeader('content-length', body.length);
+  res.writeHead(entry.status);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function collectHeaders(res: ServerResponse, fromWriteHead: unknown[]): [string, OutgoingHttpHeader][] {
+  for (const arg of fromWriteHead) {
+    if (Array.isArray(arg)) {
+      for (let i = 0; i + 1 < arg.length; i += 2) res.appendHeader(String(arg[i]), arg[i + 1] as string);
+    } else if (arg && typeof arg === 'object') {
+      for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) if (value !== undefined) res.setHeader(name, value);
+    }
+  }
+  return Object.entries(res.getHeaders())
+    .filter(([name, value]) => value !== undefined && !HOP_HEADERS.has(name))
+    .map(([name, value]) => [name, value as OutgoingHttpHeader]);
+}
+
+/**
+ * Holds back what Next writes, then hands the finished response to `done`
+ * instead of the socket.
+ */
+function capture(res: ServerResponse, done: (status: number, headers: [string, OutgoingHttpHeader][], body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let headArgs: unknown[] = [];
+  let status = 200;
+  const original = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
+  const toBuffer = (chunk: unknown, encoding?: unknown) =>
+    Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding);
+  res.writeHead = function (this: ServerResponse, code: number, ...rest: unknown[]) {
+    status = code;
+    headArgs = rest;
+    return this;
+  } as typeof res.writeHead;
+  res.flushHeaders = () => {};
+  res.write = function (chunk: unknown, encoding?: unknown, callback?: unknown) {
+    if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, encoding));
+    const cb = typeof encoding === 'function' ? encoding : callback;
+    if (typeof cb === 'function') queueMicrotask(() => (cb as () => void)());
+    return true;
+  } as typeof res.write;
+  res.end = function (chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+    if (res.statusCode !== 200 && status === 200) status = res.statusCode;
+    Object.assign(res, original);
+    const headers = collectHeaders(res, headArgs);
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    done(status, headers, Buffer.concat(chunks));
+    const cb = [chunk, encoding, callback].find((arg) => typeof arg === 'function');
+    if (typeof cb === 'function') queueMicrotask(() => (cb as () => void)());
+    return res;
+  } as typeof res.end;
+}
+
+/**
+ * Next marks prerendered pages `s-maxage=31536000`: a CDN would keep a page for a
+ * year after the next deploy. Pages get the same read profile as every other read.
+ */
+function withReadPolicy(headers: [string, OutgoingHttpHeader][]): [string, OutgoingHttpHeader][] {
+  const cacheControl = headerValue(headers, 'cache-control');
+  if (!/^s-maxage=\d+(, stale-while-revalidate(=\d+)?)?$/.test(cacheControl)) return headers;
+  const read: Record<string, string> = cacheProfiles.read;
+  const names = new Set(Object.keys(read).map((name) => name.toLowerCase()));
+  return [...headers.filter(([name]) => !names.has(name)), ...Object.entries(read).map(([name, value]) => [name.toLowerCase(), value] as [string, string])];
+}
+
+export function createReadCache(): ReadCache {
+  const entries = new Map<string, Entry>();
+
+  function keyOf(req: IncomingMessage): string | undefined {
+    const url = req.url ?? '/';
+    if (NEXT_ROUTER_HEADERS.some((name) => req.headers[name] !== undefined)) return undefined;
+    if (url.startsWith('/_next/')) return undefined;
+    const [pathname = '/', query] = url.split('?', 2);
+    // One entry per URL (and per Accept variant where the URL negotiates); queries are not kept,
+    // so no client can grow the cache without bound.
+    if (query !== undefined) return undefined;
+    if (isNegotiatedPath(pathname)) return `${pathname} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}`;
+    return pathname;
+  }
+
+  return {
+    handle(req, res, next) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      const key = keyOf(req);
+      const cached = key === undefined ? undefined : entries.get(key);
+      if (cached) return send(req, res, cached);
+
+      // Render as a plain GET: a HEAD gets the same headers and ETag as its GET, and the
+      // validators are checked here, against the bytes, not by Next.
+      const method = req.method;
+      const conditional = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
+      req.method = 'GET';
+      for (const name of ['if-none-match', 'if-modified-since', 'range']) delete req.headers[name];
+      capture(res, (status, rawHeaders, body) => {
+        req.method = method;
+        const headers = withReadPolicy(rawHeaders);
+        for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
+        const entry: Entry = { status, headers, body, etag: strongEtag(body) };
+        if (key !== undefined && status === 200 && isShareable(entry) && entries.size < MAX_ENTRIES) entries.set(key, entry);
+        if (status >= 300 && status < 400) {
+          // A redirect carries no representation worth a validator.
+          for (const [name, value] of headers) res.setHeader(name, value);
+          res.setHeader('content-length', body.length);
+          res.writeHead(status);
+          res.end(method === 'HEAD' ? undefined : body);
+          return;
+        }
+        send(req, res, entry);
+      });
+      next();
+    },
+  };
+}
