@@ -6,5 +6,5 @@ import { xmlResponse } from '@/lib/http/responses';
 export const dynamic = 'force-static';
 
 export function GET() {
-  return xmlResponse(sitemapXml(sitemapUrls()), 'application/xml', { lastModified: newestChange(publishedPosts()) });
+  return xmlResponse(sitemapXml(sitemapUrls()), 'application/xml', { lastModified: newestChange(publishedPosts()), signal: true });
 }

@@ -1,0 +1,114 @@
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { get, url } from '../support/http';
+
+/** Every read endpoint and agent file, with the Content-Type the spec names. */
+const READS: [string, string, Record<string, string>?][] = [
+  ['/api/blog', 'application/json; charset=utf-8'],
+  ['/api/blog?limit=2', 'application/json; charset=utf-8'],
+  ['/api/blog/alpha-post/markdown', 'text/markdown; charset=utf-8'],
+  ['/blog/alpha-post.md', 'text/markdown; charset=utf-8'],
+  ['/blog/alpha-post', 'text/markdown; charset=utf-8', { Accept: 'text/markdown' }],
+  ['/blog/alpha-post', 'text/html; charset=utf-8', { Accept: 'text/html' }],
+  ['/api/home/markdown', 'text/markdown; charset=utf-8'],
+  ['/api/rss', 'application/rss+xml; charset=utf-8'],
+  ['/llms.txt', 'text/markdown; charset=utf-8'],
+  ['/.well-known/llms.txt', 'text/markdown; charset=utf-8'],
+  ['/llms-full.txt', 'text/markdown; charset=utf-8'],
+  ['/pricing.md', 'text/markdown; charset=utf-8'],
+  ['/openapi.json', 'application/json; charset=utf-8'],
+  ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
+  ['/sitemap.xml', 'application/xml; charset=utf-8'],
+  ['/robots.txt', 'text/plain; charset=utf-8'],
+];
+
+const MARKDOWN_AND_AGENT_FILES = READS.filter(([pathname, type]) => type.startsWith('text/markdown') || !pathname.startsWith('/api/') && !pathname.startsWith('/blog/'));
+
+describe.each(READS)('GET %s', (pathname, contentType, headers = {}) => {
+  it(`answers 200 ${contentType} with a strong ETag, Last-Modified, CORS and a cacheable Cache-Control`, async () => {
+    const response = await get(pathname, headers);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(contentType);
+    expect(response.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const cacheControl = response.headers.get('cache-control') ?? '';
+    expect(cacheControl).toMatch(/public/);
+    expect(cacheControl).not.toMatch(/no-store|private/);
+    if (!contentType.startsWith('text/html')) expect(Number.isNaN(Date.parse(response.headers.get('last-modified') ?? ''))).toBe(false);
+  });
+
+  it('answers HEAD with the same headers and no body', async () => {
+    const [full, head] = [await get(pathname, headers), await get(pathname, headers, 'HEAD')];
+    expect(head.status).toBe(200);
+    for (const name of ['content-type', 'etag', 'last-modified', 'cache-control', 'access-control-allow-origin']) {
+      expect(head.headers.get(name), name).toBe(full.headers.get(name));
+    }
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('answers a conditional GET with 304 and no body, and a stale validator with 200', async () => {
+    const etag = (await get(pathname, headers)).headers.get('etag') ?? '';
+    const notModified = await get(pathname, { ...headers, 'If-None-Match': etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe(etag);
+    expect((await notModified.arrayBuffer()).byteLength).toBe(0);
+    const listed = await get(pathname, { ...headers, 'If-None-Match': `"stale", ${etag}` });
+    expect(listed.status).toBe(304);
+    const stale = await get(pathname, { ...headers, 'If-None-Match': '"stale"' });
+    expect(stale.status).toBe(200);
+  });
+});
+
+describe('validators follow the bytes', () => {
+  it('gives the markdown and HTML variants of a post different ETags', async () => {
+    const markdown = await get('/blog/alpha-post', { Accept: 'text/markdown' });
+    const html = await get('/blog/alpha-post', { Accept: 'text/html' });
+    expect(markdown.headers.get('etag')).not.toBe(html.headers.get('etag'));
+    const crossed = await get('/blog/alpha-post', { Accept: 'text/html', 'If-None-Match': markdown.headers.get('etag') ?? '' });
+    expect(crossed.status).toBe(200);
+  });
+
+  it('gives the same post the same ETag on all three markdown URLs', async () => {
+    const tags = await Promise.all(
+      [get('/blog/alpha-post.md'), get('/api/blog/alpha-post/markdown'), get('/blog/alpha-post', { Accept: 'text/markdown' })].map(async (response) => (await response).headers.get('etag')),
+    );
+    expect(new Set(tags).size).toBe(1);
+  });
+
+  it('compresses for clients that accept gzip, with its own validator', async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get(url('/openapi.json'), { headers: { 'Accept-Encoding': encoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const [zipped, plain] = [await raw('gzip, br'), await raw('identity')];
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary?.toLowerCase()).toContain('accept-encoding');
+    expect(zipped.headers.etag).toMatch(/-gz"$/);
+    expect(zipped.body.length).toBeLessThan(plain.body.length);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.etag).not.toBe(zipped.headers.etag);
+  });
+});
+
+describe.each(MARKDOWN_AND_AGENT_FILES)('%s carries the site policy', (pathname, contentType, headers = {}) => {
+  it('as a Content-Signal header', async () => {
+    const response = await get(pathname, headers);
+    expect(response.headers.get('content-signal')).toBe('search=yes, ai-input=yes, ai-train=no');
+    if (contentType.startsWith('text/markdown') && pathname.includes('blog/')) {
+      expect(response.headers.get('link')).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/blog\/alpha-post>; rel="canonical"/);
+    }
+  });
+});
+
+describe('reads are never limited', () => {
+  it('answers 300 rapid GETs without a single 429', async () => {
+    const statuses = await Promise.all(Array.from({ length: 300 }, (_, index) => get(index % 2 ? '/api/blog' : '/blog/alpha-post.md').then((response) => response.status)));
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { get } from '../support/http';
+
+type Spec = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
+  components: { schemas: Record<string, object> };
+};
+
+async function loadSpec(): Promise<Spec> {
+  return (await (await get('/openapi.json')).json()) as Spec;
+}
+
+/** Real requests against the running site, each checked against what /openapi.json declares for it. */
+const CASES: { path: string; template: string; headers?: Record<string, string> }[] = [
+  { path: '/api/blog', template: '/api/blog' },
+  { path: '/api/blog?limit=1', template: '/api/blog' },
+  { path: '/api/blog?limit=0', template: '/api/blog' },
+  { path: '/api/blog?limit=abc', template: '/api/blog' },
+  { path: '/api/blog/alpha-post/markdown', template: '/api/blog/{slug}/markdown' },
+  { path: '/api/blog/draft-post/markdown', template: '/api/blog/{slug}/markdown' },
+  { path: '/blog/alpha-post.md', template: '/blog/{slug}.md' },
+  { path: '/blog/nope.md', template: '/blog/{slug}.md' },
+  { path: '/blog/alpha-post', template: '/blog/{slug}', headers: { Accept: 'text/markdown' } },
+  { path: '/blog/alpha-post', template: '/blog/{slug}' },
+  { path: '/blog/nope', template: '/blog/{slug}' },
+  { path: '/api/home/markdown', template: '/api/home/markdown' },
+  { path: '/api/rss', template: '/api/rss' },
+  { path: '/api/apps/fixture-app/download', template: '/api/apps/{slug}/download' },
+  { path: '/api/apps/nope/download', template: '/api/apps/{slug}/download' },
+  { path: '/llms.txt', template: '/llms.txt' },
+  { path: '/llms-full.txt', template: '/llms-full.txt' },
+  { path: '/pricing.md', template: '/pricing.md' },
+  { path: '/openapi.json', template: '/openapi.json' },
+  { path: '/.well-known/api-catalog', template: '/.well-known/api-catalog' },
+  { path: '/sitemap.xml', template: '/sitemap.xml' },
+  { path: '/robots.txt', template: '/robots.txt' },
+];
+
+describe('responses match /openapi.json', () => {
+  it.each(CASES)('GET $path ($template)', async ({ path, template, headers }) => {
+    const spec = await loadSpec();
+    const ajv = new Ajv2020({ strict: false });
+    const response = await get(path, headers);
+    const declared = spec.paths[template]?.get?.responses[String(response.status)];
+    expect(declared, `status ${response.status} declared for ${template}`).toBeDefined();
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0] ?? '';
+    if (!declared?.content) return;
+    const content = Object.entries(declared.content).find(([type]) => type.split(';')[0] === mediaType);
+    expect(content, `${mediaType} declared for ${response.status}`).toBeDefined();
+    const schema = content?.[1].schema;
+    if (schema && /json/.test(mediaType)) {
+      // The components travel with the schema so `#/components/...` references resolve as in the document.
+      const validate = ajv.compile({ ...schema, components: spec.components });
+      const body: unknown = await response.json();
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    }
+  });
+});
