@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test lectern has: types, lint, unit tests, and contract tests against
-# the built site served by lectern's own server on a loopback port. Installs
-# the Debian tools the tests use when they are missing.
+# the built site served by lectern's own server on loopback ports. Installs the
+# Debian tools the tests use when they are missing, starts a Redis server on a
+# free loopback port for the tests, and stops it afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -14,6 +15,18 @@ need() { # need <command> <debian package>
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
 }
 need xmllint libxml2-utils
+need redis-server redis-server
+
+redis_dir=$(mktemp -d)
+redis_port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$redis_dir" --daemonize yes --pidfile "$redis_dir/redis.pid" >/dev/null
+stop_redis() {
+  redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true
+  rm -rf "$redis_dir"
+}
+trap stop_redis EXIT
+for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+export REDIS_TEST_URL="redis://127.0.0.1:$redis_port"
 
 npx next typegen >/dev/null
 npx tsc --noEmit

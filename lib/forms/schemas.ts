@@ -11,12 +11,13 @@ import type { WriteRoute } from '../limits/table';
  * honeypot is answered like a success and nothing is done.
  */
 const honeypot = z.string().max(500).optional().describe('Leave empty. Hidden field that catches form-filling bots.');
-const email = z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters');
-const slug = (what: string) => z.string().regex(SLUG_PATTERN, `must be the slug of a ${what}`);
+const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`) });
+const email = z.string(required('an email address')).trim().max(254, 'must be at most 254 characters').pipe(z.email({ error: 'must be an email address' }));
+const slug = (what: string) => z.string(required('text')).regex(SLUG_PATTERN, `must be the slug of a ${what}`);
 /** One line of text: no control characters, so nothing can break into a mail header. */
 const line = (max: number) =>
   z
-    .string()
+    .string(required('text'))
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
@@ -28,20 +29,20 @@ export const formSchemas = {
     name: line(100),
     email,
     subject: line(150),
-    message: z.string().trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
+    message: z.string(required('text')).trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
     website: honeypot,
   }),
   checkout: z.strictObject({ product: slug('bundle or the book'), website: honeypot }),
   trainingCheckout: z.strictObject({
     product: slug('training'),
     session: slug('training session'),
-    seats: z.coerce.number<string | number>().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10'),
+    seats: z.coerce.number<string | number>(required('a number')).int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(1),
     website: honeypot,
   }),
   specialOfferCheckout: z.strictObject({ product: slug('special offer'), website: honeypot }),
   bookingCancel: z.strictObject({
-    booking: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a booking id'),
-    token: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),
+    booking: z.string(required('text')).regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a booking id'),
+    token: z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),
   }),
   indexNotify: z.strictObject({
     urls: z.array(z.url()).min(1).max(10_000).optional().describe('URLs to submit; by default the ones changed since the last submission.'),

@@ -7,6 +7,8 @@ export const cacheProfiles = {
   read: { 'Cache-Control': 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400', 'Access-Control-Allow-Origin': '*' },
   redirect: { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' },
   error: { 'Cache-Control': 'public, max-age=60', 'Access-Control-Allow-Origin': '*' },
+  /** Answers to POSTs and anything personal: never stored anywhere. */
+  write: { 'Cache-Control': 'no-store' },
 } as const satisfies Record<string, Record<string, string>>;
 export type CacheProfile = keyof typeof cacheProfiles;
 

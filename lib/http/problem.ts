@@ -5,6 +5,18 @@ import { cacheHeaders, type CacheProfile } from './cache';
 export const problemTypes = {
   'not-found': { status: 404, title: 'Not found' },
   'invalid-query': { status: 400, title: 'Invalid query parameter' },
+  'invalid-body': { status: 400, title: 'Body cannot be parsed' },
+  'invalid-input': { status: 400, title: 'Invalid input' },
+  unauthorized: { status: 401, title: 'Authentication required' },
+  'forbidden-origin': { status: 403, title: 'Cross-site post refused' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  gone: { status: 410, title: 'No longer available' },
+  'payload-too-large': { status: 413, title: 'Body too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported content type' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  'not-implemented': { status: 501, title: 'Not available yet' },
+  'service-unavailable': { status: 503, title: 'Service not configured' },
 } as const;
 export type ProblemType = keyof typeof problemTypes;
 

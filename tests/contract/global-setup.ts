@@ -5,6 +5,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     contentDir: string;
+    distDir: string;
+    siteUrl: string;
   }
 }
 
@@ -19,6 +21,8 @@ export async function setup(project: TestProject) {
   site = await startSite({ ...env, port });
   project.provide('baseUrl', site.baseUrl);
   project.provide('contentDir', FIXTURE_CONTENT);
+  project.provide('distDir', env.distDir);
+  project.provide('siteUrl', siteUrl);
 }
 
 export async function teardown() {

@@ -28,7 +28,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
   });
 }
 
-export type SiteEnv = { contentDir: string; distDir: string; siteUrl: string; extraEnv?: NodeJS.ProcessEnv };
+export type SiteEnv = { contentDir: string; distDir: string; siteUrl: string; extraEnv?: Record<string, string> };
 
 function siteEnv({ contentDir, distDir, siteUrl, extraEnv }: SiteEnv): NodeJS.ProcessEnv {
   return { ...process.env, CONTENT_DIR: contentDir, NEXT_DIST_DIR: distDir, SITE_URL: siteUrl, NEXT_TELEMETRY_DISABLED: '1', ...extraEnv };

@@ -1,0 +1,6 @@
+import { notImplemented, writeRoute } from '@/lib/http/write-route';
+
+export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('bookingCancel', {
+  action: () => notImplemented('Booking cancellation'),
+  accepted: () => ({ ok: true, status: 202, body: { status: 'accepted' }, redirect: '/' }),
+});

@@ -1,0 +1,213 @@
+import type { z } from 'zod';
+import { config } from '../config';
+import { formSchemas, type FormInput } from '../forms/schemas';
+import { limiter, type LimitDecision } from '../limits';
+import { writeRouteLimits, type WriteRoute } from '../limits/table';
+import { cacheHeaders } from './cache';
+import { clientAddress, limitKey } from './client-ip';
+import { messagePage } from './html';
+import { problem, problemTypes, type FieldError, type ProblemType } from './problem';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** What a route's action answers: a result, or a problem. */
+export type WriteResult =
+  | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect: string }
+  | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[] };
+
+export type WriteContext = { request: Request; client: string; form: boolean };
+
+type Options<R extends WriteRoute> = {
+  action: (input: FormInput<R>, context: WriteContext) => Promise<WriteResult>;
+  /** The answer to a filled honeypot: what a real success would look like, with nothing done. */
+  accepted: (input: FormInput<R>) => WriteResult;
+  /** Checked after the limit and before the body is read (bearer tokens). */
+  authorize?: (request: Request) => WriteResult | undefined;
+  /** A body may be absent (then `{}` is validated). */
+  optionalBody?: boolean;
+};
+
+type Env = { trustProxy: number };
+
+function env(): Env {
+  const trustProxy = Number(process.env.TRUST_PROXY || 0);
+  if (!Number.isInteger(trustProxy) || trustProxy < 0) throw new Error('Invalid environment:\n  TRUST_PROXY: must be a whole number of proxy hops (0 or more)');
+  return { trustProxy };
+}
+
+function rateLimitHeaders(route: WriteRoute, decision?: LimitDecision): Record<string, string> {
+  const { requests, windowSeconds } = writeRouteLimits[route];
+  const window = decision?.windowSeconds ?? windowSeconds;
+  const headers: Record<string, string> = { 'RateLimit-Policy': `"${route}";q=${requests};w=${Math.round(window)}` };
+  if (decision) headers.RateLimit = `"${route}";r=${decision.remaining};t=${decision.resetSeconds}`;
+  return headers;
+}
+
+function mediaType(request: Request): string | undefined {
+  return request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() || undefined;
+}
+
+function isFormPost(request: Request): boolean {
+  return mediaType(request) === 'application/x-www-form-urlencoded';
+}
+
+/** Reads at most MAX_BODY_BYTES, refusing as soon as the body grows past it. */
+async function readBody(request: Request): Promise<Uint8Array | 'too-large'> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return 'too-large';
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Form fields as an object; an empty field counts as not sent, a repeated one stays a list (and fails validation). */
+function formFields(text: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (value === '') continue;
+    const existing = fields[key];
+    fields[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return fields;
+}
+
+function parse(bytes: Uint8Array, type: string): { ok: true; value: unknown } | { ok: false; detail: string } {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, detail: 'The body is not valid UTF-8.' };
+  }
+  if (type === 'application/x-www-form-urlencoded') return { ok: true, value: formFields(text) };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, detail: 'The JSON body must be an object.' };
+    return { ok: true, value };
+  } catch {
+    return { ok: false, detail: 'The body is not valid JSON.' };
+  }
+}
+
+function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: 'is not a known field' }))
+      : [{ path: issue.path.join('.') || '(body)', message: issue.message }],
+  );
+}
+
+/** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
+function isCrossSite(request: Request): boolean {
+  const origin = request.headers.get('origin');
+  if (origin !== null) return origin !== new URL(config().siteUrl).origin;
+  return request.headers.get('sec-fetch-site') === 'cross-site';
+}
+
+/**
+ * Turns a result into a response: JSON for programs; for form posts made
+ * without JavaScript, 303 to a result page on success and a readable page on failure.
+ */
+function respond(request: Request, result: WriteResult, headers: Record<string, string>): Response {
+  const form = isFormPost(request) && (request.headers.get('accept') ?? '').includes('text/html');
+  const all = { ...cacheHeaders('write'), ...headers };
+  if (result.ok) {
+    if (isFormPost(request)) return new Response(null, { status: 303, headers: { ...all, Location: result.redirect } });
+    return new Response(JSON.stringify(result.body), { status: result.status, headers: { ...all, 'Content-Type': 'application/json; charset=utf-8' } });
+  }
+  if (form) {
+    const { status, title } = problemTypes[result.problem];
+    const page = messagePage({
+      title,
+      paragraphs: [result.detail],
+      list: result.errors?.map((error) => `${error.path}: ${error.message}`),
+      back: request.headers.get('referer') ?? '/',
+    });
+    return new Response(page, { status, headers: { ...all, 'Content-Type': 'text/html; charset=utf-8' } });
+  }
+  return problem(result.problem, result.detail, { errors: result.errors, headers: all, cache: 'write' });
+}
+
+/**
+ * The one front door of every write route, in this order: method (405), limit
+ * (429, every request counts), origin (403), authorization, content type
+ * (415), size (413, while reading), parse (400), validation (400 with errors),
+ * honeypot, then the route's action.
+ */
+export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) {
+  const schema = formSchemas[route] as unknown as z.ZodType<FormInput<R>>;
+
+  const notAllowed = (request: Request) =>
+    respond(request, { ok: false, problem: 'method-not-allowed', detail: `${writeRouteLimits[route].path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route) });
+
+  async function POST(request: Request): Promise<Response> {
+    const client = limitKey(clientAddress(request.headers, env().trustProxy));
+    const decision = await limiter().check(route, client);
+    const headers = rateLimitHeaders(route, decision);
+    if (!decision.allowed) {
+      const wait = decision.retryAfterSeconds;
+      return respond(
+        request,
+        { ok: false, problem: 'rate-limited', detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.` },
+        { ...headers, 'Retry-After': String(wait) },
+      );
+    }
+    const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) => respond(request, { ok: false, problem: problemType, detail, errors }, headers);
+
+    if (isCrossSite(request)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');
+    const refused = options.authorize?.(request);
+    if (refused) return respond(request, refused, headers);
+
+    const type = mediaType(request);
+    if (type === undefined && options.optionalBody) {
+      const bytes = await readBody(request);
+      if (bytes !== 'too-large' && bytes.byteLength === 0) return run({}, headers, request, client);
+    }
+    if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
+      return fail('unsupported-media-type', 'Send the body as application/json or application/x-www-form-urlencoded.');
+    }
+    const charset = /charset=([^;]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.trim().replace(/"/g, '').toLowerCase();
+    if (charset && charset !== 'utf-8' && charset !== 'utf8') return fail('unsupported-media-type', 'Send the body in UTF-8.');
+
+    const bytes = await readBody(request);
+    if (bytes === 'too-large') return fail('payload-too-large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+    const parsed = bytes.byteLength === 0 && options.optionalBody ? ({ ok: true, value: {} } as const) : parse(bytes, type);
+    if (!parsed.ok) return fail('invalid-body', parsed.detail);
+    return run(parsed.value, headers, request, client);
+  }
+
+  async function run(value: unknown, headers: Record<string, string>, request: Request, client: string): Promise<Response> {
+    const input = schema.safeParse(value);
+    if (!input.success) {
+      const errors = fieldErrors(input.error);
+      return respond(request, { ok: false, problem: 'invalid-input', detail: `Check ${errors.map((error) => error.path).join(', ')}.`, errors }, headers);
+    }
+    const honeypot = (input.data as { website?: string }).website;
+    if (honeypot) return respond(request, options.accepted(input.data), headers);
+    return respond(request, await options.action(input.data, { request, client, form: isFormPost(request) }), headers);
+  }
+
+  return { POST, GET: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+}
+
+/** The honest answer of a route whose work is not built yet. */
+export function notImplemented(what: string): Promise<WriteResult> {
+  return Promise.resolve({ ok: false, problem: 'not-implemented', detail: `${what} is not available yet.` });
+}

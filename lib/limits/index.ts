@@ -1,0 +1,96 @@
+import { Redis as UpstashRedis } from '@upstash/redis';
+import { createClient } from 'redis';
+import { z } from 'zod';
+import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
+import { nodeRedisAdapter } from './node-redis-adapter';
+
+export type { LimitDecision, Limiter } from './limiter';
+
+const limitsEnvSchema = z.object({
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' }).optional(),
+  UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/ }).optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  /** Scales every window of the limits table; for tests that cannot wait ten minutes. */
+  RATE_LIMIT_WINDOW_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** How long a limit decision may wait for Redis before memory decides. */
+  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().max(5000).default(250),
+});
+
+export function limitsEnv() {
+  const parsed = limitsEnvSchema.safeParse(Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== '')));
+  if (!parsed.success) throw new Error(`Invalid environment:\n${parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
+  const env = parsed.data;
+  if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
+    throw new Error('Invalid environment:\n  UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
+  }
+  return env;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
+/** A Redis server through node-redis: fails fast while disconnected, reconnects in the background. */
+export function redisServerLimiter(url: string, options: { timeoutMs: number; windowScale: number }): Limiter & { close: () => Promise<void> } {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
+  });
+  // Errors are reported once per outage by withFallback; node-redis only needs a listener.
+  client.on('error', () => undefined);
+  const connecting = client.connect().catch(() => undefined);
+  const adapter = nodeRedisAdapter(client);
+  const ready = async () => {
+    await connecting;
+    if (!client.isReady) throw new Error('Redis is not connected');
+  };
+  const limiter = slidingWindowLimiter(
+    'redis',
+    {
+      evalsha: async (...args) => (await ready(), adapter.evalsha(...args)),
+      eval: async (...args) => (await ready(), adapter.eval(...args)),
+    },
+    async (key) => {
+      const value = await withTimeout(client.get(key), options.timeoutMs, 'Redis');
+      return value === null ? undefined : Number(value);
+    },
+    options,
+  );
+  return { ...limiter, close: async () => void (await client.quit().catch(() => client.destroy())) };
+}
+
+export function upstashLimiter(url: string, token: string, options: { timeoutMs: number; windowScale: number }): Limiter {
+  const redis = new UpstashRedis({ url, token, retry: { retries: 0 } });
+  return slidingWindowLimiter('upstash', redis as never, async (key) => {
+    const value = await withTimeout(redis.get<number>(key), options.timeoutMs, 'Upstash');
+    return value === null ? undefined : Number(value);
+  }, options);
+}
+
+const GLOBAL_KEY = Symbol.for('lectern.limiter');
+type Holder = { [GLOBAL_KEY]?: Limiter };
+
+/** The process's limiter, chosen from the environment once. */
+export function limiter(): Limiter {
+  const holder = globalThis as Holder;
+  if (!holder[GLOBAL_KEY]) {
+    const env = limitsEnv();
+    const options = { timeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS, windowScale: env.RATE_LIMIT_WINDOW_SCALE };
+    const memory = memoryLimiter({ windowScale: env.RATE_LIMIT_WINDOW_SCALE });
+    if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
+      holder[GLOBAL_KEY] = withFallback(upstashLimiter(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN, options), memory);
+    } else if (env.REDIS_URL) {
+      holder[GLOBAL_KEY] = withFallback(redisServerLimiter(env.REDIS_URL, options), memory);
+    } else {
+      holder[GLOBAL_KEY] = memory;
+    }
+  }
+  return holder[GLOBAL_KEY];
+}

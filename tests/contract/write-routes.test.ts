@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freshAddress, postForm, postJson, request } from '../support/client';
+import { flushRedis, startRedis, testRedisUrl } from '../support/redis';
+import { freePort, startSite, type RunningSite } from '../support/site';
+
+const ROUTES: [string, number, number, unknown][] = [
+  ['/api/subscribe', 5, 600, { email: 'reader@example.com' }],
+  ['/api/support', 5, 600, { name: 'Reader', email: 'reader@example.com', subject: 'Hello', message: 'A question.' }],
+  ['/api/payments/checkout', 10, 600, { product: 'fixture-book' }],
+  ['/api/payments/training/checkout', 10, 600, { product: 'fixture-training', session: 'spring', seats: 1 }],
+  ['/api/payments/special-offer/checkout', 10, 600, { product: 'fixture-offer' }],
+  ['/api/booking/cancel', 20, 3600, { booking: 'bk_12345678', token: 'x'.repeat(32) }],
+  ['/api/index-notify', 20, 3600, {}],
+];
+
+const sites: RunningSite[] = [];
+async function site(extraEnv: Record<string, string> = {}): Promise<RunningSite> {
+  const started = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), extraEnv });
+  sites.push(started);
+  return started;
+}
+afterAll(async () => {
+  await Promise.all(sites.map((running) => running.stop()));
+});
+
+describe('write routes on the in-memory limiter', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = (await site()).baseUrl;
+  });
+
+  it.each(ROUTES)('%s allows %i requests per window, then answers 429 with honest headers', async (path, requests, window, body) => {
+    const from = freshAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < requests; i++) {
+      const response = await postJson(base, path, body, { from });
+      statuses.push(response.status);
+      expect(response.headers['ratelimit-policy']).toBe(`"${routeKey(path)}";q=${requests};w=${window}`);
+      expect(response.headers.ratelimit).toMatch(new RegExp(`^"${routeKey(path)}";r=${requests - i - 1};t=\\d+$`));
+    }
+    expect(statuses).not.toContain(429);
+    const refused = await postJson(base, path, body, { from });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(window + 1);
+    expect(refused.headers.ratelimit).toMatch(/;r=0;t=\d+$/);
+    expect(refused.json()).toMatchObject({ status: 429, title: 'Too many requests', detail: expect.stringContaining(`${retryAfter} second`) });
+  });
+
+  it('counts refused and invalid requests too', async () => {
+    const from = freshAddress();
+    for (let i = 0; i < 5; i++) expect((await postJson(base, '/api/subscribe', { email: 'not-an-email' }, { from })).status).toBe(400);
+    expect((await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from })).status).toBe(429);
+  });
+
+  it('answers another method with 405 and Allow: POST, without counting it', async () => {
+    const from = freshAddress();
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await request(base, '/api/subscribe', { method, from });
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    }
+    const afterwards = await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from });
+    expect(afterwards.headers.ratelimit).toMatch(/;r=4;/);
+  });
+
+  it('refuses a browser post from another origin with 403', async () => {
+    const response = await postJson(base, '/api/support', {}, { from: freshAddress(), headers: { Origin: 'https://evil.example' } });
+    expect(response.status).toBe(403);
+    expect(response.json()).toMatchObject({ status: 403 });
+    const ownOrigin = await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from: freshAddress(), headers: { Origin: new URL(inject('siteUrl')).origin } });
+    expect(ownOrigin.status).not.toBe(403);
+  });
+
+  it('refuses other content types with 415', async () => {
+    const response = await request(base, '/api/subscribe', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'text/plain' }, body: 'email=reader@example.com' });
+    expect(response.status).toBe(415);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  });
+
+  it('refuses a body over 16 KiB with 413, with or without Content-Length', async () => {
+    const big = JSON.stringify({ email: 'reader@example.com', name: 'x'.repeat(17 * 1024) });
+    const declared = await postJson(base, '/api/subscribe', JSON.parse(big), { from: freshAddress() });
+    expect(declared.status).toBe(413);
+    const chunks = Array.from({ length: 40 }, () => Buffer.alloc(1024, 'a'));
+    const streamed = await request(base, '/api/support', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: chunks });
+    expect(streamed.status).toBe(413);
+  });
+
+  it('answers unparseable bodies with 400', async () => {
+    for (const body of ['{"email":', '[1,2]', '"text"', Buffer.from([0x7b, 0xff, 0x7d])]) {
+      const response = await request(base, '/api/subscribe', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'application/json' }, body });
+      expect(response.status).toBe(400);
+      expect(response.json()).toMatchObject({ status: 400, title: 'Body cannot be parsed' });
+    }
+  });
+
+  it('answers invalid fields with 400 naming each field', async () => {
+    const response = await postJson(base, '/api/support', { email: 'nope', subject: 'Hi\r\nBcc: victim@example.com', extra: 1 }, { from: freshAddress() });
+    expect(response.status).toBe(400);
+    const body = response.json() as { errors: { path: string; message: string }[] };
+    const paths = body.errors.map((error) => error.path).sort();
+    expect(paths).toEqual(['email', 'extra', 'message', 'name', 'subject']);
+    expect(body.errors.find((error) => error.path === 'name')?.message).toBe('is required');
+    expect(body.errors.find((error) => error.path === 'subject')?.message).toBe('must be a single line of text');
+  });
+
+  it('answers a valid body honestly while the route is not built: 501, never a fake success', async () => {
+    const response = await postJson(base, '/api/payments/checkout', { product: 'fixture-book' }, { from: freshAddress() });
+    expect(response.status).toBe(501);
+    expect(response.json()).toMatchObject({ status: 501, title: 'Not available yet' });
+  });
+
+  it('answers a filled honeypot as accepted, doing nothing', async () => {
+    const response = await postJson(base, '/api/payments/checkout', { product: 'fixture-book', website: 'http://spam.example' }, { from: freshAddress() });
+    expect(response.status).toBe(202);
+  });
+
+  it('answers a form post without JavaScript with a readable page, keeping the status', async () => {
+    const from = freshAddress();
+    const invalid = await postForm(base, '/api/support', { email: 'nope' }, { from });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(invalid.body).toContain('name: is required');
+    for (let i = 0; i < 4; i++) await postForm(base, '/api/support', { email: 'nope' }, { from });
+    const limited = await postForm(base, '/api/support', { email: 'nope' }, { from });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatch(/Try again in \d+ seconds?\./);
+  });
+
+  it('does not let a forged X-Forwarded-For buy a fresh quota', async () => {
+    const from = freshAddress();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': `203.0.113.${i}` } })).status);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('gives distinct client addresses distinct budgets', async () => {
+    const [a, b] = [freshAddress(), freshAddress()];
+    for (let i = 0; i < 5; i++) await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from: a });
+    expect((await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from: a })).status).toBe(429);
+    expect((await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from: b })).status).not.toBe(429);
+  });
+
+  it('ignores a client-sent copy of the internal client-IP header', async () => {
+    const from = freshAddress();
+    for (let i = 0; i < 6; i++) {
+      const response = await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Lectern-Client-Ip': `198.51.100.${i}` } });
+      if (i === 5) expect(response.status).toBe(429);
+    }
+  });
+});
+
+describe('write routes behind a trusted proxy', () => {
+  it('counts the forwarded client when TRUST_PROXY is set', async () => {
+    const { baseUrl } = await site({ TRUST_PROXY: '1' });
+    const from = freshAddress();
+    for (let i = 0; i < 5; i++) await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.50' } });
+    expect((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.50' } })).status).toBe(429);
+    expect((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.51' } })).status).not.toBe(429);
+  });
+});
+
+describe('write routes with short windows', () => {
+  it('honours Retry-After: a request sent that many seconds later passes', async () => {
+    const { baseUrl } = await site({ RATE_LIMIT_WINDOW_SCALE: String(2 / 600) });
+    const from = freshAddress();
+    for (let i = 0; i < 5; i++) await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from });
+    const refused = await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from });
+    expect(refused.status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
+    expect((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from })).status).not.toBe(429);
+  });
+});
+
+describe('write routes on Redis', () => {
+  it('shares one budget between two server processes', async () => {
+    await flushRedis(testRedisUrl());
+    const [one, two] = await Promise.all([site({ REDIS_URL: testRedisUrl() }), site({ REDIS_URL: testRedisUrl() })]);
+    const from = freshAddress();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await postJson(i % 2 ? one.baseUrl : two.baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from })).status);
+    expect(statuses.slice(0, 5)).not.toContain(429);
+    expect(statuses[5]).toBe(429);
+  });
+
+  it('keeps answering, never with a 5xx, when Redis stops mid-test, and warns once', async () => {
+    const redis = await startRedis();
+    const running = await site({ REDIS_URL: redis.url });
+    const from = freshAddress();
+    expect((await postJson(running.baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from })).status).toBe(501);
+    await redis.stop();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await postJson(running.baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from })).status);
+    expect(statuses.filter((status) => status >= 500 && status !== 501)).toEqual([]);
+    expect(statuses).toContain(429);
+    expect(running.output().match(/rate limiter: redis unavailable/g)).toHaveLength(1);
+  });
+
+  it('decides in memory when Redis hangs', async () => {
+    const redis = await startRedis();
+    const running = await site({ REDIS_URL: redis.url });
+    const from = freshAddress();
+    expect((await postJson(running.baseUrl, '/api/support', { name: 'a', email: 'reader@example.com', subject: 's', message: 'm' }, { from })).status).toBe(501);
+    redis.pause();
+    try {
+      const response = await postJson(running.baseUrl, '/api/support', { name: 'a', email: 'reader@example.com', subject: 's', message: 'm' }, { from });
+      expect(response.status).toBe(501);
+      expect(running.output()).toMatch(/rate limiter: redis unavailable \(redis did not answer within \d+ ms\)/);
+    } finally {
+      redis.resume();
+      await redis.stop();
+    }
+  });
+});
+
+function routeKey(path: string): string {
+  return {
+    '/api/subscribe': 'subscribe',
+    '/api/support': 'support',
+    '/api/payments/checkout': 'checkout',
+    '/api/payments/training/checkout': 'trainingCheckout',
+    '/api/payments/special-offer/checkout': 'specialOfferCheckout',
+    '/api/booking/cancel': 'bookingCancel',
+    '/api/index-notify': 'indexNotify',
+  }[path] as string;
+}

@@ -1,0 +1,59 @@
+import http from 'node:http';
+
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; json: () => unknown };
+
+/**
+ * One HTTP request with node:http, so a test can choose its source address
+ * (127.x.y.z) and send bodies fetch would not (chunked without length, any method).
+ */
+export function request(
+  baseUrl: string,
+  pathname: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer | Buffer[]; from?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(pathname, baseUrl);
+    const req = http.request(
+      { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (Array.isArray(options.body)) for (const chunk of options.body) req.write(chunk);
+    else if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+export function postJson(baseUrl: string, pathname: string, body: unknown, options: { headers?: Record<string, string>; from?: string } = {}) {
+  const text = JSON.stringify(body);
+  return request(baseUrl, pathname, {
+    method: 'POST',
+    from: options.from,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...options.headers },
+    body: text,
+  });
+}
+
+export function postForm(baseUrl: string, pathname: string, fields: Record<string, string>, options: { headers?: Record<string, string>; from?: string } = {}) {
+  const text = new URLSearchParams(fields).toString();
+  return request(baseUrl, pathname, {
+    method: 'POST',
+    from: options.from,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(Buffer.byteLength(text)), Accept: 'text/html', ...options.headers },
+    body: text,
+  });
+}
+
+let nextAddress = Math.floor(Math.random() * 60_000);
+/** A loopback source address no other test uses, so each test has its own budget. */
+export function freshAddress(): string {
+  nextAddress += 1;
+  return `127.${(Math.floor(nextAddress / 250) % 250) + 1}.${nextAddress % 250}.${(nextAddress % 200) + 2}`;
+}

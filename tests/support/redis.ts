@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient } from 'redis';
+import { freePort } from './site';
+
+/** The Redis server `npm test` starts for the suite (scripts/test.sh). */
+export function testRedisUrl(): string {
+  const url = process.env.REDIS_TEST_URL;
+  if (!url) throw new Error('REDIS_TEST_URL is not set: run the tests with `npm test`, which starts a Redis server for them');
+  return url;
+}
+
+export async function flushRedis(url: string): Promise<void> {
+  const client = createClient({ url });
+  await client.connect();
+  await client.flushAll();
+  await client.quit();
+}
+
+/** A Redis server of a test's own, to stop and start at will. */
+export async function startRedis(): Promise<{ url: string; port: number; stop: () => Promise<void>; pause: () => void; resume: () => void; process: ChildProcess }> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const client = createClient({ url });
+      await client.connect();
+      await client.quit();
+      break;
+    } catch (error) {
+      if (attempt > 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    port,
+    process: child,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGCONT');
+        child.kill('SIGKILL');
+      }),
+  };
+}

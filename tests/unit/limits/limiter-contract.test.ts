@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryLimiter, type Limiter } from '@/lib/limits/limiter';
+import { redisServerLimiter } from '@/lib/limits';
+import { writeRouteLimits } from '@/lib/limits/table';
+import { flushRedis, testRedisUrl } from '../../support/redis';
+
+/** Windows scaled so the subscribe route's ten minutes last two seconds. */
+const SCALE = 2 / writeRouteLimits.subscribe.windowSeconds;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Backend = { name: string; create: () => Promise<Limiter & { close?: () => Promise<void> }> };
+
+const backends: Backend[] = [
+  { name: 'memory', create: async () => memoryLimiter({ windowScale: SCALE }) },
+  {
+    name: 'redis-server',
+    create: async () => {
+      await flushRedis(testRedisUrl());
+      return redisServerLimiter(testRedisUrl(), { timeoutMs: 1000, windowScale: SCALE });
+    },
+  },
+];
+
+let unique = 0;
+const clientId = () => `198.51.100.${++unique}-${Date.now()}`;
+
+describe.each(backends)('the $name limiter', ({ create }) => {
+  let limiter: Limiter & { close?: () => Promise<void> };
+  beforeAll(async () => {
+    limiter = await create();
+  });
+  afterAll(async () => {
+    await limiter.close?.();
+  });
+
+  it('lets exactly N of 40 concurrent requests through, then refuses the next', async () => {
+    for (const route of ['subscribe', 'checkout', 'bookingCancel'] as const) {
+      const client = clientId();
+      const decisions = await Promise.all(Array.from({ length: 40 }, () => limiter.check(route, client)));
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(writeRouteLimits[route].requests);
+      const next = await limiter.check(route, client);
+      expect(next.allowed).toBe(false);
+      expect(next.remaining).toBe(0);
+      expect(next.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('counts down remaining and reports the limit', async () => {
+    const client = clientId();
+    const first = await limiter.check('support', client);
+    const second = await limiter.check('support', client);
+    expect(first).toMatchObject({ allowed: true, limit: 5, remaining: 4 });
+    expect(second).toMatchObject({ allowed: true, limit: 5, remaining: 3 });
+  });
+
+  it('is honest about Retry-After: a request sent that many seconds later passes', async () => {
+    const client = clientId();
+    for (let i = 0; i < 5; i++) expect((await limiter.check('subscribe', client)).allowed).toBe(true);
+    const refused = await limiter.check('subscribe', client);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(3);
+    await sleep(refused.retryAfterSeconds * 1000);
+    expect((await limiter.check('subscribe', client)).allowed).toBe(true);
+  });
+
+  it('keeps separate budgets for separate routes and separate clients', async () => {
+    const [a, b] = [clientId(), clientId()];
+    for (let i = 0; i < 5; i++) await limiter.check('subscribe', a);
+    expect((await limiter.check('subscribe', a)).allowed).toBe(false);
+    expect((await limiter.check('support', a)).allowed).toBe(true);
+    expect((await limiter.check('subscribe', b)).allowed).toBe(true);
+  });
+});
