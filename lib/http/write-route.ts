@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { config } from '../config';
+import { describeError } from '../log';
 import { formSchemas, type FormInput } from '../forms/schemas';
 import { limiter, type LimitDecision } from '../limits';
 import { writeRouteLimits, type WriteRoute } from '../limits/table';
@@ -201,7 +202,15 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     }
     const honeypot = (input.data as { website?: string }).website;
     if (honeypot) return respond(request, options.accepted(input.data), headers);
-    return respond(request, await options.action(input.data, { request, client, form: isFormPost(request) }), headers);
+    let result: WriteResult;
+    try {
+      result = await options.action(input.data, { request, client, form: isFormPost(request) });
+    } catch (error) {
+      // Nothing was answered 2xx, so nothing is lost: the sender is told to try again.
+      console.error(`${writeRouteLimits[route].path}: ${describeError(error)}`);
+      return respond(request, { ok: false, problem: 'service-unavailable', detail: 'The request could not be saved right now and nothing was kept. Please try again in a minute.' }, { ...headers, 'Retry-After': '60' });
+    }
+    return respond(request, result, headers);
   }
 
   return { POST, GET: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };

@@ -1,4 +1,5 @@
 import { Ratelimit } from '@upstash/ratelimit';
+import { describeError } from '../log';
 import { MemoryRedis } from './memory-redis';
 import { writeRouteLimits, type WriteRoute } from './table';
 
@@ -124,8 +125,7 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Pick<Cons
       } catch (error) {
         if (!outage) {
           outage = true;
-          const reason = error instanceof Error ? error.message : String(error);
-          log.warn(`rate limiter: ${primary.name} unavailable (${reason.replace(/\b\w+:\/\/\S+/g, '<url>')}); deciding in memory until it is back`);
+          log.warn(`rate limiter: ${primary.name} unavailable (${describeError(error)}); deciding in memory until it is back`);
         }
         return fallback.check(route, client);
       }

@@ -5,17 +5,21 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import { freePort } from './site';
 
-/** The Redis server `npm test` starts for the suite (scripts/test.sh). */
-export function testRedisUrl(): string {
+/**
+ * The Redis server `npm test` starts for the suite (scripts/test.sh). Each test
+ * file uses its own database number, so files running in parallel never see
+ * each other's keys.
+ */
+export function testRedisUrl(db: number): string {
   const url = process.env.REDIS_TEST_URL;
   if (!url) throw new Error('REDIS_TEST_URL is not set: run the tests with `npm test`, which starts a Redis server for them');
-  return url;
+  return `${url.replace(/\/\d*$/, '')}/${db}`;
 }
 
 export async function flushRedis(url: string): Promise<void> {
   const client = createClient({ url });
   await client.connect();
-  await client.flushAll();
+  await client.flushDb();
   await client.quit();
 }
 

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -39,14 +41,16 @@ export function buildSite(site: SiteEnv): Promise<void> {
   return run(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], siteEnv(site));
 }
 
-export type RunningSite = { baseUrl: string; process: ChildProcess; stop: () => Promise<void>; output: () => string };
+export type RunningSite = { baseUrl: string; dataDir: string; process: ChildProcess; stop: () => Promise<void>; kill: () => Promise<void>; output: () => string };
 
 /** Starts lectern's server (what `npm start` runs) and waits until it answers. */
 export async function startSite(site: SiteEnv & { port: number; host?: string }): Promise<RunningSite> {
   const host = site.host ?? '127.0.0.1';
+  // Each server keeps its store and mail outbox in a folder of its own unless a test shares one.
+  const dataDir = site.extraEnv?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server.ts'], {
     cwd: ROOT,
-    env: { ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
+    env: { DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -65,15 +69,19 @@ export async function startSite(site: SiteEnv & { port: number; host?: string })
     if (Date.now() > deadline) throw new Error(`server did not start within 60 s\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     baseUrl,
+    dataDir,
     process: child,
     output: () => output,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
   };
 }

@@ -1,6 +1,7 @@
-import { notImplemented, writeRoute } from '@/lib/http/write-route';
+import { subscribe, subscribeAccepted } from '@/lib/forms/subscribe';
+import { writeRoute } from '@/lib/http/write-route';
 
 export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('subscribe', {
-  action: () => notImplemented('The newsletter'),
-  accepted: () => ({ ok: true, status: 202, body: { status: 'accepted' }, redirect: '/' }),
+  action: subscribe,
+  accepted: subscribeAccepted,
 });

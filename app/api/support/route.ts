@@ -1,6 +1,8 @@
-import { notImplemented, writeRoute } from '@/lib/http/write-route';
+import { randomUUID } from 'node:crypto';
+import { sendSupportMessage, supportAccepted } from '@/lib/forms/support';
+import { writeRoute } from '@/lib/http/write-route';
 
 export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('support', {
-  action: () => notImplemented('The support form'),
-  accepted: () => ({ ok: true, status: 202, body: { status: 'accepted' }, redirect: '/' }),
+  action: sendSupportMessage,
+  accepted: () => supportAccepted(randomUUID()),
 });

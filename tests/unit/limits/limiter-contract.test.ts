@@ -15,8 +15,8 @@ const backends: Backend[] = [
   {
     name: 'redis-server',
     create: async () => {
-      await flushRedis(testRedisUrl());
-      return redisServerLimiter(testRedisUrl(), { timeoutMs: 1000, windowScale: SCALE });
+      await flushRedis(testRedisUrl(1));
+      return redisServerLimiter(testRedisUrl(1), { timeoutMs: 1000, windowScale: SCALE });
     },
   },
 ];

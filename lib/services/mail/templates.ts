@@ -1,0 +1,88 @@
+import { absoluteUrl } from '../../config';
+import { site } from '../../content';
+import { escapeHtml } from '../../http/html';
+import type { OutgoingMail } from '../store/types';
+
+type Address = { name?: string; address: string };
+
+/** One message in plain text and HTML from the same paragraphs and links. */
+function compose(options: { to: Address; replyTo?: Address; subject: string; paragraphs: string[]; action?: { label: string; url: string }; footer: string[]; headers?: Record<string, string> }): OutgoingMail {
+  const { name } = site();
+  const home = absoluteUrl('/');
+  const text = [
+    ...options.paragraphs,
+    ...(options.action ? [`${options.action.label}: ${options.action.url}`] : []),
+    '--',
+    ...options.footer,
+    `${name} · ${home}`,
+  ].join('\n\n');
+  const html = `<!DOCTYPE html><html><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d1e22;max-width:36rem">
+${options.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`).join('\n')}
+${options.action ? `<p><a href="${escapeHtml(options.action.url)}" style="display:inline-block;padding:.5rem 1rem;background:#1d5fbf;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(options.action.label)}</a></p><p style="font-size:.85rem;color:#5b5e66">${escapeHtml(options.action.url)}</p>` : ''}
+<hr style="border:none;border-top:1px solid #dedbd2">
+${options.footer.map((line) => `<p style="font-size:.85rem;color:#5b5e66">${escapeHtml(line)}</p>`).join('\n')}
+<p style="font-size:.85rem;color:#5b5e66"><a href="${escapeHtml(home)}">${escapeHtml(name)}</a></p>
+</body></html>`;
+  return { to: options.to, ...(options.replyTo ? { replyTo: options.replyTo } : {}), subject: options.subject, text, html, ...(options.headers ? { headers: options.headers } : {}) };
+}
+
+function newsletterHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>` };
+}
+
+export function confirmSubscriptionMail(to: Address, links: { confirm: string; unsubscribe: string }): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to,
+    subject: `Confirm your subscription to ${name}`,
+    paragraphs: [`Someone, hopefully you, asked to receive new posts from ${name} at ${to.address}.`, 'Confirm with the link below. If it was not you, ignore this message and nothing more will be sent.'],
+    action: { label: 'Confirm my subscription', url: links.confirm },
+    footer: [`Unsubscribe: ${links.unsubscribe}`],
+    headers: newsletterHeaders(links.unsubscribe),
+  });
+}
+
+export function alreadySubscribedMail(to: Address, links: { unsubscribe: string }): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to,
+    subject: `You are already subscribed to ${name}`,
+    paragraphs: [`Someone asked to subscribe ${to.address} to ${name}. This address is already subscribed, so nothing changed.`],
+    footer: [`Unsubscribe: ${links.unsubscribe}`],
+    headers: newsletterHeaders(links.unsubscribe),
+  });
+}
+
+export function welcomeMail(to: Address, links: { unsubscribe: string }): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to,
+    subject: `Welcome to ${name}`,
+    paragraphs: [`Your subscription is confirmed: new posts from ${name} will arrive at ${to.address}.`],
+    action: { label: 'Read the latest posts', url: absoluteUrl('/blog') },
+    footer: [`Unsubscribe: ${links.unsubscribe}`],
+    headers: newsletterHeaders(links.unsubscribe),
+  });
+}
+
+export type SupportFields = { id: string; name: string; email: string; subject: string; message: string };
+
+export function supportOwnerMail(owner: string, fields: SupportFields): OutgoingMail {
+  return compose({
+    to: { address: owner },
+    replyTo: { name: fields.name, address: fields.email },
+    subject: `[Support] ${fields.subject}`,
+    paragraphs: [`From: ${fields.name} <${fields.email}>`, `Subject: ${fields.subject}`, fields.message],
+    footer: [`Message ${fields.id}. Reply to this email to answer ${fields.name}.`],
+  });
+}
+
+export function supportReceiptMail(fields: SupportFields): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to: { name: fields.name, address: fields.email },
+    subject: `We received your message: ${fields.subject}`,
+    paragraphs: [`Hello ${fields.name},`, `Thank you for writing to ${name}. Your message has been received and you will get an answer by email.`, `Your message:\n${fields.message}`],
+    footer: [`Reference ${fields.id}.`],
+  });
+}

@@ -1,0 +1,90 @@
+import { describeError } from '../../log';
+import { store } from '../store';
+import { createTransport, type MailTransport } from './transport';
+
+/**
+ * Sends mail from the store's outbox: due messages are claimed for a while
+ * (a crashed sender's claims come back), sent, then marked sent; a failure is
+ * retried later with exponential backoff. A mail server that is down delays
+ * mail and loses none.
+ */
+export type MailWorker = { kick: () => void; stop: () => void; drain: () => Promise<void> };
+
+const GLOBAL_KEY = Symbol.for('lectern.mail-worker');
+type Holder = { [GLOBAL_KEY]?: MailWorker };
+
+export function backoffMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 30 * 60 * 1000);
+}
+
+export function createMailWorker(options: { transport?: MailTransport; pollMs?: number; retryBaseMs?: number; leaseMs?: number; log?: Pick<Console, 'warn'> } = {}): MailWorker {
+  const transport = options.transport ?? createTransport();
+  const pollMs = options.pollMs ?? Number(process.env.MAIL_POLL_MS || 5000);
+  const retryBaseMs = options.retryBaseMs ?? Number(process.env.MAIL_RETRY_BASE_MS || 5000);
+  const leaseMs = options.leaseMs ?? 60_000;
+  const log = options.log ?? console;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let warned = false;
+
+  async function pass(): Promise<void> {
+    for (;;) {
+      const due = await store().claimDueMail(Date.now(), 20, leaseMs);
+      if (due.length === 0) return;
+      for (const entry of due) {
+        try {
+          await transport.send(entry.mail);
+          await store().markMailSent(entry.id, Date.now());
+          warned = false;
+        } catch (error) {
+          const attempts = entry.attempts + 1;
+          const reason = describeError(error);
+          if (!warned) {
+            warned = true;
+            log.warn(`mail: sending failed (${reason}); retrying with backoff`);
+          }
+          await store().retryMailLater(entry.id, attempts, Date.now() + backoffMs(attempts, retryBaseMs), reason);
+        }
+      }
+    }
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass()
+      .catch((error: unknown) => log.warn(`mail: outbox unavailable (${describeError(error)})`))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  }
+
+  const timer = setInterval(kick, pollMs);
+  timer.unref();
+  kick();
+  return {
+    kick,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+    drain: async () => {
+      while (running) await running;
+    },
+  };
+}
+
+/** The process's mail worker, started once. */
+export function mailWorker(): MailWorker {
+  const holder = globalThis as Holder;
+  holder[GLOBAL_KEY] ??= createMailWorker();
+  return holder[GLOBAL_KEY];
+}

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
+
+/** Schema changes, applied in order, each once; the version is kept in the file. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE subscribers (
+     email TEXT PRIMARY KEY,
+     name TEXT,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+     confirm_token_hash TEXT UNIQUE,
+     unsubscribe_token TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     confirmed_at INTEGER,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE support_messages (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     email TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     message TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE outbox (
+     id TEXT PRIMARY KEY,
+     mail TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     last_error TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
+];
+
+type SubscriberRow = { email: string; name: string | null; status: SubscriberStatus; unsubscribe_token: string; created_at: number; confirmed_at: number | null };
+
+function toSubscriber(row: SubscriberRow): Subscriber {
+  return {
+    email: row.email,
+    ...(row.name ? { name: row.name } : {}),
+    status: row.status,
+    unsubscribeToken: row.unsubscribe_token,
+    createdAt: row.created_at,
+    ...(row.confirmed_at ? { confirmedAt: row.confirmed_at } : {}),
+  };
+}
+
+export function openSqliteStore(file: string): Store {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  // WAL with full sync: a transaction is on disk when it commits, before any answer is sent.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (let index = version; index < MIGRATIONS.length; index++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[index] ?? '');
+      db.pragma(`user_version = ${index + 1}`);
+    })();
+  }
+
+  const enqueue = db.prepare('INSERT INTO outbox (id, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?)');
+  const queueMail = (mail: OutgoingMail, now: number) => enqueue.run(randomUUID(), JSON.stringify(mail), now, now);
+
+  const selectSubscriber = db.prepare<[string], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE email = ?');
+
+  return {
+    kind: 'sqlite',
+
+    async subscribe({ email, name, confirmTokenHash, unsubscribeToken, now, mail }) {
+      db.transaction(() => {
+        const existing = selectSubscriber.get(email);
+        if (!existing) {
+          db.prepare(
+            `INSERT INTO subscribers (email, name, status, confirm_token_hash, unsubscribe_token, created_at, updated_at)
+             VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
+          ).run(email, name ?? null, confirmTokenHash, unsubscribeToken, now, now);
+        } else if (existing.status !== 'confirmed') {
+          db.prepare(`UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, updated_at = ? WHERE email = ?`).run(
+            name ?? null,
+            confirmTokenHash,
+            now,
+            email,
+          );
+        }
+        const message = mail(existing?.status, existing?.unsubscribe_token ?? unsubscribeToken);
+        if (message) queueMail(message, now);
+      })();
+    },
+
+    async confirmSubscriber(confirmTokenHash, now, mail) {
+      return db.transaction(() => {
+        const row = db.prepare<[string], SubscriberRow>(`SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE confirm_token_hash = ? AND status = 'pending'`).get(confirmTokenHash);
+        if (!row) return undefined;
+        db.prepare(`UPDATE subscribers SET status = 'confirmed', confirm_token_hash = NULL, confirmed_at = ?, updated_at = ? WHERE email = ?`).run(now, now, row.email);
+        const subscriber = toSubscriber({ ...row, status: 'confirmed', confirmed_at: now });
+        const message = mail(subscriber);
+        if (message) queueMail(message, now);
+        return subscriber;
+      })();
+    },
+
+    async unsubscribe(unsubscribeToken, now) {
+      return db.transaction(() => {
+        const row = db.prepare<[string], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE unsubscribe_token = ?').get(unsubscribeToken);
+        if (!row) return undefined;
+        db.prepare(`UPDATE subscribers SET status = 'unsubscribed', confirm_token_hash = NULL, updated_at = ? WHERE email = ?`).run(now, row.email);
+        return toSubscriber({ ...row, status: 'unsubscribed' });
+      })();
+    },
+
+    async subscribers() {
+      return db.prepare<[], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers ORDER BY created_at, email').all().map(toSubscriber);
+    },
+
+    async subscriber(email) {
+      const row = selectSubscriber.get(email);
+      return row ? toSubscriber(row) : undefined;
+    },
+
+    async saveSupportMessage(message, mails) {
+      db.transaction(() => {
+        db.prepare('INSERT INTO support_messages (id, name, email, subject, message, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+          message.id,
+          message.name,
+          message.email,
+          message.subject,
+          message.message,
+          message.createdAt,
+        );
+        for (const mail of mails) queueMail(mail, message.createdAt);
+      })();
+    },
+
+    async supportMessages() {
+      return db
+        .prepare<[], { id: string; name: string; email: string; subject: string; message: string; created_at: number }>('SELECT * FROM support_messages ORDER BY created_at, id')
+        .all()
+        .map((row) => ({ id: row.id, name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.created_at }));
+    },
+
+    async claimDueMail(now, limit, leaseMs) {
+      return db.transaction(() => {
+        const rows = db
+          .prepare<[number, number], { id: string; mail: string; attempts: number }>('SELECT id, mail, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?')
+          .all(now, limit);
+        const lease = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?');
+        for (const row of rows) lease.run(now + leaseMs, row.id);
+        return rows.map((row): OutboxEntry => ({ id: row.id, mail: JSON.parse(row.mail) as OutgoingMail, attempts: row.attempts }));
+      })();
+    },
+
+    async markMailSent(id, now) {
+      db.prepare('UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?').run(now, id);
+    },
+
+    async retryMailLater(id, attempts, nextAttemptAt, error) {
+      db.prepare('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAttemptAt, error.slice(0, 500), id);
+    },
+
+    async pendingMailCount() {
+      return (db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL').get() as { n: number }).n;
+    },
+
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient } from 'redis';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { openRedisStore } from '@/lib/services/store/redis';
+import { openSqliteStore } from '@/lib/services/store/sqlite';
+import type { OutgoingMail, Store } from '@/lib/services/store/types';
+import { flushRedis, testRedisUrl } from '../../support/redis';
+
+const mail = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: 't', html: '<p>t</p>' });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-store-'));
+let fileCounter = 0;
+
+const backends: { name: string; open: () => Promise<Store> }[] = [
+  { name: 'sqlite', open: async () => openSqliteStore(path.join(tmp, `store-${++fileCounter}.db`)) },
+  {
+    name: 'redis',
+    open: async () => {
+      await flushRedis(testRedisUrl(2));
+      const client = createClient({ url: testRedisUrl(2) });
+      await client.connect();
+      return openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => void (await client.quit()));
+    },
+  },
+];
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe.each(backends)('the $name store', ({ open }) => {
+  let store: Store;
+  beforeEach(async () => {
+    await store?.close();
+    store = await open();
+  });
+  afterAll(async () => store?.close());
+
+  const subscribe = (email: string, confirm: string, unsubscribe: string, seen: unknown[] = []) =>
+    store.subscribe({
+      email,
+      name: 'Reader',
+      confirmTokenHash: confirm,
+      unsubscribeToken: unsubscribe,
+      now: 1000,
+      mail: (previous, token) => {
+        seen.push([previous, token]);
+        return previous === 'confirmed' ? undefined : mail(`confirm ${confirm}`);
+      },
+    });
+
+  it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
+    const seen: unknown[] = [];
+    await subscribe('a@example.com', 'c1', 'u1', seen);
+    expect(seen).toEqual([[undefined, 'u1']]);
+    expect(await store.subscribers()).toEqual([{ email: 'a@example.com', name: 'Reader', status: 'pending', unsubscribeToken: 'u1', createdAt: 1000 }]);
+    expect(await store.pendingMailCount()).toBe(1);
+  });
+
+  it('gives a pending address a new confirmation token but keeps its unsubscribe token', async () => {
+    await subscribe('a@example.com', 'c1', 'u1');
+    const seen: unknown[] = [];
+    await subscribe('a@example.com', 'c2', 'u2', seen);
+    expect(seen).toEqual([['pending', 'u1']]);
+    expect(await store.confirmSubscriber('c1', 2000, () => undefined)).toBeUndefined();
+    expect(await store.confirmSubscriber('c2', 2000, () => undefined)).toMatchObject({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 });
+  });
+
+  it('confirms once; a used or unknown token confirms nothing', async () => {
+    await subscribe('a@example.com', 'c1', 'u1');
+    const welcome: string[] = [];
+    const confirmed = await store.confirmSubscriber('c1', 2000, (subscriber) => (welcome.push(subscriber.email), mail('welcome')));
+    expect(confirmed?.status).toBe('confirmed');
+    expect(welcome).toEqual(['a@example.com']);
+    expect(await store.pendingMailCount()).toBe(2);
+    expect(await store.confirmSubscriber('c1', 3000, () => undefined)).toBeUndefined();
+    expect(await store.confirmSubscriber('nope', 3000, () => undefined)).toBeUndefined();
+  });
+
+  it('leaves a confirmed subscriber alone when the address subscribes again', async () => {
+    await subscribe('a@example.com', 'c1', 'u1');
+    await store.confirmSubscriber('c1', 2000, () => undefined);
+    const seen: unknown[] = [];
+    await subscribe('a@example.com', 'c9', 'u9', seen);
+    expect(seen).toEqual([['confirmed', 'u1']]);
+    expect((await store.subscriber('a@example.com'))?.status).toBe('confirmed');
+    expect(await store.pendingMailCount()).toBe(1);
+  });
+
+  it('unsubscribes by token, and a later subscription starts pending again', async () => {
+    await subscribe('a@example.com', 'c1', 'u1');
+    await store.confirmSubscriber('c1', 2000, () => undefined);
+    expect(await store.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+    expect(await store.unsubscribe('wrong', 3000)).toBeUndefined();
+    await subscribe('a@example.com', 'c3', 'u3');
+    expect((await store.subscriber('a@example.com'))?.status).toBe('pending');
+  });
+
+  it('stores support messages with their mail in one write', async () => {
+    await store.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }, [mail('owner'), mail('receipt')]);
+    expect(await store.supportMessages()).toEqual([{ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }]);
+    expect(await store.pendingMailCount()).toBe(2);
+  });
+
+  it('leases due mail, hands it back after the lease, and settles it once sent', async () => {
+    await store.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('owner')]);
+    const [claimed] = await store.claimDueMail(10, 10, 100);
+    expect(claimed?.mail.subject).toBe('owner');
+    expect(await store.claimDueMail(50, 10, 100)).toEqual([]);
+    const [again] = await store.claimDueMail(111, 10, 100);
+    expect(again?.id).toBe(claimed?.id);
+    await store.retryMailLater(again!.id, 1, 500, 'connection refused');
+    expect(await store.claimDueMail(499, 10, 100)).toEqual([]);
+    const [retried] = await store.claimDueMail(500, 10, 100);
+    expect(retried).toMatchObject({ id: claimed?.id, attempts: 1 });
+    await store.markMailSent(retried!.id, 600);
+    expect(await store.pendingMailCount()).toBe(0);
+    expect(await store.claimDueMail(10_000, 10, 100)).toEqual([]);
+  });
+});
+
+describe('the sqlite store file', () => {
+  it('migrates once and keeps its data across reopening', async () => {
+    const file = path.join(tmp, 'reopen.db');
+    const first = openSqliteStore(file);
+    await first.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, []);
+    await first.close();
+    const second = openSqliteStore(file);
+    expect((await second.supportMessages()).map((message) => message.id)).toEqual(['m1']);
+    await second.close();
+  });
+});
