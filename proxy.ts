@@ -3,7 +3,8 @@ import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl } from '@/lib/config';
 import { linkHeader } from '@/lib/http/links';
 import { prefersMarkdown } from '@/lib/http/negotiate';
-import { markdownNotFound } from '@/lib/http/responses';
+import { markdownNotFound, textResponse } from '@/lib/http/responses';
+import { indexNowKey } from '@/lib/forms/indexnow-key';
 
 /**
  * Markdown for posts, two ways on top of the API route:
@@ -11,6 +12,11 @@ import { markdownNotFound } from '@/lib/http/responses';
  * Both land on the static `/blog/{slug}/index.md` route.
  */
 export function proxy(request: NextRequest) {
+  const key = indexNowKey();
+  if (key && request.nextUrl.pathname === `/${key}.txt`) {
+    // IndexNow's key file: proves the submitted URLs are ours.
+    return textResponse(key, { cache: 'read' });
+  }
   const match = /^\/blog\/([^/]+?)(\.md)?$/.exec(request.nextUrl.pathname);
   if (!match) return NextResponse.next();
   const [, slug = '', dotMd] = match;
@@ -35,4 +41,4 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
   return response;
 }
 
-export const config = { matcher: '/blog/:path+' };
+export const config = { matcher: ['/blog/:path+', '/:key([A-Za-z0-9-]{8,128}).txt'] };

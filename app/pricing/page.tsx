@@ -1,5 +1,7 @@
 import { MarkdownHtml } from '@/components/markdown-html';
-import { products, site } from '@/lib/content';
+import { products, site, type Product } from '@/lib/content';
+import { CANCELLATION_NOTICE_DAYS } from '@/lib/products';
+import { paymentsConfigured } from '@/lib/services/payments';
 import { renderMarkdown } from '@/lib/content/render';
 import { formatPrice } from '@/lib/products/price';
 import { pageMetadata } from '@/lib/seo';
@@ -10,13 +12,46 @@ export function generateMetadata() {
 
 const sessionDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
 
+function BuyForm({ product }: { product: Product }) {
+  if (product.kind === 'training') {
+    return (
+      <form method="post" action="/api/payments/training/checkout" className="buy-form">
+        <input type="hidden" name="product" value={product.slug} />
+        <label htmlFor={`session-${product.slug}`}>Session</label>
+        <select id={`session-${product.slug}`} name="session">
+          {product.sessions.map((session) => (
+            <option key={session.id} value={session.id}>
+              {sessionDate.format(Date.parse(session.start))} UTC
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`seats-${product.slug}`}>Seats</label>
+        <input id={`seats-${product.slug}`} name="seats" type="number" min={1} max={10} defaultValue={1} />
+        <button type="submit" className="button">
+          Book
+        </button>
+      </form>
+    );
+  }
+  const action = product.kind === 'offer' ? '/api/payments/special-offer/checkout' : '/api/payments/checkout';
+  return (
+    <form method="post" action={action} className="buy-form">
+      <input type="hidden" name="product" value={product.slug} />
+      <button type="submit" className="button">
+        Buy {product.title}
+      </button>
+    </form>
+  );
+}
+
 export default async function PricingPage() {
+  const purchasable = paymentsConfigured();
   const list = await Promise.all(products().map(async (product) => ({ product, html: (await renderMarkdown(product.body)).html })));
   return (
     <>
       <h1>Pricing</h1>
       <p>Prices include VAT where it applies. A machine-readable copy of this page is at <a href="/pricing.md">/pricing.md</a>.</p>
-      <p className="notice">Purchases are not available on this site yet.</p>
+      {!purchasable && <p className="notice">Purchases are not available on this site right now: payments are not configured.</p>}
       {list.map(({ product, html }) => (
         <section key={product.slug} className="card" aria-labelledby={`product-${product.slug}`}>
           <h2 id={`product-${product.slug}`}>{product.title}</h2>
@@ -41,6 +76,13 @@ export default async function PricingPage() {
             </>
           )}
           <MarkdownHtml html={html} />
+          {product.kind === 'training' && (
+            <p>
+              <strong>Cancellation policy:</strong> cancel free of charge until {CANCELLATION_NOTICE_DAYS} days before your session starts, with the
+              link in your booking email, and the full price is refunded. After that, bookings cannot be cancelled online.
+            </p>
+          )}
+          {purchasable && <BuyForm product={product} />}
         </section>
       ))}
     </>

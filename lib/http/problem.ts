@@ -16,6 +16,7 @@ export const problemTypes = {
   'unsupported-media-type': { status: 415, title: 'Unsupported content type' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'not-implemented': { status: 501, title: 'Not available yet' },
+  'bad-gateway': { status: 502, title: 'Upstream service failed' },
   'service-unavailable': { status: 503, title: 'Service not configured' },
 } as const;
 export type ProblemType = keyof typeof problemTypes;

@@ -14,7 +14,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
 /** What a route's action answers: a result, or a problem. */
 export type WriteResult =
   | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect: string }
-  | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[] };
+  | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[]; headers?: Record<string, string> };
 
 export type WriteContext = { request: Request; client: string; form: boolean };
 
@@ -128,7 +128,7 @@ function isCrossSite(request: Request): boolean {
  */
 function respond(request: Request, result: WriteResult, headers: Record<string, string>): Response {
   const form = isFormPost(request) && (request.headers.get('accept') ?? '').includes('text/html');
-  const all = { ...cacheHeaders('write'), ...headers };
+  const all = { ...cacheHeaders('write'), ...headers, ...(result.ok ? {} : result.headers) };
   if (result.ok) {
     if (isFormPost(request)) return new Response(null, { status: 303, headers: { ...all, Location: result.redirect } });
     return new Response(JSON.stringify(result.body), { status: result.status, headers: { ...all, 'Content-Type': 'application/json; charset=utf-8' } });

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, startRedis, testRedisUrl } from '../support/redis';
 import { freePort, startSite, type RunningSite } from '../support/site';
@@ -25,8 +27,10 @@ afterAll(async () => {
 
 describe('write routes on the in-memory limiter', () => {
   let base: string;
+  let running: RunningSite;
   beforeAll(async () => {
-    base = (await site()).baseUrl;
+    running = await site();
+    base = running.baseUrl;
   });
 
   it.each(ROUTES)('%s allows %i requests per window, then answers 429 with honest headers', async (path, requests, window, body) => {
@@ -109,15 +113,26 @@ describe('write routes on the in-memory limiter', () => {
     expect(body.errors.find((error) => error.path === 'subject')?.message).toBe('must be a single line of text');
   });
 
-  it('answers a valid body honestly while the route is not built: 501, never a fake success', async () => {
-    const response = await postJson(base, '/api/payments/checkout', { product: 'fixture-book' }, { from: freshAddress() });
-    expect(response.status).toBe(501);
-    expect(response.json()).toMatchObject({ status: 501, title: 'Not available yet' });
+  it('answers checkouts with 503 "payments are not configured" when Stripe has no keys, never a fake success', async () => {
+    for (const [path, body] of [
+      ['/api/payments/checkout', { product: 'fixture-book' }],
+      ['/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 1 }],
+      ['/api/payments/special-offer/checkout', { product: 'fixture-offer' }],
+    ] as const) {
+      const response = await postJson(base, path, body, { from: freshAddress() });
+      expect(response.status).toBe(503);
+      expect(response.json()).toMatchObject({ status: 503, detail: expect.stringContaining('Payments are not configured') });
+    }
   });
 
   it('answers a filled honeypot as accepted, doing nothing', async () => {
-    const response = await postJson(base, '/api/payments/checkout', { product: 'fixture-book', website: 'http://spam.example' }, { from: freshAddress() });
+    const from = freshAddress();
+    const response = await postJson(base, '/api/subscribe', { email: 'bot@example.com', website: 'http://spam.example' }, { from });
     expect(response.status).toBe(202);
+    expect(response.json()).toMatchObject({ status: 'pending' });
+    const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
+    expect(await store.subscriber('bot@example.com')).toBeUndefined();
+    await store.close();
   });
 
   it('answers a form post without JavaScript with a readable page, keeping the status', async () => {

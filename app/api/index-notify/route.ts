@@ -1,6 +1,9 @@
-import { notImplemented, writeRoute } from '@/lib/http/write-route';
+import { authorizeIndexNotify, notifyIndexNow } from '@/lib/forms/index-notify';
+import { writeRoute } from '@/lib/http/write-route';
 
 export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('indexNotify', {
-  action: () => notImplemented('IndexNow submission'),
-  accepted: () => ({ ok: true, status: 202, body: { status: 'accepted' }, redirect: '/' }),
+  authorize: authorizeIndexNotify,
+  optionalBody: true,
+  action: notifyIndexNow,
+  accepted: () => ({ ok: true, status: 200, body: { submitted: 0 }, redirect: '/' }),
 });

@@ -86,3 +86,41 @@ export function supportReceiptMail(fields: SupportFields): OutgoingMail {
     footer: [`Reference ${fields.id}.`],
   });
 }
+
+const money = (amount: number, currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount / 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2));
+
+export function orderReceiptMail(to: Address, order: { id: string; title: string; amount: number; currency: string }): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to,
+    subject: `Your receipt from ${name}: ${order.title}`,
+    paragraphs: [`Thank you for your purchase of ${order.title}.`, `Paid: ${money(order.amount, order.currency)}. Reference: ${order.id}.`, 'Questions? Reply through the support page.'],
+    action: { label: 'Support', url: absoluteUrl('/support') },
+    footer: ['You receive this email because you bought something on this site.'],
+  });
+}
+
+export function bookingReceiptMail(to: Address, booking: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string; cancelUrl: string; deadline: string }): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to,
+    subject: `Your booking at ${name}: ${booking.title}`,
+    paragraphs: [
+      `Thank you: ${booking.seats} seat${booking.seats === 1 ? '' : 's'} for ${booking.title}, session ${booking.session}, starting ${booking.start}.`,
+      `Paid: ${money(booking.amount, booking.currency)}. Booking: ${booking.id}.`,
+      `Free cancellation with a full refund until ${booking.deadline}. Keep this email: the link below cancels the booking.`,
+    ],
+    action: { label: 'Cancel my booking', url: booking.cancelUrl },
+    footer: ['You receive this email because you booked a training session on this site.'],
+  });
+}
+
+export function bookingCancelledMail(to: Address, booking: { id: string; title: string; session: string; amount: number; currency: string }): OutgoingMail {
+  const { name } = site();
+  return compose({
+    to,
+    subject: `Booking cancelled at ${name}: ${booking.title}`,
+    paragraphs: [`Your booking ${booking.id} for ${booking.title}, session ${booking.session}, is cancelled.`, `A refund of ${money(booking.amount, booking.currency)} is on its way to your card.`],
+    footer: ['You receive this email because a booking on this site was cancelled with its link.'],
+  });
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus, SupportMessage } from './types';
+import type { Booking, Order, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus, SupportMessage } from './types';
 
 /**
  * The store on Redis, for deployments without a disk or with several
@@ -98,6 +98,88 @@ const RETRY = `
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], 'attempts', ARGV[3], 'error', ARGV[4])
 return 1`;
+
+// Active holds of one training session, expired ones dropped on the way: KEYS[1] the session's hold set, KEYS[2] the hold prefix.
+const SUM_HOLDS = `
+local function heldSeats(holds, prefix, now)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', holds, '-inf', now)) do
+    redis.call('ZREM', holds, id)
+    redis.call('DEL', prefix .. id)
+  end
+  local held = 0
+  for _, id in ipairs(redis.call('ZRANGE', holds, 0, -1)) do held = held + tonumber(redis.call('HGET', prefix .. id, 'seats') or 0) end
+  return held
+end`;
+
+const HOLD = `${SUM_HOLDS}
+local booked = tonumber(redis.call('GET', KEYS[3]) or 0)
+if booked + heldSeats(KEYS[1], KEYS[2], ARGV[6]) + tonumber(ARGV[4]) > tonumber(ARGV[5]) then return 0 end
+redis.call('HSET', KEYS[2] .. ARGV[1], 'product', ARGV[2], 'session', ARGV[3], 'seats', ARGV[4])
+redis.call('ZADD', KEYS[1], ARGV[7], ARGV[1])
+return 1`;
+
+const TAKEN = `${SUM_HOLDS}
+return tonumber(redis.call('GET', KEYS[3]) or 0) + heldSeats(KEYS[1], KEYS[2], ARGV[1])`;
+
+// KEYS[1] hold prefix, KEYS[2] prefix of the sessions' hold sets.
+const RELEASE = `
+local hold = KEYS[1] .. ARGV[1]
+local product = redis.call('HGET', hold, 'product')
+if product then
+  redis.call('ZREM', KEYS[2] .. product .. ':' .. redis.call('HGET', hold, 'session'), ARGV[1])
+  redis.call('DEL', hold)
+end
+return 1`;
+
+const RECORD_PAYMENT = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 'duplicate' end
+local order = cjson.decode(ARGV[2])
+redis.call('HSET', KEYS[2], 'json', ARGV[2])
+redis.call('ZADD', KEYS[3], order.createdAt, order.id)
+if ARGV[3] ~= '' then
+  local booking = cjson.decode(ARGV[3])
+  redis.call('HSET', KEYS[4] .. booking.id, 'json', ARGV[3], 'status', 'confirmed')
+  redis.call('INCRBY', KEYS[5] .. booking.product .. ':' .. booking.session, booking.seats)
+end
+if ARGV[4] ~= '' then
+  local hold = KEYS[6] .. ARGV[4]
+  local product = redis.call('HGET', hold, 'product')
+  if product then
+    redis.call('ZREM', KEYS[7] .. product .. ':' .. redis.call('HGET', hold, 'session'), ARGV[4])
+    redis.call('DEL', hold)
+  end
+end
+local mails = cjson.decode(ARGV[5])
+for i, mail in ipairs(mails) do
+  local id = ARGV[5 + i]
+  redis.call('HSET', KEYS[8] .. id, 'mail', cjson.encode(mail), 'attempts', 0, 'created', order.createdAt)
+  redis.call('ZADD', KEYS[9], order.createdAt, id)
+end
+return 'recorded'`;
+
+const CANCEL_BOOKING = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'confirmed' then return false end
+redis.call('HSET', KEYS[1], 'status', 'cancelled', 'cancelled', ARGV[1])
+local booking = cjson.decode(redis.call('HGET', KEYS[1], 'json'))
+redis.call('DECRBY', KEYS[2] .. booking.product .. ':' .. booking.session, booking.seats)
+local mails = cjson.decode(ARGV[2])
+for i, mail in ipairs(mails) do
+  local id = ARGV[2 + i]
+  redis.call('HSET', KEYS[3] .. id, 'mail', cjson.encode(mail), 'attempts', 0, 'created', ARGV[1])
+  redis.call('ZADD', KEYS[4], ARGV[1], id)
+end
+return redis.call('HGETALL', KEYS[1])`;
+
+const LIST_JSON = `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do table.insert(out, redis.call('HGET', KEYS[2] .. id, 'json')) end
+return out`;
+
+function toStoredBooking(hash: Record<string, string>): Booking | undefined {
+  if (!hash.json) return undefined;
+  const booking = JSON.parse(hash.json) as Booking;
+  return { ...booking, status: (hash.status ?? booking.status) as Booking['status'], ...(hash.cancelled ? { cancelledAt: Number(hash.cancelled) } : {}) };
+}
 
 function pairs(flat: unknown): Record<string, string> {
   const list = Array.isArray(flat) ? (flat as string[]) : [];
@@ -202,6 +284,59 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
 
     async pendingMailCount() {
       return Number(await redis.eval(`return redis.call('ZCARD', KEYS[1])`, [`${P}outbox`], []));
+    },
+
+    async holdSeats(hold, capacity, now) {
+      const result = await run(HOLD, [`holds:${hold.product}:${hold.session}`, 'hold:', `booked:${hold.product}:${hold.session}`], [
+        hold.id,
+        hold.product,
+        hold.session,
+        hold.seats,
+        capacity,
+        now,
+        hold.expiresAt,
+      ]);
+      return Number(result) === 1;
+    },
+
+    async releaseHold(id) {
+      await run(RELEASE, ['hold:', 'holds:'], [id]);
+    },
+
+    async seatsTaken(product, session, now) {
+      return Number(await run(TAKEN, [`holds:${product}:${session}`, 'hold:', `booked:${product}:${session}`], [now]));
+    },
+
+    async recordPayment({ eventId, order, booking, holdId, mails }) {
+      const result = await run(
+        RECORD_PAYMENT,
+        [`event:${eventId}`, `order:${order.id}`, 'orders', 'booking:', 'booked:', 'hold:', 'holds:', 'mail:', 'outbox'],
+        [eventId, JSON.stringify(order), booking ? JSON.stringify({ ...booking, status: 'confirmed' }) : '', holdId ?? '', JSON.stringify(mails), ...mails.map(() => randomUUID())],
+      );
+      return result === 'duplicate' ? 'duplicate' : 'recorded';
+    },
+
+    async orders() {
+      const rows = (await run(LIST_JSON, ['orders', 'order:'], [])) as string[];
+      return rows.map((row) => JSON.parse(row) as Order);
+    },
+
+    async booking(id) {
+      return toStoredBooking(pairs(await run(HGETALL, [`booking:${id}`], [])));
+    },
+
+    async cancelBooking(id, now, mails) {
+      const result = await run(CANCEL_BOOKING, [`booking:${id}`, 'booked:', 'mail:', 'outbox'], [now, JSON.stringify(mails), ...mails.map(() => randomUUID())]);
+      return result ? toStoredBooking(pairs(result)) : undefined;
+    },
+
+    async setting(key) {
+      const value = await redis.eval(`return redis.call('GET', KEYS[1])`, [`${P}setting:${key}`], []);
+      return typeof value === 'string' ? value : undefined;
+    },
+
+    async setSetting(key, value) {
+      await redis.eval(`return redis.call('SET', KEYS[1], ARGV[1])`, [`${P}setting:${key}`], [value]);
     },
 
     close,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
+import type { Booking, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
 
 /** Schema changes, applied in order, each once; the version is kept in the file. */
 const MIGRATIONS: string[] = [
@@ -34,7 +34,75 @@ const MIGRATIONS: string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;`,
+  `CREATE TABLE orders (
+     id TEXT PRIMARY KEY,
+     product TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     amount INTEGER NOT NULL,
+     currency TEXT NOT NULL,
+     email TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE bookings (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL,
+     product TEXT NOT NULL,
+     session TEXT NOT NULL,
+     seats INTEGER NOT NULL,
+     email TEXT NOT NULL,
+     name TEXT,
+     payment_intent TEXT NOT NULL,
+     amount INTEGER NOT NULL,
+     currency TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('confirmed', 'cancelled')),
+     created_at INTEGER NOT NULL,
+     cancelled_at INTEGER
+   );
+   CREATE INDEX bookings_session ON bookings (product, session, status);
+   CREATE TABLE holds (
+     id TEXT PRIMARY KEY,
+     product TEXT NOT NULL,
+     session TEXT NOT NULL,
+     seats INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE TABLE webhook_events (id TEXT PRIMARY KEY, received_at INTEGER NOT NULL);
+   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
+
+type BookingRow = {
+  id: string;
+  token_hash: string;
+  product: string;
+  session: string;
+  seats: number;
+  email: string;
+  name: string | null;
+  payment_intent: string;
+  amount: number;
+  currency: string;
+  status: 'confirmed' | 'cancelled';
+  created_at: number;
+  cancelled_at: number | null;
+};
+
+function toBooking(row: BookingRow): Booking {
+  return {
+    id: row.id,
+    tokenHash: row.token_hash,
+    product: row.product,
+    session: row.session,
+    seats: row.seats,
+    email: row.email,
+    ...(row.name ? { name: row.name } : {}),
+    paymentIntent: row.payment_intent,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    createdAt: row.created_at,
+    ...(row.cancelled_at ? { cancelledAt: row.cancelled_at } : {}),
+  };
+}
 
 type SubscriberRow = { email: string; name: string | null; status: SubscriberStatus; unsubscribe_token: string; created_at: number; confirmed_at: number | null };
 
@@ -68,6 +136,12 @@ export function openSqliteStore(file: string): Store {
 
   const enqueue = db.prepare('INSERT INTO outbox (id, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?)');
   const queueMail = (mail: OutgoingMail, now: number) => enqueue.run(randomUUID(), JSON.stringify(mail), now, now);
+
+  const taken = (product: string, session: string, now: number): number => {
+    const booked = db.prepare<[string, string], { n: number | null }>(`SELECT SUM(seats) AS n FROM bookings WHERE product = ? AND session = ? AND status = 'confirmed'`).get(product, session);
+    const held = db.prepare<[string, string, number], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE product = ? AND session = ? AND expires_at > ?').get(product, session, now);
+    return (booked?.n ?? 0) + (held?.n ?? 0);
+  };
 
   const selectSubscriber = db.prepare<[string], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE email = ?');
 
@@ -167,6 +241,75 @@ export function openSqliteStore(file: string): Store {
 
     async pendingMailCount() {
       return (db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL').get() as { n: number }).n;
+    },
+
+    async holdSeats(hold, capacity, now) {
+      return db.transaction(() => {
+        if (taken(hold.product, hold.session, now) + hold.seats > capacity) return false;
+        db.prepare('INSERT INTO holds (id, product, session, seats, expires_at) VALUES (?, ?, ?, ?, ?)').run(hold.id, hold.product, hold.session, hold.seats, hold.expiresAt);
+        return true;
+      })();
+    },
+
+    async releaseHold(id) {
+      db.prepare('DELETE FROM holds WHERE id = ?').run(id);
+    },
+
+    async seatsTaken(product, session, now) {
+      return taken(product, session, now);
+    },
+
+    async recordPayment({ eventId, order, booking, holdId, mails }) {
+      return db.transaction(() => {
+        if (db.prepare('INSERT OR IGNORE INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt).changes === 0) return 'duplicate' as const;
+        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+          order.id,
+          order.product,
+          order.kind,
+          order.amount,
+          order.currency,
+          order.email,
+          order.createdAt,
+        );
+        if (booking) {
+          db.prepare(
+            `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?)`,
+          ).run(booking.id, booking.tokenHash, booking.product, booking.session, booking.seats, booking.email, booking.name ?? null, booking.paymentIntent, booking.amount, booking.currency, booking.createdAt);
+        }
+        if (holdId) db.prepare('DELETE FROM holds WHERE id = ?').run(holdId);
+        for (const mail of mails) queueMail(mail, order.createdAt);
+        return 'recorded' as const;
+      })();
+    },
+
+    async orders() {
+      return db
+        .prepare<[], { id: string; product: string; kind: string; amount: number; currency: string; email: string; created_at: number }>('SELECT * FROM orders ORDER BY created_at, id')
+        .all()
+        .map((row) => ({ id: row.id, product: row.product, kind: row.kind, amount: row.amount, currency: row.currency, email: row.email, createdAt: row.created_at }));
+    },
+
+    async booking(id) {
+      const row = db.prepare<[string], BookingRow>('SELECT * FROM bookings WHERE id = ?').get(id);
+      return row ? toBooking(row) : undefined;
+    },
+
+    async cancelBooking(id, now, mails) {
+      return db.transaction(() => {
+        if (db.prepare(`UPDATE bookings SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND status = 'confirmed'`).run(now, id).changes === 0) return undefined;
+        for (const mail of mails) queueMail(mail, now);
+        const row = db.prepare<[string], BookingRow>('SELECT * FROM bookings WHERE id = ?').get(id);
+        return row ? toBooking(row) : undefined;
+      })();
+    },
+
+    async setting(key) {
+      return (db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key) ?? undefined)?.value;
+    },
+
+    async setSetting(key, value) {
+      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
     },
 
     async close() {

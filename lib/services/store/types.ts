@@ -20,6 +20,28 @@ export type Subscriber = { email: string; name?: string; status: SubscriberStatu
 
 export type SupportMessage = { id: string; name: string; email: string; subject: string; message: string; createdAt: number };
 
+export type Order = { id: string; product: string; kind: string; amount: number; currency: string; email: string; createdAt: number };
+
+export type BookingStatus = 'confirmed' | 'cancelled';
+export type Booking = {
+  id: string;
+  tokenHash: string;
+  product: string;
+  session: string;
+  seats: number;
+  email: string;
+  name?: string;
+  paymentIntent: string;
+  amount: number;
+  currency: string;
+  status: BookingStatus;
+  createdAt: number;
+  cancelledAt?: number;
+};
+
+/** Seats set aside while a buyer is on Stripe's checkout page. */
+export type Hold = { id: string; product: string; session: string; seats: number; expiresAt: number };
+
 /**
  * Everything the forms keep. Each method that records a submission also
  * queues its mail in the same atomic write, so an answered request has both
@@ -56,6 +78,23 @@ export interface Store {
   markMailSent(id: string, now: number): Promise<void>;
   retryMailLater(id: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
   pendingMailCount(): Promise<number>;
+
+  /** Sets seats aside if confirmed bookings plus unexpired holds leave room for them (one atomic check). */
+  holdSeats(hold: Hold, capacity: number, now: number): Promise<boolean>;
+  releaseHold(id: string): Promise<void>;
+  seatsTaken(product: string, session: string, now: number): Promise<number>;
+  /**
+   * Records a paid checkout once per Stripe event id: the order, the booking
+   * (its hold released), and the receipt mail. A replayed event changes nothing.
+   */
+  recordPayment(input: { eventId: string; order: Order; booking?: Booking; holdId?: string; mails: OutgoingMail[] }): Promise<'recorded' | 'duplicate'>;
+  orders(): Promise<Order[]>;
+  booking(id: string): Promise<Booking | undefined>;
+  /** Cancels a confirmed booking (freeing its seats) and queues its mail; undefined if it was not confirmed. */
+  cancelBooking(id: string, now: number, mails: OutgoingMail[]): Promise<Booking | undefined>;
+
+  setting(key: string): Promise<string | undefined>;
+  setSetting(key: string, value: string): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
-import { notImplemented, writeRoute } from '@/lib/http/write-route';
+import { BOOKING_CANCELLED_PAGE, cancelBooking } from '@/lib/forms/booking-cancel';
+import { writeRoute } from '@/lib/http/write-route';
 
 export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('bookingCancel', {
-  action: () => notImplemented('Booking cancellation'),
-  accepted: () => ({ ok: true, status: 202, body: { status: 'accepted' }, redirect: '/' }),
+  action: cancelBooking,
+  accepted: () => ({ ok: true, status: 200, body: { status: 'cancelled' }, redirect: BOOKING_CANCELLED_PAGE }),
 });

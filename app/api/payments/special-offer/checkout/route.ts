@@ -1,6 +1,7 @@
-import { notImplemented, writeRoute } from '@/lib/http/write-route';
+import { specialOfferCheckout } from '@/lib/forms/checkout';
+import { writeRoute } from '@/lib/http/write-route';
 
 export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('specialOfferCheckout', {
-  action: () => notImplemented('Special-offer checkout'),
-  accepted: () => ({ ok: true, status: 202, body: { status: 'accepted' }, redirect: '/' }),
+  action: specialOfferCheckout,
+  accepted: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
 });

@@ -1,0 +1,5 @@
+import { handleStripeWebhook } from '@/lib/forms/payments-webhook';
+
+export function POST(request: Request) {
+  return handleStripeWebhook(request);
+}

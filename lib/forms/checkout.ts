@@ -1,0 +1,116 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import { absoluteUrl } from '../config';
+import type { Product } from '../content';
+import type { WriteContext, WriteResult } from '../http/write-route';
+import { productBySlug, type OfferProduct, type TrainingProduct } from '../products';
+import { payments } from '../services/payments';
+import { store } from '../services/store';
+import type { FormInput } from './schemas';
+
+/** Seats are held this long while the buyer is on Stripe; Stripe's session expires a little earlier. */
+const HOLD_MS = 35 * 60 * 1000;
+const SESSION_MS = 31 * 60 * 1000;
+
+const notConfigured: WriteResult = { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so nothing can be bought right now.' };
+
+/**
+ * The same request from the same client within a minute gets the same Stripe
+ * session (a double click, a retry), a later one a new session.
+ */
+function idempotencyKey(route: string, client: string, parts: (string | number)[]): string {
+  const minute = Math.floor(Date.now() / 60_000);
+  return `${route}:${createHash('sha256').update([client, minute, ...parts].join('|')).digest('base64url').slice(0, 32)}`;
+}
+
+function lineItem(product: Product, quantity: number, description?: string): Stripe.Checkout.SessionCreateParams.LineItem {
+  return {
+    quantity,
+    price_data: {
+      currency: product.currency.toLowerCase(),
+      // Server-side price from content/products, never from the request.
+      unit_amount: product.price,
+      product_data: { name: product.title, description: description ?? product.description, metadata: { slug: product.slug } },
+    },
+  };
+}
+
+async function createSession(params: Stripe.Checkout.SessionCreateParams, key: string): Promise<WriteResult> {
+  const stripe = payments()?.stripe;
+  if (!stripe) return notConfigured;
+  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: key });
+  if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+  return { ok: true, status: 200, body: { url: session.url, id: session.id }, redirect: session.url };
+}
+
+function urls(product: Product) {
+  return {
+    success_url: `${absoluteUrl('/checkout/success')}?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${absoluteUrl('/checkout/cancelled')}?product=${encodeURIComponent(product.slug)}`,
+  };
+}
+
+function wrongKind(slug: string, expected: string): WriteResult {
+  return { ok: false, problem: 'invalid-input', detail: `No ${expected} has the slug "${slug}".`, errors: [{ path: 'product', message: `must be the slug of a ${expected}` }] };
+}
+
+/** A digital bundle or the book. */
+export async function checkout(input: FormInput<'checkout'>, context: WriteContext): Promise<WriteResult> {
+  const product = productBySlug(input.product);
+  if (!product || (product.kind !== 'bundle' && product.kind !== 'book')) return wrongKind(input.product, 'bundle or book');
+  if (!payments()) return notConfigured;
+  return createSession(
+    { mode: 'payment', line_items: [lineItem(product, 1)], ...urls(product), metadata: { product: product.slug, kind: product.kind } },
+    idempotencyKey('checkout', context.client, [product.slug]),
+  );
+}
+
+/** Seats in one session of the training; refused with 409 when the session has not enough free seats. */
+export async function trainingCheckout(input: FormInput<'trainingCheckout'>, context: WriteContext): Promise<WriteResult> {
+  const product = productBySlug(input.product);
+  if (!product || product.kind !== 'training') return wrongKind(input.product, 'training');
+  const training = product as TrainingProduct;
+  const session = training.sessions.find((entry) => entry.id === input.session);
+  if (!session) return { ok: false, problem: 'invalid-input', detail: `The training has no session "${input.session}".`, errors: [{ path: 'session', message: 'must be one of the sessions on the pricing page' }] };
+  if (Date.parse(session.start) <= Date.now()) return { ok: false, problem: 'gone', detail: `The session ${session.id} has already started.` };
+  if (!payments()) return notConfigured;
+  const now = Date.now();
+  const hold = { id: randomUUID(), product: product.slug, session: session.id, seats: input.seats, expiresAt: now + HOLD_MS };
+  if (!(await store().holdSeats(hold, session.seats, now))) {
+    const free = Math.max(0, session.seats - (await store().seatsTaken(product.slug, session.id, now)));
+    return { ok: false, problem: 'conflict', detail: `The session ${session.id} has ${free} free seat${free === 1 ? '' : 's'}; ${input.seats} were asked for.` };
+  }
+  try {
+    return await createSession(
+      {
+        mode: 'payment',
+        line_items: [lineItem(product, input.seats, `${product.title}, session ${session.id} (${session.start})`)],
+        ...urls(product),
+        expires_at: Math.floor((now + SESSION_MS) / 1000),
+        metadata: { product: product.slug, kind: 'training', session: session.id, seats: String(input.seats), hold: hold.id },
+        payment_intent_data: { metadata: { product: product.slug, session: session.id } },
+      },
+      idempotencyKey('training', context.client, [product.slug, session.id, input.seats]),
+    );
+  } catch (error) {
+    await store().releaseHold(hold.id);
+    throw error;
+  }
+}
+
+/** A special offer, only inside its window: 410 Gone with the window otherwise. */
+export async function specialOfferCheckout(input: FormInput<'specialOfferCheckout'>, context: WriteContext): Promise<WriteResult> {
+  const product = productBySlug(input.product);
+  if (!product || product.kind !== 'offer') return wrongKind(input.product, 'special offer');
+  const offer = product as OfferProduct;
+  const now = Date.now();
+  if (now < Date.parse(offer.starts) || now >= Date.parse(offer.ends)) {
+    const when = now < Date.parse(offer.starts) ? 'has not started yet' : 'has ended';
+    return { ok: false, problem: 'gone', detail: `The offer "${offer.title}" ${when}: it is available from ${offer.starts} until ${offer.ends}.` };
+  }
+  if (!payments()) return notConfigured;
+  return createSession(
+    { mode: 'payment', line_items: [lineItem(product, 1)], ...urls(product), metadata: { product: product.slug, kind: 'offer' } },
+    idempotencyKey('offer', context.client, [product.slug]),
+  );
+}

@@ -1,0 +1,62 @@
+import { config } from '../config';
+import { sitemapUrls } from '../agents/sitemap';
+import type { WriteResult } from '../http/write-route';
+import { store } from '../services/store';
+import { sameSecret } from '../services/tokens';
+import { indexNowKey } from './indexnow-key';
+import type { FormInput } from './schemas';
+
+export const INDEXNOW_BATCH = 10_000;
+const LAST_SUBMISSION = 'indexnow:last-submission';
+
+/** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
+export function authorizeIndexNotify(request: Request): WriteResult | undefined {
+  const token = process.env.INDEX_NOTIFY_TOKEN;
+  if (!token || !indexNowKey()) return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+  if (!sameSecret(given, token)) return { ok: false, problem: 'unauthorized', detail: 'Send Authorization: Bearer with the index notify token.', headers: { 'WWW-Authenticate': 'Bearer realm="index-notify"' } };
+  return undefined;
+}
+
+/**
+ * Submits URLs to IndexNow in batches of at most 10,000: the ones given, or by
+ * default the pages whose content changed since the last successful submission
+ * (every page the first time).
+ */
+export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<WriteResult> {
+  const key = indexNowKey()!;
+  const site = new URL(config().siteUrl);
+  const last = Number((await store().setting(LAST_SUBMISSION)) ?? Number.NaN);
+  const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
+  const urls = input.urls ?? changed.map((url) => url.loc);
+  const foreign = urls.filter((url) => new URL(url).host !== site.host);
+  if (foreign.length > 0) return { ok: false, problem: 'invalid-input', detail: `Only URLs of ${site.host} can be submitted.`, errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })) };
+  const endpoint = process.env.INDEXNOW_ENDPOINT || 'https://api.indexnow.org/indexnow';
+  const batches: { urls: number; status: number }[] = [];
+  for (let start = 0; start < urls.length; start += INDEXNOW_BATCH) {
+    const urlList = urls.slice(start, start + INDEXNOW_BATCH);
+    let status: number;
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ host: site.host, key, keyLocation: `${site.origin}/${key}.txt`, urlList }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      status = response.status;
+    } catch {
+      return { ok: false, problem: 'bad-gateway', detail: `IndexNow (${new URL(endpoint).host}) did not answer; ${batches.reduce((sum, batch) => sum + batch.urls, 0)} URLs were submitted before.` };
+    }
+    batches.push({ urls: urlList.length, status });
+  }
+  const accepted = batches.every((batch) => batch.status === 200 || batch.status === 202);
+  // Remembers the newest content date submitted, so the next default run sends what changed after it.
+  const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
+  if (accepted && input.urls === undefined && changed.length > 0) await store().setSetting(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
+  return {
+    ok: true,
+    status: 200,
+    body: { submitted: urls.length, accepted, engine: new URL(endpoint).host, batches },
+    redirect: '/',
+  };
+}
