@@ -118,6 +118,71 @@ describe.each(backends)('the $name store', ({ open }) => {
   });
 });
 
+describe.each(backends)('the $name store for payments', ({ open }) => {
+  let store: Store;
+  beforeEach(async () => {
+    await store?.close();
+    store = await open();
+  });
+  afterAll(async () => store?.close());
+
+  const order = (id: string) => ({ id, product: 'course', kind: 'training', amount: 49000, currency: 'EUR', email: 'b@example.com', createdAt: 1_000 });
+  const booking = (id: string, seats: number) => ({
+    id,
+    tokenHash: `hash-${id}`,
+    product: 'course',
+    session: 's1',
+    seats,
+    email: 'b@example.com',
+    name: 'Buyer',
+    paymentIntent: `pi_${id}`,
+    amount: 49000 * seats,
+    currency: 'EUR',
+    status: 'confirmed' as const,
+    createdAt: 1_000,
+  });
+
+  it('holds seats only while bookings and unexpired holds leave room', async () => {
+    expect(await store.holdSeats({ id: 'h1', product: 'course', session: 's1', seats: 6, expiresAt: 5_000 }, 10, 1_000)).toBe(true);
+    expect(await store.holdSeats({ id: 'h2', product: 'course', session: 's1', seats: 5, expiresAt: 5_000 }, 10, 1_000)).toBe(false);
+    expect(await store.holdSeats({ id: 'h3', product: 'course', session: 's2', seats: 5, expiresAt: 5_000 }, 10, 1_000)).toBe(true);
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(6);
+    // The hold of h1 has expired by 5_000.
+    expect(await store.holdSeats({ id: 'h4', product: 'course', session: 's1', seats: 10, expiresAt: 9_000 }, 10, 5_000)).toBe(true);
+    await store.releaseHold('h4');
+    expect(await store.seatsTaken('course', 's1', 5_000)).toBe(0);
+  });
+
+  it('records a payment once per event, turning its hold into a booking', async () => {
+    await store.holdSeats({ id: 'h1', product: 'course', session: 's1', seats: 2, expiresAt: 5_000 }, 10, 1_000);
+    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 2), holdId: 'h1', mails: [mail('receipt')] })).toBe('recorded');
+    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_2', 2), holdId: 'h1', mails: [mail('receipt')] })).toBe('duplicate');
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(2);
+    expect(await store.seatsTaken('course', 's1', 10_000)).toBe(2);
+    expect((await store.orders()).map((entry) => entry.id)).toEqual(['cs_1']);
+    expect(await store.booking('bk_1')).toEqual(booking('bk_1', 2));
+    expect(await store.booking('bk_2')).toBeUndefined();
+    expect(await store.pendingMailCount()).toBe(1);
+  });
+
+  it('cancels a confirmed booking once, freeing its seats', async () => {
+    await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), mails: [] });
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
+    expect(await store.cancelBooking('bk_1', 2_000, [mail('cancelled')])).toMatchObject({ id: 'bk_1', status: 'cancelled', cancelledAt: 2_000 });
+    expect(await store.cancelBooking('bk_1', 3_000, [mail('cancelled')])).toBeUndefined();
+    expect(await store.cancelBooking('bk_none', 3_000, [])).toBeUndefined();
+    expect(await store.seatsTaken('course', 's1', 3_000)).toBe(0);
+    expect(await store.pendingMailCount()).toBe(1);
+  });
+
+  it('keeps settings', async () => {
+    expect(await store.setting('k')).toBeUndefined();
+    await store.setSetting('k', 'v1');
+    await store.setSetting('k', 'v2');
+    expect(await store.setting('k')).toBe('v2');
+  });
+});
+
 describe('the sqlite store file', () => {
   it('migrates once and keeps its data across reopening', async () => {
     const file = path.join(tmp, 'reopen.db');
