@@ -69,6 +69,9 @@ function write(route: WriteRoute) {
         '303': { description: 'Form posts (urlencoded) are redirected to a result page.', headers: { Location: { schema: { type: 'string' } }, ...limitHeaders } },
         '400': problemResponse('The body is not valid: `errors` names each field.'),
         ...(route === 'indexNotify' ? { '401': problemResponse('Missing or wrong bearer token.') } : {}),
+        ...(route === 'bookingCancel' ? { '404': problemResponse('No booking matches this id and token (the same answer for both).') } : {}),
+        ...(route === 'trainingCheckout' || route === 'bookingCancel' ? { '409': problemResponse(route === 'bookingCancel' ? 'Outside the cancellation policy, or already cancelled.' : 'The session has not enough free seats.') } : {}),
+        ...(route === 'specialOfferCheckout' || route === 'trainingCheckout' ? { '410': problemResponse(route === 'specialOfferCheckout' ? 'Outside the offer window (given in `detail`).' : 'The session has already started.') } : {}),
         '403': problemResponse('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
         '413': problemResponse('The body is larger than 16 KiB.'),
@@ -78,8 +81,8 @@ function write(route: WriteRoute) {
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
-        '501': problemResponse('This route is not available yet.'),
-        '503': problemResponse('A service the route needs is not configured.'),
+        ...(route === 'indexNotify' ? { '502': problemResponse('IndexNow did not answer.') } : {}),
+        '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
       },
     },
   };
@@ -136,6 +139,20 @@ export function openApiDocument() {
       '/sitemap.xml': read('Every indexable page.', text('application/xml', 'Sitemap or sitemap index.')),
       '/robots.txt': read('Crawling rules with the Content-Signal policy.', text('text/plain', 'robots.txt')),
       ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
+      '/api/payments/webhook': {
+        post: {
+          summary: "Stripe's webhook: records paid checkouts (once per event id) and releases expired seat holds.",
+          description: 'Authenticated by the Stripe-Signature header over the raw body; not rate limited.',
+          parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: {
+            '200': { description: 'Received.', content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } } },
+            '400': problemResponse('The signature does not match the body.'),
+            '413': problemResponse('The event is larger than 1 MiB.'),
+            '503': problemResponse('Payments are not configured.'),
+          },
+        },
+      },
     },
     components: {
       schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), ...requestSchemas },

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { get } from '../support/http';
+import { get, url } from '../support/http';
 
 type Spec = {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
@@ -55,5 +55,30 @@ describe('responses match /openapi.json', () => {
       const body: unknown = await response.json();
       expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
     }
+  });
+});
+
+describe('write responses match /openapi.json', () => {
+  const posts: { path: string; body: unknown; headers?: Record<string, string> }[] = [
+    { path: '/api/subscribe', body: { email: 'nope' } },
+    { path: '/api/support', body: { name: 'N', email: 'n@example.com', subject: 'S', message: 'M' } },
+    { path: '/api/payments/checkout', body: { product: 'fixture-book' } },
+    { path: '/api/payments/special-offer/checkout', body: { product: 'fixture-old-offer' } },
+    { path: '/api/booking/cancel', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32) } },
+    { path: '/api/index-notify', body: {} },
+  ];
+  it.each(posts)('POST $path', async ({ path, body }) => {
+    const spec = (await (await get('/openapi.json')).json()) as Spec & { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, unknown> }> }>> };
+    const ajv = new Ajv2020({ strict: false });
+    const response = await fetch(url(path), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const declared = spec.paths[path]?.post?.responses[String(response.status)];
+    expect(declared, `status ${response.status} declared for POST ${path}`).toBeDefined();
+    expect(response.headers.get('ratelimit-policy')).toMatch(/;q=\d+;w=\d+$/);
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0] ?? '';
+    const content = Object.entries(declared?.content ?? {}).find(([type]) => type === mediaType);
+    expect(content, `${mediaType} declared for ${response.status}`).toBeDefined();
+    const validate = ajv.compile({ ...(content?.[1].schema ?? {}), components: spec.components });
+    const payload: unknown = await response.json();
+    expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
   });
 });
