@@ -101,6 +101,10 @@ describe('HTML pages', () => {
     expect(pricing).toContain('€490.00');
     expect(pricing).toContain('€29.00');
     expect(pricing.indexOf('Fixture Training')).toBeLessThan(pricing.indexOf('Fixture Book'));
+    // Built without Stripe keys: says so, and offers no buy button that would fail on click.
+    expect(pricing).toContain('Purchases are not available on this site right now');
+    expect(pricing).not.toContain('action="/api/payments/');
+    expect(pricing).toContain('7 days before your session starts');
   });
 
   it.each(['/no-such-page', '/blog/no-such-post', '/tags/no-such-tag'])('%s is the HTML 404 page', async (pathname) => {
