@@ -16,32 +16,29 @@ type Script = (store: MemoryRedis, keys: string[], args: unknown[]) => unknown;
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
-/** The sliding-window scripts of @upstash/ratelimit 2.x (single region), step for step. */
-const slidingWindowLimit: Script = (store, [currentKey = '', previousKey = '', dynamicLimitKey], [tokens, now, window, incrementBy]) => {
+/** What both sliding-window scripts read first: the limit, this window's count, the previous window's weighted count. */
+function windowUsage(store: MemoryRedis, [currentKey = '', previousKey = '', dynamicLimitKey]: string[], [tokens, now, window]: unknown[]) {
   let effectiveLimit = Number(tokens);
   if (dynamicLimitKey) {
     const dynamic = store.get(dynamicLimitKey);
     if (dynamic !== undefined) effectiveLimit = dynamic;
   }
-  const current = store.get(currentKey) ?? 0;
   const percentageInCurrent = (Number(now) % Number(window)) / Number(window);
-  const previous = Math.floor((1 - percentageInCurrent) * (store.get(previousKey) ?? 0));
-  const increment = Number(incrementBy);
+  return { effectiveLimit, currentKey, current: store.get(currentKey) ?? 0, previous: Math.floor((1 - percentageInCurrent) * (store.get(previousKey) ?? 0)) };
+}
+
+/** The sliding-window scripts of @upstash/ratelimit 2.x (single region), step for step. */
+const slidingWindowLimit: Script = (store, keys, args) => {
+  const { effectiveLimit, currentKey, current, previous } = windowUsage(store, keys, args);
+  const increment = Number(args[3]);
   if (increment > 0 && previous + current >= effectiveLimit) return [-1, effectiveLimit];
   const value = store.incrby(currentKey, increment);
-  if (value === increment) store.pexpire(currentKey, Number(window) * 2 + 1000);
+  if (value === increment) store.pexpire(currentKey, Number(args[2]) * 2 + 1000);
   return [effectiveLimit - (value + previous), effectiveLimit];
 };
 
-const slidingWindowRemaining: Script = (store, [currentKey = '', previousKey = '', dynamicLimitKey], [tokens, now, window]) => {
-  let effectiveLimit = Number(tokens);
-  if (dynamicLimitKey) {
-    const dynamic = store.get(dynamicLimitKey);
-    if (dynamic !== undefined) effectiveLimit = dynamic;
-  }
-  const current = store.get(currentKey) ?? 0;
-  const percentageInCurrent = (Number(now) % Number(window)) / Number(window);
-  const previous = Math.floor((1 - percentageInCurrent) * (store.get(previousKey) ?? 0));
+const slidingWindowRemaining: Script = (store, keys, args) => {
+  const { effectiveLimit, current, previous } = windowUsage(store, keys, args);
   return [effectiveLimit - (previous + current), effectiveLimit];
 };
 

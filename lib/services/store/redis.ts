@@ -68,15 +68,20 @@ return out`;
 
 const HGETALL = `return redis.call('HGETALL', KEYS[1])`;
 
-const SAVE_SUPPORT = `
+// Queues mails (a JSON list in ARGV[mailsArg]) under the ids that follow it in ARGV.
+const QUEUE_MAILS = `
+local function queueMails(prefix, outbox, mailsArg, now)
+  for i, mail in ipairs(cjson.decode(ARGV[mailsArg])) do
+    local id = ARGV[mailsArg + i]
+    redis.call('HSET', prefix .. id, 'mail', cjson.encode(mail), 'attempts', 0, 'created', now)
+    redis.call('ZADD', outbox, now, id)
+  end
+end`;
+
+const SAVE_SUPPORT = `${QUEUE_MAILS}
 redis.call('HSET', KEYS[1], 'id', ARGV[1], 'name', ARGV[2], 'email', ARGV[3], 'subject', ARGV[4], 'message', ARGV[5], 'created', ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
-local mails = cjson.decode(ARGV[7])
-for i, mail in ipairs(mails) do
-  local id = ARGV[7 + i]
-  redis.call('HSET', KEYS[3] .. id, 'mail', cjson.encode(mail), 'attempts', 0, 'created', ARGV[6])
-  redis.call('ZADD', KEYS[4], ARGV[6], id)
-end
+queueMails(KEYS[3], KEYS[4], 7, ARGV[6])
 return 1`;
 
 const CLAIM = `
@@ -131,7 +136,7 @@ if product then
 end
 return 1`;
 
-const RECORD_PAYMENT = `
+const RECORD_PAYMENT = `${QUEUE_MAILS}
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 'duplicate' end
 local order = cjson.decode(ARGV[2])
 redis.call('HSET', KEYS[2], 'json', ARGV[2])
@@ -149,25 +154,15 @@ if ARGV[4] ~= '' then
     redis.call('DEL', hold)
   end
 end
-local mails = cjson.decode(ARGV[5])
-for i, mail in ipairs(mails) do
-  local id = ARGV[5 + i]
-  redis.call('HSET', KEYS[8] .. id, 'mail', cjson.encode(mail), 'attempts', 0, 'created', order.createdAt)
-  redis.call('ZADD', KEYS[9], order.createdAt, id)
-end
+queueMails(KEYS[8], KEYS[9], 5, order.createdAt)
 return 'recorded'`;
 
-const CANCEL_BOOKING = `
+const CANCEL_BOOKING = `${QUEUE_MAILS}
 if redis.call('HGET', KEYS[1], 'status') ~= 'confirmed' then return false end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'cancelled', ARGV[1])
 local booking = cjson.decode(redis.call('HGET', KEYS[1], 'json'))
 redis.call('DECRBY', KEYS[2] .. booking.product .. ':' .. booking.session, booking.seats)
-local mails = cjson.decode(ARGV[2])
-for i, mail in ipairs(mails) do
-  local id = ARGV[2 + i]
-  redis.call('HSET', KEYS[3] .. id, 'mail', cjson.encode(mail), 'attempts', 0, 'created', ARGV[1])
-  redis.call('ZADD', KEYS[4], ARGV[1], id)
-end
+queueMails(KEYS[3], KEYS[4], 2, ARGV[1])
 return redis.call('HGETALL', KEYS[1])`;
 
 const LIST_JSON = `
