@@ -81,7 +81,10 @@ export async function startSite(site: SiteEnv & { port: number; host?: string })
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // A server that does not stop within five seconds is killed, so no test leaves one behind.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
