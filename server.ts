@@ -1,13 +1,16 @@
 import { createServer } from 'node:http';
 import next from 'next';
 import { recordClientIp } from './lib/http/client-ip';
+import { config } from './lib/config';
 import { createReadCache } from './lib/server/read-cache';
 import { adjustResponseHead, isNegotiatedPath } from './lib/server/response-headers';
+import { applySecurityHeaders, trustProxyFromEnv, withDocumentPolicy } from './lib/server/security';
 
 /**
  * lectern's server: Next's request handler behind a small Node server that
  * records the socket address as the client IP (a header no client can set)
- * and keeps `Vary: Accept` on negotiated responses.
+ * and keeps `Vary: Accept` on negotiated responses, and puts the security
+ * headers (lib/http/security-headers.ts) on every response.
  */
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT || 3000);
@@ -22,12 +25,15 @@ const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const readCache = createReadCache();
+// Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
+const security = { siteUrl: config().siteUrl, trustProxy: trustProxyFromEnv(), csp: !dev };
+const readCache = createReadCache(security.csp ? { finishHeaders: withDocumentPolicy } : {});
 
 const server = createServer((req, res) => {
   recordClientIp(req.headers, req.socket.remoteAddress);
   const pathname = (req.url ?? '/').split('?')[0] ?? '/';
   adjustResponseHead(res, { varyAccept: isNegotiatedPath(pathname) });
+  applySecurityHeaders(req, res, security);
   readCache.handle(req, res, () => {
     handle(req, res).catch((error: unknown) => {
       console.error('request failed', error);

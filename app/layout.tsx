@@ -1,10 +1,14 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { NewsletterForm } from '@/components/newsletter-form';
 import type { ReactNode } from 'react';
 import { config } from '@/lib/config';
 import { site } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
+import { THEME_SCRIPT } from '@/lib/theme';
+import { ThemeSwitch } from '@/components/theme-switch';
 import './globals.css';
+import './code-theme.css';
 
 export function generateMetadata(): Metadata {
   const { name, summary } = site();
@@ -27,7 +31,11 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   const { name, author, reuse, language } = site();
   return (
-    <html lang={language}>
+    // The theme script sets data-theme on <html> before React hydrates it.
+    <html lang={language} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
@@ -48,13 +56,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 <Link href="/pricing">Pricing</Link>
               </li>
               <li>
+                <Link href="/support">Support</Link>
+              </li>
+              <li>
                 <a href="/api/rss">RSS</a>
               </li>
             </ul>
           </nav>
+          <ThemeSwitch />
         </header>
         <main id="main">{children}</main>
         <footer className="site-footer">
+          <NewsletterForm />
           <p>
             © {author.name}. {reuse}
           </p>

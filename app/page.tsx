@@ -26,7 +26,7 @@ export default async function HomePage() {
       <MarkdownHtml html={html} />
       <section aria-labelledby="latest">
         <h2 id="latest">Latest posts</h2>
-        <PostList posts={publishedPosts().slice(0, HOME_LATEST_COUNT)} />
+        <PostList posts={publishedPosts().slice(0, HOME_LATEST_COUNT)} heading="h3" />
         <p>
           <Link href="/blog">All posts →</Link>
         </p>

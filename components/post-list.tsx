@@ -2,15 +2,17 @@ import Link from 'next/link';
 import type { Post } from '@/lib/content';
 import { PostDate } from './dates';
 
-export function PostList({ posts }: { posts: readonly Post[] }) {
+/** `heading`: the level of each post title, one below the heading the list sits under. */
+export function PostList({ posts, heading = 'h2' }: { posts: readonly Post[]; heading?: 'h2' | 'h3' }) {
+  const Heading = heading;
   if (posts.length === 0) return <p>No posts yet.</p>;
   return (
     <ol className="post-list">
       {posts.map((post) => (
         <li key={post.slug}>
-          <h3>
+          <Heading>
             <Link href={`/blog/${post.slug}`}>{post.title}</Link>
-          </h3>
+          </Heading>
           <p className="meta">
             <PostDate value={post.date} />
           </p>

@@ -39,7 +39,7 @@ export function pageMetadata({ title, description, path, article }: PageFacts): 
           tags: article.tags,
         }
       : { type: 'website', url, title, description, siteName: name },
-    twitter: { card: 'summary', title, description },
+    twitter: { card: 'summary_large_image', title, description },
   };
 }
 

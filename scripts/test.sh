@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test lectern has: types, lint, unit tests, and contract tests against
-# the built site served by lectern's own server on loopback ports. Installs the
+# Every test lectern has: types, lint, unit tests, contract tests against the
+# built site served by lectern's own server on loopback ports, and browser tests
+# (Playwright, axe, Lighthouse, link check) in Debian's Chromium. Installs the
 # Debian tools the tests use when they are missing, starts a Redis server on a
 # free loopback port for the tests, and stops it afterwards.
 set -euo pipefail
@@ -16,6 +17,7 @@ need() { # need <command> <debian package>
 }
 need xmllint libxml2-utils
 need redis-server redis-server
+need chromium chromium
 
 redis_dir=$(mktemp -d)
 redis_port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')

@@ -14,6 +14,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
+import { CODE_THEMES, codeClasses } from './code-theme';
 
 export type TocEntry = { depth: 2 | 3; id: string; text: string };
 export type Rendered = { html: string; toc: TocEntry[]; readingMinutes: number; words: number };
@@ -30,6 +31,46 @@ const collectFacts: Plugin<[Rendered], Root> = (facts) => (tree) => {
   });
   facts.words = toString(tree).split(/\s+/).filter(Boolean).length;
   facts.readingMinutes = Math.max(1, Math.round(facts.words / WORDS_PER_MINUTE));
+};
+
+/**
+ * Shiki's inline colour styles become classes (lib/content/code-theme.ts), so
+ * pages need no inline styles and keep a strict Content-Security-Policy.
+ */
+const codeStylesToClasses: Plugin<[], Root> = () => (tree) => {
+  visit(tree, 'element', (node: Element) => {
+    const style = node.properties.style;
+    if (typeof style !== 'string' || !style.includes('--shiki-')) return;
+    // Shiki writes `class` as a string; rehype's own nodes use a `className` list.
+    const { class: written, className, ...rest } = node.properties;
+    delete rest.style;
+    const existing = [...(Array.isArray(className) ? className : []), ...(typeof written === 'string' ? written.split(/\s+/).filter(Boolean) : [])];
+    const classes = [...existing, ...codeClasses(style)];
+    node.properties = classes.length > 0 ? { className: classes, ...rest } : rest;
+  });
+};
+
+/**
+ * Tables scroll sideways on their own when they are wider than the column
+ * (narrow phones), inside a focusable region so keyboard users can scroll them
+ * too, named after the table's column headings.
+ */
+const scrollableTables: Plugin<[], Root> = () => (tree) => {
+  visit(tree, 'element', (node: Element, index, parent) => {
+    if (node.tagName !== 'table' || !parent || index === undefined) return;
+    const headings: string[] = [];
+    visit(node, 'element', (cell: Element) => {
+      if (cell.tagName === 'th') headings.push(toString(cell).trim());
+    });
+    const label = headings.filter(Boolean).length > 0 ? `Table: ${headings.filter(Boolean).join(', ')}` : 'Table';
+    parent.children[index] = {
+      type: 'element',
+      tagName: 'div',
+      properties: { className: ['table-wrap'], role: 'region', ariaLabel: label, tabIndex: 0 },
+      children: [node],
+    };
+    return 'skip';
+  });
 };
 
 /**
@@ -66,11 +107,13 @@ function processor(facts: Rendered) {
       .use(rehypeSlug)
       .use(rehypeAutolinkHeadings, { behavior: 'wrap', properties: { className: ['heading-link'] } })
       .use(rehypeShiki, {
-        themes: { light: 'github-light', dark: 'github-dark' },
+        themes: CODE_THEMES,
         defaultColor: false,
         lazy: true,
         fallbackLanguage: 'text',
       })
+      .use(codeStylesToClasses)
+      .use(scrollableTables)
       .use(sizeLocalImages)
       .use(collectFacts, facts)
       .use(rehypeStringify)

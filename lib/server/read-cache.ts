@@ -180,8 +180,14 @@ function withReadPolicy(headers: [string, OutgoingHttpHeader][]): [string, Outgo
   return [...headers.filter(([name]) => !names.has(name)), ...Object.entries(read).map(([name, value]) => [name.toLowerCase(), value] as [string, string])];
 }
 
-export function createReadCache(): ReadCache {
+export type ReadCacheOptions = {
+  /** Last changes to the head of a rendered response, made once before it is kept (the page's Content-Security-Policy). */
+  finishHeaders?: (headers: [string, OutgoingHttpHeader][], body: Buffer) => [string, OutgoingHttpHeader][];
+};
+
+export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const entries = new Map<string, Entry>();
+  const finishHeaders = options.finishHeaders ?? ((headers) => headers);
 
   function keyOf(req: IncomingMessage): string | undefined {
     const url = req.url ?? '/';
@@ -210,7 +216,7 @@ export function createReadCache(): ReadCache {
       for (const name of ['if-none-match', 'if-modified-since', 'range']) delete req.headers[name];
       capture(res, (status, rawHeaders, body) => {
         req.method = method;
-        const headers = withReadPolicy(rawHeaders);
+        const headers = finishHeaders(withReadPolicy(rawHeaders), body);
         for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
         const entry: Entry = { status, headers, body, etag: strongEtag(body) };
         if (key !== undefined && status === 200 && isShareable(entry) && entries.size < MAX_ENTRIES) entries.set(key, entry);

@@ -22,7 +22,7 @@ export default function ApiDocsPage() {
       <h1>API and agent files</h1>
       <p>Everything published here can be read without a key, an account or a rendered page. Read endpoints are never rate limited.</p>
       <h2 id="endpoints">Read endpoints</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" role="region" aria-label="Table: read endpoints" tabIndex={0}>
         <table>
           <thead>
             <tr>

@@ -22,8 +22,9 @@ describe('renderMarkdown', () => {
   it('highlights code at build time with light and dark colours', async () => {
     const { html } = await renderMarkdown('```ts\nconst answer: number = 42;\n```\n');
     expect(html).toMatch(/<pre class="shiki[^"]*"/);
-    expect(html).toContain('--shiki-dark:');
-    expect(html).toContain('--shiki-light:');
+    // Colours are classes (app/code-theme.css), never inline styles, so pages keep a strict CSP.
+    expect(html).toMatch(/class="sl-[0-9a-f]{6} sd-[0-9a-f]{6}"/);
+    expect(html).not.toContain('style=');
   });
 
   it('falls back to plain text for an unknown language', async () => {

@@ -1,0 +1,21 @@
+import { ImageResponse } from 'next/og';
+import { OG_SIZE, OgCard } from '@/components/og-card';
+import { site } from '@/lib/content';
+
+export const size = OG_SIZE;
+export const contentType = 'image/png';
+
+export const alt = `${site().name}: ${site().summary}`;
+
+/** At most `max` characters, cut at a word. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** The site's Open Graph image, for every page without one of its own. */
+export default function Image() {
+  const { name, summary, author } = site();
+  return new ImageResponse(<OgCard kicker={author.name} title={name} footer={shorten(summary, 110)} />, OG_SIZE);
+}

@@ -1,0 +1,183 @@
+// Build: `next build` wall time, CPU time and peak memory for generated content of
+// 100, 1,000 and 10,000 posts, beside Hugo building the same markdown files.
+//   node bench/build.mjs [--sizes=100,1000,10000] [--timeout-minutes=45] [--hugo-runs=3]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generate } from './generate-posts.mjs';
+import { SITE, TMP, log, measureCommand, median, mkdirp, nextBuild, saveResult, snapshotSite } from './lib/common.mjs';
+
+const options = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((arg) => arg.startsWith('--'))
+    .map((arg) => {
+      const [key, value = 'true'] = arg.slice(2).split('=');
+      return [key, value];
+    }),
+);
+const SIZES = (options.sizes ?? process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
+const TIMEOUT_MINUTES = Number(options['timeout-minutes'] ?? process.env.BENCH_BUILD_TIMEOUT_MINUTES ?? 45);
+const HUGO_RUNS = Number(options['hugo-runs'] ?? 3);
+const DIST = '.next-bench-build';
+
+/** The phases Next prints, each with the second its line arrived. */
+function phases(lines, totalSeconds) {
+  const at = (pattern) => lines.find((entry) => pattern.test(entry.line))?.t;
+  const compiled = at(/Compiled successfully|Compiled with warnings/);
+  const typescript = at(/Finished TypeScript|Linting and checking validity of types/);
+  const generatingStart = at(/Generating static pages.*\(0\/\d+\)/);
+  const generated = at(/✓ Generating static pages/);
+  const pagesLine = lines.find((entry) => /Generating static pages.*\(\d+\/(\d+)\)/.test(entry.line))?.line;
+  const pages = pagesLine ? Number(/\(\d+\/(\d+)\)/.exec(pagesLine)[1]) : undefined;
+  const workers = Number(/using (\d+) workers?/.exec(pagesLine ?? '')?.[1]) || undefined;
+  const progress = lines
+    .map((entry) => ({ t: entry.t, match: /Generating static pages.*\((\d+)\/(\d+)\)/.exec(entry.line) }))
+    .filter((entry) => entry.match)
+    .map((entry) => ({ t: Math.round(entry.t * 10) / 10, done: Number(entry.match[1]) }));
+  const span = (from, to) => (from !== undefined && to !== undefined ? to - from : undefined);
+  return {
+    pages,
+    workers,
+    compileSeconds: compiled,
+    typescriptSeconds: span(compiled, typescript),
+    collectSeconds: span(typescript ?? compiled, generatingStart),
+    generateSeconds: span(generatingStart, generated),
+    finalizeSeconds: span(generated, totalSeconds),
+    progress,
+  };
+}
+
+function hugoSite(dir, postsDir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  const layouts = mkdirp(path.join(dir, 'layouts', '_default'));
+  fs.writeFileSync(
+    path.join(dir, 'config.yaml'),
+    [
+      'baseURL: http://localhost:3000/',
+      'title: The Readable Web',
+      'languageCode: en',
+      'disableKinds: []',
+      'taxonomies:',
+      '  tag: tags',
+      'markup:',
+      '  goldmark:',
+      '    renderer:',
+      '      unsafe: false',
+      '  highlight:',
+      '    noClasses: true',
+      '  tableOfContents:',
+      '    startLevel: 2',
+      '    endLevel: 3',
+      'module:',
+      '  mounts:',
+      `    - source: ${postsDir}`,
+      '      target: content/posts',
+      '',
+    ].join('\n'),
+  );
+  const base = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ .Title }} · {{ .Site.Title }}</title>{{ with .Description }}<meta name="description" content="{{ . }}">{{ end }}
+<link rel="canonical" href="{{ .Permalink }}">{{ range .AlternativeOutputFormats }}<link rel="{{ .Rel }}" type="{{ .MediaType.Type }}" href="{{ .Permalink }}">{{ end }}
+</head><body><header><a href="/">{{ .Site.Title }}</a> <a href="/posts/">Blog</a> <a href="/tags/">Tags</a></header>
+<main>{{ block "main" . }}{{ end }}</main><footer>{{ .Site.Title }}</footer></body></html>
+`;
+  fs.writeFileSync(path.join(layouts, 'baseof.html'), base);
+  fs.writeFileSync(
+    path.join(layouts, 'single.html'),
+    `{{ define "main" }}<article><h1>{{ .Title }}</h1><p><time datetime="{{ .Date.Format "2006-01-02" }}">{{ .Date.Format "2 January 2006" }}</time>{{ with .Params.updated }} · Updated {{ . }}{{ end }} · {{ .ReadingTime }} min read</p>
+<ul>{{ range .Params.tags }}<li><a href="{{ "tags/" | relURL }}{{ . | urlize }}/">{{ . }}</a></li>{{ end }}</ul>
+<nav>{{ .TableOfContents }}</nav>{{ .Content }}</article>{{ end }}
+`,
+  );
+  fs.writeFileSync(
+    path.join(layouts, 'list.html'),
+    `{{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time>{{ .Date.Format "2006-01-02" }}</time><p>{{ .Description }}</p></li>{{ end }}</ul>{{ end }}
+`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'layouts', 'index.html'),
+    `{{ define "main" }}<h1>{{ .Site.Title }}</h1><ul>{{ range first 10 (where .Site.RegularPages "Section" "posts") }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}
+`,
+  );
+}
+
+function countFiles(dir, predicate) {
+  let count = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile() && predicate(entry.name)) count += 1;
+  return count;
+}
+
+async function main() {
+  snapshotSite();
+  const sizes = [];
+  for (const count of SIZES) {
+    const contentDir = path.join(TMP, `content-${count}`);
+    const generated = generate(contentDir, count);
+    log(`generated ${count} posts (${generated.averageBytes} bytes on average) in ${contentDir}`);
+
+    // Hugo first: quick, and it tells us the files are sound markdown.
+    const hugoDir = path.join(TMP, `hugo-${count}`);
+    hugoSite(hugoDir, path.join(contentDir, 'posts'));
+    const hugoRuns = [];
+    for (let run = 0; run < HUGO_RUNS; run += 1) {
+      const out = path.join(hugoDir, 'public');
+      fs.rmSync(out, { recursive: true, force: true });
+      const result = await measureCommand('hugo', ['--quiet', '--source', hugoDir, '--destination', out, '--cleanDestinationDir', '--noBuildLock'], { cwd: hugoDir });
+      if (!result.ok) throw new Error(`hugo failed:\n${result.lines.map((entry) => entry.line).join('\n')}`);
+      hugoRuns.push(result);
+    }
+    const hugoPages = countFiles(path.join(hugoDir, 'public'), (name) => name.endsWith('.html'));
+    const hugo = {
+      runs: hugoRuns.map((run) => Math.round(run.wallSeconds * 1000) / 1000),
+      wallSeconds: median(hugoRuns.map((run) => run.wallSeconds)),
+      cpuSeconds: median(hugoRuns.map((run) => run.cpuSeconds)),
+      peakRssBytes: Math.max(...hugoRuns.map((run) => run.peakTreeRssBytes)),
+      htmlFiles: hugoPages,
+    };
+    log(`hugo ${count}: ${hugo.wallSeconds.toFixed(2)} s wall, ${hugo.cpuSeconds.toFixed(2)} s CPU, ${(hugo.peakRssBytes / 2 ** 20).toFixed(0)} MiB peak, ${hugoPages} HTML files`);
+
+    log(`next build ${count} posts (timeout ${TIMEOUT_MINUTES} min)`);
+    let lastProgress = 0;
+    const result = await nextBuild({
+      distDir: DIST,
+      contentDir,
+      timeoutMs: TIMEOUT_MINUTES * 60_000,
+      onLine: ({ t, line }) => {
+        if (/Compiled|Finished TypeScript|Collecting page data|✓ Generating|Finalizing|rror/.test(line) || t - lastProgress > 60) {
+          lastProgress = t;
+          log(`  ${t.toFixed(0).padStart(5)} s  ${line.trim().slice(0, 140)}`);
+        }
+      },
+    });
+    const next = {
+      ok: result.ok,
+      timedOut: result.timedOut,
+      wallSeconds: result.wallSeconds,
+      cpuSeconds: result.cpuSeconds,
+      peakTreeRssBytes: result.peakTreeRssBytes,
+      peakProcessRssBytes: result.peakProcessRssBytes,
+      ...phases(result.lines, result.wallSeconds),
+      tail: result.ok ? undefined : result.lines.slice(-30).map((entry) => entry.line),
+    };
+    if (result.ok) {
+      const serverApp = path.join(SITE, DIST, 'server', 'app');
+      next.htmlFiles = countFiles(serverApp, (name) => name.endsWith('.html'));
+    }
+    log(
+      `next ${count}: ${result.ok ? 'ok' : result.timedOut ? 'TIMED OUT' : 'FAILED'} ${next.wallSeconds.toFixed(1)} s wall, ${next.cpuSeconds.toFixed(1)} s CPU, ${(next.peakTreeRssBytes / 2 ** 20).toFixed(0)} MiB peak (tree), ` +
+        `compile ${next.compileSeconds?.toFixed(1)} s, types ${next.typescriptSeconds?.toFixed(1)} s, collect ${next.collectSeconds?.toFixed(1)} s, static pages ${next.generateSeconds?.toFixed(1)} s (${next.pages} pages)`,
+    );
+    sizes.push({ posts: count, averagePostBytes: generated.averageBytes, next, hugo, loadAverage: os.loadavg() });
+    fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
+    fs.rmSync(path.join(hugoDir, 'public'), { recursive: true, force: true });
+    // Partial results are worth keeping if a later size runs out of time.
+    saveResult('build', { settings: { sizes: SIZES, timeoutMinutes: TIMEOUT_MINUTES, hugoRuns: HUGO_RUNS, cores: os.availableParallelism() }, sizes });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

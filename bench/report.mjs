@@ -1,0 +1,395 @@
+// Regenerates the tables of BENCHMARKS.md from bench/.work/results/*.json. Only the blocks
+// between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` are rewritten; every other line
+// (other sections, such as Lighthouse, and hand-written notes) stays as it is.
+//   node bench/report.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO, RESULTS, readJson } from './lib/common.mjs';
+
+const FILE = path.join(REPO, 'BENCHMARKS.md');
+const results = Object.fromEntries(['reads', 'build', 'limits', 'weight', 'profile', 'render', 'build-profile'].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]));
+
+const GOALS = { readRatio: 0.9, readP99Ms: 5, buildHugoRatio: 10, buildPeakBytes: 2 * 2 ** 30, memoryP99Ms: 1, redisP99Ms: 2 };
+
+const int = (value) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en-US'));
+const ms = (value, digits = 2) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
+const ratio = (value) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(2));
+const seconds = (value) => (value === undefined || !Number.isFinite(value) ? '–' : value >= 100 ? value.toFixed(0) : value.toFixed(1));
+const mib = (bytes) => (bytes === undefined || !Number.isFinite(bytes) ? '–' : `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MiB`);
+const kib = (bytes) => (bytes === undefined || !Number.isFinite(bytes) ? '–' : `${(bytes / 1024).toFixed(1)} KiB`);
+const yes = (ok) => (ok === undefined ? '–' : ok ? '**met**' : '**missed**');
+const day = (iso) => (iso ? iso.slice(0, 16).replace('T', ' ') + ' UTC' : '–');
+
+/** A markdown table: the first `left` columns left-aligned (text), the others right-aligned (numbers). */
+function table(header, rows, left = 1) {
+  const align = header.map((_, i) => (i < left ? '---' : '---:'));
+  return [`| ${header.join(' | ')} |`, `| ${align.join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+function machineBlock() {
+  const any = Object.values(results).find(Boolean);
+  if (!any) return 'No results yet: run `npm run bench`.';
+  const m = any.machine;
+  const when = Object.entries(results)
+    .filter(([, value]) => value)
+    .map(([part, value]) => `${part} ${day(value.finishedAt)}`)
+    .join(', ');
+  return [
+    `| | |`,
+    `| --- | --- |`,
+    `| CPU | ${m.cpu}${m.cpuMHz ? ` (${Math.round(m.cpuMHz)} MHz)` : ''} |`,
+    `| cores | ${m.cores} |`,
+    `| memory | ${m.memoryGiB} GiB |`,
+    `| OS | ${m.kernel} |`,
+    `| Node | ${m.node} |`,
+    `| Next | ${m.next} |`,
+    `| references | nginx ${m.nginx}, Hugo ${m.hugo}, Redis ${m.redis} (Debian packages) |`,
+    `| load tools | wrk (Debian), autocannon ${m.autocannon} |`,
+    `| commit | \`${m.commit}\` |`,
+    `| measured | ${when} |`,
+  ].join('\n');
+}
+
+function readsBlock() {
+  const reads = results.reads;
+  if (!reads) return '_Not measured yet: `npm run bench -- reads`._';
+  const s = reads.settings;
+  const lines = [
+    `${s.tool}, ${s.connections} connections, ${s.warmupSeconds} s warm-up then ${s.durationSeconds} s per run, ${s.rounds} rounds with the servers interleaved; medians of the rounds. ` +
+      `No \`Accept-Encoding\` on either side, so every server sends the same uncompressed bytes (checked byte for byte before the load). ` +
+      `${s.pinned ? 'Each server runs pinned to CPU 0 and the load generator to CPU 1.' : 'Not pinned to CPUs.'}${reads.machine?.nice ? ` Servers and load ran at niceness ${reads.machine.nice} (BENCH_NICE).` : ''} ` +
+      `CPU pressure from other work on the machine during the runs (Linux PSI, share of time a task waited for a CPU): median ${ms(reads.cpuPressure?.median, 0)} %, worst ${ms(reads.cpuPressure?.max, 0)} %.`,
+    '',
+    table(
+      ['URL', 'bytes', 'lectern req/s', 'p50 ms', 'p99 ms', '(a) node:http req/s', 'p50 ms', 'p99 ms', '(b) nginx req/s', 'p50 ms', 'p99 ms', 'lectern ÷ (a)', 'nginx ÷ (a)'],
+      reads.summary.map((row) => {
+        const l = row.servers.lectern;
+        const a = row.servers.node;
+        const b = row.servers.nginx;
+        return [`\`${row.path}\``, int(row.bodyBytes), int(l.rps), ms(l.p50), ms(l.p99), int(a.rps), ms(a.p50), ms(a.p99), int(b.rps), ms(b.p50), ms(b.p99), `**${ratio(l.rpsRatio)}**`, ratio(b.rpsRatio)];
+      }),
+    ),
+    '',
+    'Server CPU time per request (user + system of the server process, from `/proc`, µs), which other work on the machine disturbs less than requests/s, and the response header bytes each server sends:',
+    '',
+    table(
+      ['URL', 'lectern µs', '(a) µs', '(b) µs', 'lectern ÷ (a)', 'header bytes lectern', '(a)', '(b)'],
+      reads.summary.map((row) => [
+        `\`${row.path}\``,
+        ms(row.servers.lectern.serverCpuUsPerRequest, 0),
+        ms(row.servers.node.serverCpuUsPerRequest, 0),
+        ms(row.servers.nginx.serverCpuUsPerRequest, 0),
+        ratio(row.servers.lectern.cpuRatio),
+        int(row.headerBytes?.lectern),
+        int(row.headerBytes?.node),
+        int(row.headerBytes?.nginx),
+      ]),
+    ),
+  ];
+  if (reads.summary[0]?.servers['node-next']) {
+    lines.push(
+      '',
+      '**What bounds lectern\'s reads, one cause at a time.** Two more node:http servers with the same bytes ran in the same rounds: one sending lectern\'s full header set, one with Next loaded and prepared in the process (one page rendered through it, as lectern\'s warm-up does). CPU µs per request:',
+      '',
+      table(
+        ['URL', '(a) bare', '(a) + lectern headers', '(a) + Next in process', 'lectern', 'req/s: headers ÷ (a)', 'Next ÷ (a)', 'lectern ÷ (a)'],
+        reads.summary.map((row) => {
+          const v = row.servers;
+          return [
+            `\`${row.path}\``,
+            ms(v.node.serverCpuUsPerRequest, 0),
+            ms(v['node-headers']?.serverCpuUsPerRequest, 0),
+            ms(v['node-next']?.serverCpuUsPerRequest, 0),
+            ms(v.lectern.serverCpuUsPerRequest, 0),
+            ratio(v['node-headers']?.rpsRatio),
+            ratio(v['node-next']?.rpsRatio),
+            ratio(v.lectern.rpsRatio),
+          ];
+        }),
+      ),
+    );
+  }
+  const profile = results.profile;
+  if (profile?.profiles?.length) {
+    lines.push('', `**CPU profile of a cached read** (\`npm run bench -- profile\`, V8 sampling profiler, only the ${profile.durationSeconds} s of load; self time):`, '');
+    const where = (entry) => entry.name.split(' ')[1]?.replace(/:1$/, '') ?? '';
+    for (const p of profile.profiles.filter((entry) => entry.server === 'lectern')) {
+      const own = p.functions.filter((entry) => /^\.\/(lib|server)/.test(where(entry)) && !/^__name /.test(entry.name)).slice(0, 6);
+      const inclusive = (p.lecternInclusive ?? []).filter((entry) => !/^(__name|handle|send|\(anonymous\)) /.test(entry.name)).slice(0, 6);
+      lines.push(
+        `- \`${p.path}\`. Self time by area: ${p.areas
+          .filter((entry) => entry.share >= 0.01)
+          .map((entry) => `${entry.name} ${(entry.share * 100).toFixed(0)} %`)
+          .join(', ')}.`,
+        `  Heaviest functions of lectern's code by self time: ${own.map((entry) => `\`${entry.name.split(' ')[0]}\` (${where(entry)}) ${(entry.share * 100).toFixed(1)} %`).join(', ') || '–'}.`,
+        `  With what they call (Node's setHeader and its checks included): ${inclusive.map((entry) => `\`${entry.name.split(' ')[0]}\` ${(entry.share * 100).toFixed(1)} %`).join(', ') || '–'}.` +
+          (p.inclusive?.naming > 0.005
+            ? ` Naming functions created per request (esbuild's \`__name\` helper, which tsx adds to server.ts and lib/ as it compiles them): ${ms(p.inclusive.naming * 100, 1)} %.`
+            : ''),
+      );
+    }
+  }
+  if (reads.ceiling?.length) {
+    lines.push(
+      '',
+      'Load generator ceiling: both tools against (a) in the same run. Where autocannon stays far below wrk, autocannon (JavaScript, one core) is what is measured, not the server, so these numbers use wrk:',
+      '',
+      table(
+        ['URL', 'autocannon req/s', 'wrk req/s'],
+        reads.summary.map((row) => {
+          const find = (tool) => reads.ceiling.find((entry) => entry.target === row.target && entry.tool === tool);
+          return [`\`${row.path}\``, int(find('autocannon')?.rps), int(find('wrk')?.rps)];
+        }),
+      ),
+    );
+  }
+  return lines.join('\n');
+}
+
+function buildSummary(sizes) {
+  const ok = sizes.filter((size) => size.next.ok);
+  const largest = sizes[sizes.length - 1];
+  const perPost = [];
+  for (let i = 1; i < ok.length; i += 1) {
+    perPost.push({ from: ok[i - 1].posts, to: ok[i].posts, seconds: (ok[i].next.wallSeconds - ok[i - 1].next.wallSeconds) / (ok[i].posts - ok[i - 1].posts), cpu: (ok[i].next.cpuSeconds - ok[i - 1].next.cpuSeconds) / (ok[i].posts - ok[i - 1].posts) });
+  }
+  return { ok, largest, perPost };
+}
+
+/** For a build stopped before the end: the pace of its static generation, and what it implies. */
+function estimateUnfinished(size) {
+  const progress = size.next.progress ?? [];
+  if (progress.length < 2 || !size.next.pages) return undefined;
+  const last = progress[progress.length - 1];
+  const from = progress.find((entry) => entry.done > 0 && last.t - entry.t > 0) ?? progress[0];
+  const rate = (last.done - from.done) / (last.t - from.t);
+  if (!(rate > 0)) return undefined;
+  return { done: last.done, window: last.t - from.t, msPerPage: 1000 / rate, totalSeconds: last.t + (size.next.pages - last.done) / rate };
+}
+
+function buildBlock() {
+  const build = results.build;
+  if (!build) return '_Not measured yet: `npm run bench -- build`._';
+  const { perPost } = buildSummary(build.sizes);
+  const lines = [
+    `Generated posts (\`bench/generate-posts.mjs\`, about ${int(build.sizes[0]?.averagePostBytes)} bytes each, seeded so every run writes the same files) built cold with \`next build\` (fresh \`NEXT_DIST_DIR\`, timeout ${build.settings.timeoutMinutes} min) and with Hugo over the same markdown files (a minimal site: post, list, tag and home templates, Hugo's own RSS and sitemap; median of ${build.settings.hugoRuns} runs). ` +
+      'Wall time is what a deploy waits; CPU time (user + system of every process of the build) is what other work on the machine disturbs less. Peak memory is the largest sum of the resident memory of every process of the build, sampled every 250 ms.',
+    '',
+    table(
+      ['posts', 'next wall s', 'next CPU s', 'next peak memory', 'largest process', 'Hugo wall s', 'Hugo CPU s', 'Hugo peak', 'wall ÷ Hugo', 'CPU ÷ Hugo'],
+      build.sizes.map((size) => [
+        int(size.posts),
+        `${seconds(size.next.wallSeconds)}${size.next.ok ? '' : size.next.timedOut ? ' (timed out)' : ' (failed)'}`,
+        seconds(size.next.cpuSeconds),
+        mib(size.next.peakTreeRssBytes),
+        mib(size.next.peakProcessRssBytes),
+        ms(size.hugo.wallSeconds, 2),
+        ms(size.hugo.cpuSeconds, 2),
+        mib(size.hugo.peakRssBytes),
+        size.next.ok ? ratio(size.next.wallSeconds / size.hugo.wallSeconds) : `> ${ratio(size.next.wallSeconds / size.hugo.wallSeconds)}`,
+        size.next.ok ? ratio(size.next.cpuSeconds / size.hugo.cpuSeconds) : '–',
+      ]),
+    ),
+    '',
+    'Where `next build`\'s time goes (seconds of wall time between the lines Next prints):',
+    '',
+    table(
+      ['posts', 'pages', 'workers', 'compile', 'TypeScript', 'collect page data', 'static pages', 'ms per page', 'finalize'],
+      build.sizes.map((size) => {
+        const n = size.next;
+        const done = n.progress?.length ? n.progress[n.progress.length - 1].done : undefined;
+        const perPage = n.generateSeconds && n.pages ? (n.generateSeconds * 1000) / n.pages : undefined;
+        const partial = !n.ok && n.progress?.length > 1 ? ` (${int(done)} of ${int(n.pages)} done)` : '';
+        return [int(size.posts), int(n.pages), int(n.workers), seconds(n.compileSeconds), seconds(n.typescriptSeconds), seconds(n.collectSeconds), `${seconds(n.generateSeconds)}${partial}`, ms(perPage, 0), seconds(n.finalizeSeconds)];
+      }),
+    ),
+  ];
+  if (perPost.length) {
+    lines.push('', `Marginal cost per added post: ${perPost.map((step) => `${int(step.from)} → ${int(step.to)} posts: ${ms(step.seconds * 1000, 0)} ms wall, ${ms(step.cpu * 1000, 0)} ms CPU`).join('; ')}.`);
+  }
+  for (const size of build.sizes.filter((entry) => !entry.next.ok)) {
+    const estimate = estimateUnfinished(size);
+    if (estimate) {
+      lines.push(
+        '',
+        `The ${int(size.posts)}-post build ${size.next.timedOut ? 'was stopped at the time limit' : 'failed'} after ${seconds(size.next.wallSeconds)} s with ${int(estimate.done)} of ${int(size.next.pages)} pages generated; at the pace of its last ${int(estimate.window)} s (${ms(estimate.msPerPage, 0)} ms per page) it needed about ${seconds(estimate.totalSeconds)} s in all (${ratio(estimate.totalSeconds / size.hugo.wallSeconds)}× Hugo).`,
+      );
+    }
+  }
+  const pipeline = results.render;
+  if (pipeline?.variants?.length) {
+    lines.push(
+      '',
+      `Markdown pipeline alone (\`npm run bench -- build\` runs \`bench/render.mjs\`: \`renderMarkdown\` of lib/content/render.ts over ${int(pipeline.posts)} generated posts in one Node process, packages external as in Next's server build):`,
+      '',
+      table(
+        ['variant', 'first call ms', 'first call CPU ms', 'then p50 ms per post', 'CPU ms per post', 'heap kept per post'],
+        pipeline.variants.map((variant) => [variant.name, int(variant.firstCallMs), int(variant.firstCallCpuMs), ms(variant.p50Ms, 1), ms(variant.cpuMsPerPost, 1), kib(variant.retainedBytesPerPost)]),
+      ),
+    );
+  }
+  const profile = results['build-profile'];
+  if (profile?.processes?.length) {
+    lines.push('', `CPU profile of a ${int(profile.posts)}-post build (\`npm run bench -- build-profile\`, Next's own \`--experimental-cpu-prof\`; share of each process's busy time):`, '');
+    for (const proc of profile.processes.filter((entry) => entry.busySeconds >= 1)) {
+      lines.push(`- \`${proc.file}\` (${seconds(proc.busySeconds)} s busy): ${proc.categories.filter((entry) => entry.share >= 0.02).map((entry) => `${entry.name} ${(entry.share * 100).toFixed(0)} %`).join(', ')}.`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function limitsBlock() {
+  const limits = results.limits;
+  if (!limits) return '_Not measured yet: `npm run bench -- limits`._';
+  const s = limits.settings;
+  return [
+    `\`lib/limits\` called directly (route \`${s.route}\`): each decision awaited alone, a new client each time (an allowed request), then one client far over its limit (every decision a refusal, which also reads both window counters), then ${s.concurrency} decisions in flight for decisions per second. ` +
+      `${int(s.memoryDecisions)} decisions in memory, ${int(s.redisDecisions)} on a Redis server started for the run on a loopback port${s.pinned ? ' (Redis on CPU 0, the benchmark on CPU 1)' : ''}. One Redis \`PING\` round trip from node-redis: p50 ${ms(limits.redisPing?.p50, 3)} ms, p99 ${ms(limits.redisPing?.p99, 3)} ms.`,
+    '',
+    table(
+      ['backend', 'allowed p50 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'refused p99 ms', 'decisions/s', 'p99 ms at 50 in flight', 'goal p99'],
+      limits.results.map((row) => {
+        const goal = row.name === 'memory' ? GOALS.memoryP99Ms : GOALS.redisP99Ms;
+        return [row.name, ms(row.allowed.p50, 3), ms(row.allowed.p99, 3), ms(row.allowed.p999, 3), ms(row.allowed.max, 1), ms(row.refused.p99, 3), int(row.underLoad.perSecond), ms(row.underLoad.p99, 2), `< ${goal} ms: ${yes(Math.max(row.allowed.p99, row.refused.p99) < goal)}`];
+      }),
+      1,
+    ),
+  ].join('\n');
+}
+
+function weightBlock() {
+  const weight = results.weight;
+  if (!weight) return '_Not measured yet: `npm run bench -- weight`._';
+  const kinds = ['html', 'js', 'css', 'font', 'image', 'other'];
+  const rows = [];
+  for (const page of weight.pages) {
+    for (const kind of kinds) {
+      const total = page.totals[kind];
+      if (!total) continue;
+      rows.push([`${page.label} (\`${page.path}\`)`, kind, int(total.files), kib(total.transferredBytes), kib(total.uncompressedBytes), kib(total.gzipBytes)]);
+    }
+    rows.push([`**${page.label} total**`, '', int(page.all.files), `**${kib(page.all.transferredBytes)}**`, kib(page.all.uncompressedBytes), kib(page.all.gzipBytes)]);
+  }
+  const fonts = weight.pages.some((page) => page.totals.font);
+  const skipped = weight.pages[0]?.skipped ?? [];
+  const skippedNote = skipped.length ? ` Not counted: ${skipped.map((entry) => `\`${entry.path}\` (${entry.why}, ${kib(entry.transferredBytes)})`).join(', ')}.` : '';
+  return [
+    `Each page and everything it refers to (scripts, stylesheets, preloads, images, and what the CSS refers to), fetched from lectern's server with \`Accept-Encoding: ${weight.acceptEncoding}\` ("transferred": body bytes on the wire) and without ("uncompressed"); "gzip" is what gzip -6 makes of each file. Response headers add ${weight.pages.map((page) => `${kib(page.headerBytes)} (${page.label})`).join(' and ')}.${fonts ? '' : ' No web fonts: the stylesheet uses system fonts.'}${skippedNote}`,
+    '',
+    table(['page', 'kind', 'files', 'transferred', 'uncompressed', 'gzip'], rows, 2),
+  ].join('\n');
+}
+
+function goalsBlock() {
+  const rows = [];
+  const reads = results.reads;
+  if (reads) {
+    const worst = reads.summary.reduce((low, row) => (row.servers.lectern.rpsRatio < low.servers.lectern.rpsRatio ? row : low));
+    const best = reads.summary.reduce((high, row) => (row.servers.lectern.rpsRatio > high.servers.lectern.rpsRatio ? row : high));
+    const p99Worst = reads.summary.reduce((high, row) => (row.servers.lectern.p99 > high.servers.lectern.p99 ? row : high));
+    const bareP99Over = reads.summary.filter((row) => row.servers.node.p99 >= GOALS.readP99Ms).map((row) => `\`${row.path}\``);
+    rows.push([
+      'every read ≥ 90 % of the requests/s of bare node:http',
+      `lectern ÷ (a) from ${ratio(worst.servers.lectern.rpsRatio)} (\`${worst.path}\`) to ${ratio(best.servers.lectern.rpsRatio)} (\`${best.path}\`)`,
+      yes(reads.summary.every((row) => row.servers.lectern.rpsRatio >= GOALS.readRatio)),
+    ]);
+    rows.push([
+      'p99 under 5 ms at 50 connections',
+      `lectern's worst p99 ${ms(p99Worst.servers.lectern.p99)} ms (\`${p99Worst.path}\`); ${bareP99Over.length ? `(a) itself is over 5 ms on ${bareP99Over.join(', ')}` : '(a) is under 5 ms on every URL'}`,
+      yes(reads.summary.every((row) => row.servers.lectern.p99 < GOALS.readP99Ms)),
+    ]);
+  }
+  const build = results.build;
+  if (build) {
+    const { ok, largest, perPost } = buildSummary(build.sizes);
+    const hugoRatio = largest.next.wallSeconds / largest.hugo.wallSeconds;
+    rows.push([
+      `${int(largest.posts)}-post build within 10× Hugo's time`,
+      largest.next.ok ? `${seconds(largest.next.wallSeconds)} s vs ${ms(largest.hugo.wallSeconds)} s: ${ratio(hugoRatio)}×` : `did not finish in ${build.settings.timeoutMinutes} min (> ${ratio(hugoRatio)}× Hugo's ${ms(largest.hugo.wallSeconds)} s)`,
+      yes(largest.next.ok && hugoRatio <= GOALS.buildHugoRatio),
+    ]);
+    if (perPost.length >= 2) {
+      const growth = perPost[perPost.length - 1].seconds / perPost[perPost.length - 2].seconds;
+      rows.push(['linear in posts', `marginal time per post ${ms(perPost[perPost.length - 2].seconds * 1000, 0)} ms then ${ms(perPost[perPost.length - 1].seconds * 1000, 0)} ms (${ratio(growth)}×)`, yes(growth <= 1.25)]);
+    } else if (perPost.length === 1) {
+      rows.push(['linear in posts', `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; the largest build did not finish`, '–']);
+    }
+    const peak = Math.max(...build.sizes.map((size) => size.next.peakTreeRssBytes));
+    rows.push(['build under 2 GiB peak memory', `${mib(peak)} at most (${ok.length === build.sizes.length ? 'every size' : 'sizes that ran'})`, yes(peak < GOALS.buildPeakBytes && largest.next.ok)]);
+  }
+  const limits = results.limits;
+  if (limits) {
+    const memory = limits.results.find((row) => row.name === 'memory');
+    const redis = limits.results.find((row) => row.name === 'redis');
+    if (memory) rows.push(['limit decision < 1 ms p99 in memory', `p99 ${ms(memory.allowed.p99, 3)} ms allowed, ${ms(memory.refused.p99, 3)} ms refused`, yes(Math.max(memory.allowed.p99, memory.refused.p99) < GOALS.memoryP99Ms)]);
+    if (redis) rows.push(['limit decision < 2 ms p99 on local Redis', `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`, yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms)]);
+  }
+  if (!rows.length) return '_No results yet._';
+  return table(['goal', 'measured', ''], rows, 3);
+}
+
+const BLOCKS = {
+  machine: machineBlock,
+  goals: goalsBlock,
+  reads: readsBlock,
+  build: buildBlock,
+  limits: limitsBlock,
+  weight: weightBlock,
+};
+
+const HEADINGS = {
+  machine: '## Machine',
+  goals: '## Goals at a glance',
+  reads: '## Reads',
+  build: '## Build',
+  limits: '## Write routes: limit decisions',
+  weight: '## Page weight',
+};
+
+const INTRO = `# Benchmarks
+
+\`npm run bench\` measures lectern against fixed references and writes the tables below
+(\`npm run bench -- reads\`, \`build\`, \`limits\`, \`weight\`, \`profile\` or \`report\` runs one part;
+\`bash bench/run.sh --help\` lists the options). Load stays on loopback addresses and every
+run stops by itself. Results are kept as JSON in \`bench/.work/results/\` and the tables are
+regenerated from them; benchmarks are not part of CI.
+
+The machine has two cores and other work often runs on it at the same time, so absolute
+requests/s and build times move between runs. Prefer the ratios measured in the same run,
+the CPU time per request and per build, and the CPU pressure printed beside the reads.
+`;
+
+function render(existing) {
+  let text = existing ?? INTRO;
+  const missing = [];
+  for (const [name, make] of Object.entries(BLOCKS)) {
+    const pattern = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);
+    const block = `<!-- bench:${name} -->\n${make()}\n<!-- /bench:${name} -->`;
+    if (pattern.test(text)) text = text.replace(pattern, () => block);
+    else missing.push(`${HEADINGS[name]}\n\n${block}\n`);
+  }
+  if (missing.length) {
+    if (!/^# /m.test(text)) text = `${INTRO}\n${text}`;
+    // New blocks go before the first section nobody generated (another part of BENCHMARKS.md, such as Lighthouse), else at the end.
+    const lines = text.split('\n');
+    let inside = false;
+    let at = -1;
+    for (let i = 0; i < lines.length; i += 1) {
+      if (/^<!-- bench:\w+ -->$/.test(lines[i])) inside = true;
+      else if (/^<!-- \/bench:\w+ -->$/.test(lines[i])) inside = false;
+      else if (!inside && /^## /.test(lines[i]) && !Object.values(HEADINGS).includes(lines[i]) && !/^## (Findings|How to run)/.test(lines[i])) {
+        at = i;
+        break;
+      }
+    }
+    const insert = missing.join('\n');
+    if (at === -1) text = `${text.replace(/\n*$/, '\n\n')}${insert}`;
+    else text = [...lines.slice(0, at), insert, ...lines.slice(at)].join('\n');
+  }
+  return text.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+}
+
+const before = fs.existsSync(FILE) ? fs.readFileSync(FILE, 'utf8') : undefined;
+const after = render(before);
+fs.writeFileSync(FILE, after);
+console.log(`${before === undefined ? 'wrote' : 'updated'} BENCHMARKS.md`);

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
+# `npm run bench -- reads` (or profile, weight, limits, build, render, build-profile, report)
+# runs one part.
+# Load stays on loopback addresses, every run is bounded in time, and nothing here
+# builds into the repository: the site is built in a copy of the working tree under
+# ${BENCH_TMP:-/tmp/lectern-bench}; results go to bench/.work/results/*.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+usage() {
+  cat <<'EOF'
+usage: npm run bench [-- PART... [OPTION...]]      (or: bash bench/run.sh PART... OPTION...)
+
+parts (default: all of them, in this order)
+  reads     req/s and p50/p99 at 50 connections for five read URLs: lectern, a bare
+            node:http server and nginx serving the same bytes (plus two diagnostic servers)
+  profile   CPU profile of lectern's server under load on a cached read (needs reads first)
+  weight    bytes of the home page and a post: HTML, JS, CSS, fonts, images
+  limits    latency and throughput of rate-limit decisions, in memory and on a local Redis
+  build     next build time and peak memory for 100, 1,000 and 10,000 generated posts, and Hugo
+  render    lectern's markdown pipeline alone, per post (lib/content/render.ts)
+  build-profile
+            where a 1,000-post next build spends its CPU (Next's own CPU profiler)
+  report    regenerate BENCHMARKS.md from bench/.work/results (always run last)
+
+options (passed to every part)
+  --duration=S          seconds of load per read run (default 10)
+  --warmup=S            seconds of warm-up before each read run (default 2)
+  --rounds=N            interleaved rounds of read runs; medians are kept (default 3)
+  --tool=wrk|autocannon load generator for reads (default wrk when installed)
+  --diagnose=false      skip the two diagnostic servers of the reads
+  --sizes=100,1000      post counts for the build part (default 100,1000,10000)
+  --timeout-minutes=M   limit for each next build (default 45)
+  --posts=N             posts for render (default 300) and build-profile (default 1000)
+  --quick               a short smoke run: 3 s reads, 1 round, sizes 100 and 1000
+
+environment
+  BENCH_TMP=dir         where the site copy, builds and generated posts go (default /tmp/lectern-bench)
+  BENCH_PIN=0           do not pin servers to CPU 0 and load generators to CPU 1
+  BENCH_REUSE_SITE=1    measure the copy of the working tree made by the previous run
+  BENCH_NICE=-10        run the measuring processes (and the servers and load they start) at this
+                        niceness, so other work on a shared machine disturbs them less (root only)
+EOF
+}
+
+parts=()
+options=()
+for arg in "$@"; do
+  case "$arg" in
+    -h | --help) usage; exit 0 ;;
+    --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
+    --*) options+=("$arg") ;;
+    reads | profile | weight | limits | build | render | build-profile | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits build render build-profile) ;;
+    *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
+  esac
+done
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits build render build-profile)
+
+apt_updated=""
+need() { # need <command> <Debian package>
+  command -v "$1" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing $2 (for $1)..."
+    if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+  else
+    echo "bench needs $1: install the Debian package $2" >&2
+    exit 1
+  fi
+}
+for part in "${parts[@]}"; do
+  case "$part" in
+    reads) need nginx nginx; need wrk wrk; need taskset util-linux ;;
+    limits) need redis-server redis-server ;;
+    build) need hugo hugo; need /usr/bin/time time ;;
+  esac
+done
+
+# Each part is bounded in time; a part that fails or runs out of time does not stop the others.
+status=0
+for part in "${parts[@]}"; do
+  [ "$part" = report ] && continue
+  echo "== bench: $part"
+  case "$part" in
+    reads) timeout 90m node bench/reads.mjs "${options[@]}" || status=$? ;;
+    profile) timeout 20m node bench/profile-reads.mjs "${options[@]}" || status=$? ;;
+    weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
+    limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
+    # Three sizes, each next build limited by --timeout-minutes (45 by default).
+    build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
+    render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;
+    build-profile) timeout 90m node bench/build-profile.mjs "${options[@]}" || status=$? ;;
+  esac
+done
+node bench/report.mjs
+exit "$status"

@@ -1,0 +1,114 @@
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { cameOverHttps, contentSecurityPolicy, isHtml, securityHeaders } from '../http/security-headers';
+
+const CSP = 'content-security-policy';
+
+export type SecurityOptions = {
+  /** The public base URL (SITE_URL): https there means every response was reached over https. */
+  siteUrl: string;
+  /** Proxy hops whose X-Forwarded-Proto is believed (TRUST_PROXY). */
+  trustProxy: number;
+  /** Send a Content-Security-Policy (off in development, where Next evaluates code and injects scripts). */
+  csp: boolean;
+};
+
+/** TRUST_PROXY: how many proxy hops in front of the server are trusted (0, the default, trusts none). */
+export function trustProxyFromEnv(value = process.env.TRUST_PROXY): number {
+  const hops = Number(value || 0);
+  if (!Number.isInteger(hops) || hops < 0) throw new Error('Invalid environment:\n  TRUST_PROXY: must be a whole number of proxy hops (0 or more)');
+  return hops;
+}
+
+function headerText(value: OutgoingHttpHeader | undefined): string {
+  return Array.isArray(value) ? value.join(', ') : value === undefined ? '' : String(value);
+}
+
+/**
+ * Adds an HTML page's Content-Security-Policy to headers kept by the read cache,
+ * so the hashes are computed once per page rather than once per request.
+ */
+export function withDocumentPolicy(headers: [string, OutgoingHttpHeader][], body: Buffer): [string, OutgoingHttpHeader][] {
+  const find = (name: string) => headers.find(([key]) => key.toLowerCase() === name)?.[1];
+  if (find(CSP) !== undefined || find('content-encoding') !== undefined) return headers;
+  const contentType = headerText(find('content-type'));
+  if (!isHtml(contentType)) return headers;
+  return [...headers, [CSP, contentSecurityPolicy(contentType, body)]];
+}
+
+/**
+ * Puts the security headers on a response, whatever path in Next writes it:
+ * the fixed set on every response, and a Content-Security-Policy wherever the
+ * response has none yet. An HTML body that arrives without one (a page answering
+ * a form post) is held back until it ends, so its inline elements can be hashed.
+ */
+export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, options: SecurityOptions): void {
+  const https = cameOverHttps({
+    encrypted: Boolean((req.socket as TLSSocket).encrypted),
+    siteUrl: options.siteUrl,
+    trustProxy: options.trustProxy,
+    forwardedProto: req.headers['x-forwarded-proto'],
+  });
+  const fixed = securityHeaders({ https });
+  const writeHead: (statusCode: number, reason?: string) => ServerResponse = res.writeHead;
+  const write = res.write;
+  const end = res.end;
+  const flushHeaders = res.flushHeaders;
+  let held: { status: number; reason?: string; chunks: Buffer[] } | undefined;
+
+  const toBuffer = (chunk: unknown, encoding?: unknown) =>
+    Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), (typeof encoding === 'string' ? encoding : 'utf8') as BufferEncoding);
+
+  res.writeHead = function securedWriteHead(this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    if (held) return this;
+    let reason: string | undefined;
+    for (const arg of rest) {
+      if (typeof arg === 'string') reason = arg;
+      else if (Array.isArray(arg)) {
+        for (let i = 0; i + 1 < arg.length; i += 2) this.appendHeader(String(arg[i]), arg[i + 1] as string);
+      } else if (arg && typeof arg === 'object') {
+        for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) if (value !== undefined) this.setHeader(name, value);
+      }
+    }
+    for (const [name, value] of Object.entries(fixed)) this.setHeader(name, value);
+    if (options.csp && !this.hasHeader(CSP)) {
+      const contentType = headerText(this.getHeader('content-type'));
+      const readable = isHtml(contentType) && !this.hasHeader('content-encoding') && req.method !== 'HEAD' && statusCode !== 204 && statusCode !== 304;
+      if (readable) {
+        held = { status: statusCode, reason, chunks: [] };
+        return this;
+      }
+      this.setHeader(CSP, contentSecurityPolicy(contentType));
+    }
+    return reason === undefined ? writeHead.call(this, statusCode) : writeHead.call(this, statusCode, reason);
+  } as typeof res.writeHead;
+
+  res.flushHeaders = function securedFlushHeaders(this: ServerResponse) {
+    if (!this.headersSent && !held) this.writeHead(this.statusCode);
+    if (!held) flushHeaders.call(this);
+  };
+
+  res.write = function securedWrite(this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
+    if (!this.headersSent && !held) this.writeHead(this.statusCode);
+    if (!held) return (write as (...args: unknown[]) => boolean).call(this, chunk, encoding, callback);
+    if (chunk !== undefined && chunk !== null) held.chunks.push(toBuffer(chunk, encoding));
+    const cb = typeof encoding === 'function' ? encoding : callback;
+    if (typeof cb === 'function') queueMicrotask(() => (cb as () => void)());
+    return true;
+  } as typeof res.write;
+
+  res.end = function securedEnd(this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    if (!this.headersSent && !held) this.writeHead(this.statusCode);
+    if (!held) return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, callback);
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') held.chunks.push(toBuffer(chunk, encoding));
+    const cb = [chunk, encoding, callback].find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    const { status, reason, chunks } = held;
+    held = undefined;
+    const body = Buffer.concat(chunks);
+    this.setHeader(CSP, contentSecurityPolicy(headerText(this.getHeader('content-type')), body));
+    if (this.hasHeader('content-length')) this.setHeader('content-length', body.length);
+    if (reason === undefined) writeHead.call(this, status);
+    else writeHead.call(this, status, reason);
+    return (end as (...args: unknown[]) => ServerResponse).call(this, body, cb);
+  } as typeof res.end;
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildSite, freePort, ROOT, startSite, type RunningSite } from '../support/site';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2eBaseUrl: string;
+    e2eDataDir: string;
+  }
+}
+
+const CONTENT = path.join(ROOT, 'content');
+const DIST = '.next-e2e';
+/** Written after a build: the port SITE_URL was built with, so E2E_REUSE_BUILD=1 can serve the same build again. */
+const STAMP = path.join(ROOT, DIST, 'lectern-e2e.json');
+
+let site: RunningSite | undefined;
+
+/**
+ * Builds the real content folder (what the author publishes) into .next-e2e and
+ * serves it with lectern's server on a loopback port, for the browser tests.
+ * SITE_URL is that address, so canonical URLs, Open Graph images and the
+ * sitemap point at the site under test.
+ *
+ * TRUST_PROXY=1 stands for the proxy a deployment has in front: each browser
+ * context names its own client address in X-Forwarded-For, so the form tests
+ * have separate rate-limit budgets.
+ */
+export async function setup(project: TestProject) {
+  let port: number | undefined;
+  if (process.env.E2E_REUSE_BUILD === '1' && fs.existsSync(STAMP)) {
+    port = (JSON.parse(fs.readFileSync(STAMP, 'utf8')) as { port: number }).port;
+  }
+  const rebuild = port === undefined;
+  port ??= await freePort();
+  const siteUrl = `http://127.0.0.1:${port}`;
+  const env = { contentDir: CONTENT, distDir: DIST, siteUrl, extraEnv: { TRUST_PROXY: '1' } };
+  if (rebuild) {
+    await buildSite(env);
+    fs.writeFileSync(STAMP, JSON.stringify({ port }));
+  }
+  site = await startSite({ ...env, port });
+  project.provide('e2eBaseUrl', site.baseUrl);
+  project.provide('e2eDataDir', site.dataDir);
+}
+
+export async function teardown() {
+  await site?.stop();
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { ROOT } from '../../support/site';
+
+/** Debian's Chromium (scripts/test.sh installs it); Playwright's own browser downloads are never used. */
+export const CHROMIUM_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+/**
+ * Flags for a headless Chromium on a machine without network: no GPU, and none
+ * of the background fetches (updates, sync, field trials) that would only fail.
+ */
+export const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results/screenshots');
+
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  narrow: { width: 320, height: 640 },
+  desktop: { width: 1366, height: 900 },
+} as const;
+
+export function baseUrl(): string {
+  return inject('e2eBaseUrl');
+}
+
+export function url(pathname: string): string {
+  return new URL(pathname, baseUrl()).href;
+}
+
+export function launch(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: run scripts/test.sh (it installs Debian's chromium) or set CHROME_PATH`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROME_FLAGS, headless: true });
+}
+
+let nextClient = 0;
+/**
+ * A client address for X-Forwarded-For (the e2e server trusts one proxy hop), so
+ * each context has its own rate-limit budget. TEST-NET-3, never routed.
+ */
+export function clientAddress(): string {
+  nextClient += 1;
+  return `203.0.113.${((process.pid + nextClient * 7) % 250) + 1}`;
+}
+
+export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: VIEWPORTS.desktop,
+    reducedMotion: 'reduce',
+    ...options,
+    extraHTTPHeaders: { 'X-Forwarded-For': clientAddress(), ...options.extraHTTPHeaders },
+  });
+}
+
+export type Problems = { list: () => string[] };
+
+/**
+ * Everything a reader would not want to happen on a page: console errors,
+ * uncaught exceptions, Content-Security-Policy violations, failed requests and
+ * error statuses of the page's own resources.
+ */
+export async function watch(page: Page, options: { allowStatus?: (url: string, status: number) => boolean } = {}): Promise<Problems> {
+  const problems: string[] = [];
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const list = ((window as unknown as { __cspViolations?: string[] }).__cspViolations ??= []);
+      list.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sample || event.sourceFile}:${event.lineNumber})`);
+    });
+  });
+  page.on('console', (message) => {
+    // Error statuses are judged by the response listener below, which knows which ones a test expects.
+    if (message.type() !== 'error' || /^Failed to load resource: the server responded with a status of \d+/.test(message.text())) return;
+    problems.push(`console error on ${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught on ${page.url()}: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    const failure = request.failure()?.errorText ?? '';
+    // A navigation or prefetch abandoned for the next one is not a failure of the site.
+    if (failure.includes('ERR_ABORTED')) return;
+    problems.push(`request failed: ${request.url()} ${failure}`);
+  });
+  page.on('response', (response) => {
+    const status = response.status();
+    if (status < 400 || !response.url().startsWith(baseUrl())) return;
+    if (options.allowStatus?.(response.url(), status)) return;
+    problems.push(`${status} for ${response.url()}`);
+  });
+  return {
+    list: () => [...problems],
+  };
+}
+
+/** CSP violations the page has reported since it loaded (the listener is installed before any page script runs). */
+export async function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
