@@ -101,7 +101,10 @@ function section(): string {
       '',
     );
   }
-  lines.push('Full reports: `test-results/lighthouse/`.', '');
+  lines.push(
+    `Full reports: \`test-results/lighthouse/\` after \`npm test\`; \`LIGHTHOUSE_RECORD=1 npm test\` rewrites this section. Measured ${new Date().toISOString().slice(0, 10)} on the machine above.`,
+    '',
+  );
   return lines.join('\n');
 }
 
