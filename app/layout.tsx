@@ -35,6 +35,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang={language} suppressHydrationWarning>
       <head>
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        {/* No first paint before the whole header is parsed: a half-parsed menu or theme switch would shift once the rest arrives. */}
+        <link rel="expect" href="#main" blocking="render" />
       </head>
       <body>
         <a className="skip-link" href="#main">

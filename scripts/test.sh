@@ -33,4 +33,4 @@ export REDIS_TEST_URL="redis://127.0.0.1:$redis_port"
 npx next typegen >/dev/null
 npx tsc --noEmit
 npx eslint .
-npx vitest run
+npx vitest run "$@"
