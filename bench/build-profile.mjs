@@ -1,12 +1,13 @@
-// Where `next build`'s time goes, measured: builds generated posts with Next's own CPU
-// profiler (`next build --experimental-cpu-prof`, the main process and each static
-// generation worker) and sums the samples by what they were doing. Not timed: the
-// profiler slows the build down; the shares are what counts.
+// Where `next build`'s time goes, measured: builds generated posts with V8's CPU profiler
+// in every Node process of the build (the main process, the TypeScript check, each static
+// generation worker; bench/lib/cpu-prof-preload.mjs) and sums the samples by what they
+// were doing. Not timed: the profiler slows the build down; the shares are what counts.
 //   node bench/build-profile.mjs [--posts=1000]
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { generate } from './generate-posts.mjs';
-import { NEXT_BIN, SITE, SITE_URL, TMP, log, measureCommand, saveResult, snapshotSite } from './lib/common.mjs';
+import { NEXT_BIN, REPO, SITE, SITE_URL, TMP, log, measureCommand, mkdirp, saveResult, snapshotSite } from './lib/common.mjs';
 
 const POSTS = Number(process.argv.find((arg) => arg.startsWith('--posts='))?.slice(8) ?? process.argv.find((arg) => arg.startsWith('--profile-posts='))?.slice(16) ?? 1000);
 const DIST = '.next-bench-profile';
@@ -26,6 +27,7 @@ function categoryOf(stack) {
     if (/react-dom|react-server-dom|app-page.*runtime|react\.production|react-jsx/.test(url)) return 'React rendering (Next app-page runtime)';
     if (/\.next-bench-profile\/server\/(chunks|app)/.test(url)) return "the site's server code and the packages bundled with it (markdown pipeline, pages)";
     if (/\/node_modules\/next\//.test(url)) return 'Next (build, static generation, runtime)';
+    if (/\/node_modules\/typescript\//.test(url)) return 'TypeScript check';
     if (/\/node_modules\//.test(url)) return 'other packages';
     if (url.startsWith('node:')) return 'Node (files, modules, streams)';
   }
@@ -60,21 +62,41 @@ async function main() {
   snapshotSite();
   const contentDir = path.join(TMP, `content-${POSTS}`);
   generate(contentDir, POSTS);
-  const profiles = path.join(SITE, '.next-profiles');
+  const profiles = path.join(TMP, 'build-profiles');
   fs.rmSync(profiles, { recursive: true, force: true });
+  mkdirp(profiles);
   fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
-  log(`next build --experimental-cpu-prof, ${POSTS} posts`);
-  const result = await measureCommand(process.execPath, [NEXT_BIN, 'build', '--experimental-cpu-prof'], {
+  log(`next build of ${POSTS} posts, every Node process profiled`);
+  const preload = path.join(REPO, 'bench', 'lib', 'cpu-prof-preload.mjs');
+  const result = await measureCommand(process.execPath, [NEXT_BIN, 'build'], {
     cwd: SITE,
-    env: { NEXT_DIST_DIR: DIST, CONTENT_DIR: contentDir, SITE_URL, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
+    env: {
+      NEXT_DIST_DIR: DIST,
+      CONTENT_DIR: contentDir,
+      SITE_URL,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(preload).href}`.trim(),
+      BENCH_CPU_PROF_DIR: profiles,
+    },
     timeoutMs: 60 * 60_000,
   });
   if (!result.ok) throw new Error(`profiled build failed:\n${result.lines.slice(-30).map((entry) => entry.line).join('\n')}`);
+  // Workers are ended as the build finishes and write their profiles as they go: wait until the files stop changing.
+  const sizes = () => JSON.stringify(fs.readdirSync(profiles).map((file) => [file, fs.statSync(path.join(profiles, file)).size]));
+  for (let i = 0, last = ''; i < 60; i += 1) {
+    const now = sizes();
+    if (now === last) break;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   const files = fs.existsSync(profiles) ? fs.readdirSync(profiles, { recursive: true }).filter((file) => String(file).endsWith('.cpuprofile')) : [];
   const processes = [];
-  for (const file of files) {
+  for (const file of files.sort()) {
+    if (fs.statSync(path.join(profiles, String(file))).size < 1000) continue;
     const summary = summarize(JSON.parse(fs.readFileSync(path.join(profiles, String(file)), 'utf8')));
     processes.push({ file: String(file), ...summary });
+    if (summary.busySeconds < 1) continue;
     log(`${file}: ${summary.busySeconds.toFixed(1)} s busy`);
     for (const category of summary.categories.slice(0, 8)) log(`   ${(category.share * 100).toFixed(1).padStart(5)} %  ${category.seconds.toFixed(1).padStart(7)} s  ${category.name}`);
   }

@@ -134,6 +134,7 @@ async function main() {
       wallSeconds: median(hugoRuns.map((run) => run.wallSeconds)),
       cpuSeconds: median(hugoRuns.map((run) => run.cpuSeconds)),
       peakRssBytes: Math.max(...hugoRuns.map((run) => run.peakTreeRssBytes)),
+      cpuPressure: median(hugoRuns.map((run) => run.cpuPressure)),
       htmlFiles: hugoPages,
     };
     log(`hugo ${count}: ${hugo.wallSeconds.toFixed(2)} s wall, ${hugo.cpuSeconds.toFixed(2)} s CPU, ${(hugo.peakRssBytes / 2 ** 20).toFixed(0)} MiB peak, ${hugoPages} HTML files`);
@@ -156,6 +157,7 @@ async function main() {
       timedOut: result.timedOut,
       wallSeconds: result.wallSeconds,
       cpuSeconds: result.cpuSeconds,
+      cpuPressure: result.cpuPressure,
       peakTreeRssBytes: result.peakTreeRssBytes,
       peakProcessRssBytes: result.peakProcessRssBytes,
       ...phases(result.lines, result.wallSeconds),

@@ -13,7 +13,7 @@ const GOALS = { readRatio: 0.9, readP99Ms: 5, buildHugoRatio: 10, buildPeakBytes
 
 const int = (value) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en-US'));
 const ms = (value, digits = 2) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
-const ratio = (value) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(2));
+const ratio = (value) => (value === undefined || !Number.isFinite(value) ? '–' : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const seconds = (value) => (value === undefined || !Number.isFinite(value) ? '–' : value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const mib = (bytes) => (bytes === undefined || !Number.isFinite(bytes) ? '–' : `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MiB`);
 const kib = (bytes) => (bytes === undefined || !Number.isFinite(bytes) ? '–' : `${(bytes / 1024).toFixed(1)} KiB`);
@@ -173,10 +173,10 @@ function buildBlock() {
   const { perPost } = buildSummary(build.sizes);
   const lines = [
     `Generated posts (\`bench/generate-posts.mjs\`, about ${int(build.sizes[0]?.averagePostBytes)} bytes each, seeded so every run writes the same files) built cold with \`next build\` (fresh \`NEXT_DIST_DIR\`, timeout ${build.settings.timeoutMinutes} min) and with Hugo over the same markdown files (a minimal site: post, list, tag and home templates, Hugo's own RSS and sitemap; median of ${build.settings.hugoRuns} runs). ` +
-      'Wall time is what a deploy waits; CPU time (user + system of every process of the build) is what other work on the machine disturbs less. Peak memory is the largest sum of the resident memory of every process of the build, sampled every 250 ms.',
+      'Wall time is what a deploy waits; CPU time (user + system of every process of the build) is what other work on the machine disturbs less. Peak memory is the largest sum of the resident memory of every process of the build, sampled every 250 ms. CPU pressure is the share of the build\'s wall time in which some task on the machine (the build\'s own included) waited for a CPU (Linux PSI).',
     '',
     table(
-      ['posts', 'next wall s', 'next CPU s', 'next peak memory', 'largest process', 'Hugo wall s', 'Hugo CPU s', 'Hugo peak', 'wall ÷ Hugo', 'CPU ÷ Hugo'],
+      ['posts', 'next wall s', 'next CPU s', 'next peak memory', 'largest process', 'Hugo wall s', 'Hugo CPU s', 'Hugo peak', 'wall ÷ Hugo', 'CPU ÷ Hugo', 'CPU pressure'],
       build.sizes.map((size) => [
         int(size.posts),
         `${seconds(size.next.wallSeconds)}${size.next.ok ? '' : size.next.timedOut ? ' (timed out)' : ' (failed)'}`,
@@ -188,6 +188,7 @@ function buildBlock() {
         mib(size.hugo.peakRssBytes),
         size.next.ok ? ratio(size.next.wallSeconds / size.hugo.wallSeconds) : `> ${ratio(size.next.wallSeconds / size.hugo.wallSeconds)}`,
         size.next.ok ? ratio(size.next.cpuSeconds / size.hugo.cpuSeconds) : '–',
+        size.next.cpuPressure === undefined ? '–' : `${ms(size.next.cpuPressure, 0)} %`,
       ]),
     ),
     '',
@@ -230,7 +231,7 @@ function buildBlock() {
   }
   const profile = results['build-profile'];
   if (profile?.processes?.length) {
-    lines.push('', `CPU profile of a ${int(profile.posts)}-post build (\`npm run bench -- build-profile\`, Next's own \`--experimental-cpu-prof\`; share of each process's busy time):`, '');
+    lines.push('', `CPU profile of a ${int(profile.posts)}-post build (\`npm run bench -- build-profile\`: V8's sampling profiler in every Node process of the build, through \`bench/lib/cpu-prof-preload.mjs\`; each sample counted once, under the first thing on its stack, from the top, that says what it was doing):`, '');
     for (const proc of profile.processes.filter((entry) => entry.busySeconds >= 1)) {
       lines.push(`- \`${proc.file}\` (${seconds(proc.busySeconds)} s busy): ${proc.categories.filter((entry) => entry.share >= 0.02).map((entry) => `${entry.name} ${(entry.share * 100).toFixed(0)} %`).join(', ')}.`);
     }
@@ -249,7 +250,7 @@ function limitsBlock() {
     table(
       ['backend', 'allowed p50 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'refused p99 ms', 'decisions/s', 'p99 ms at 50 in flight', 'goal p99'],
       limits.results.map((row) => {
-        const goal = row.name === 'memory' ? GOALS.memoryP99Ms : GOALS.redisP99Ms;
+        const goal = row.name.startsWith('memory') ? GOALS.memoryP99Ms : GOALS.redisP99Ms;
         return [row.name, ms(row.allowed.p50, 3), ms(row.allowed.p99, 3), ms(row.allowed.p999, 3), ms(row.allowed.max, 1), ms(row.refused.p99, 3), int(row.underLoad.perSecond), ms(row.underLoad.p99, 2), `< ${goal} ms: ${yes(Math.max(row.allowed.p99, row.refused.p99) < goal)}`];
       }),
       1,
@@ -320,8 +321,16 @@ function goalsBlock() {
   const limits = results.limits;
   if (limits) {
     const memory = limits.results.find((row) => row.name === 'memory');
+    const full = limits.results.find((row) => row.name === 'memory, key cap reached');
     const redis = limits.results.find((row) => row.name === 'redis');
-    if (memory) rows.push(['limit decision < 1 ms p99 in memory', `p99 ${ms(memory.allowed.p99, 3)} ms allowed, ${ms(memory.refused.p99, 3)} ms refused`, yes(Math.max(memory.allowed.p99, memory.refused.p99) < GOALS.memoryP99Ms)]);
+    if (memory) {
+      const worst = Math.max(memory.allowed.p99, memory.refused.p99, full?.allowed.p99 ?? 0, full?.refused.p99 ?? 0);
+      rows.push([
+        'limit decision < 1 ms p99 in memory',
+        `p99 ${ms(memory.allowed.p99, 3)} ms allowed, ${ms(memory.refused.p99, 3)} ms refused${full ? `; ${ms(full.allowed.p99, 3)} ms with the key cap reached` : ''}`,
+        yes(worst < GOALS.memoryP99Ms),
+      ]);
+    }
     if (redis) rows.push(['limit decision < 2 ms p99 on local Redis', `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`, yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms)]);
   }
   if (!rows.length) return '_No results yet._';

@@ -78,6 +78,15 @@ function run(command, args) {
   return `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() || undefined;
 }
 
+/** Microseconds some task has waited for a CPU since boot (Linux PSI), or undefined. */
+export function cpuPressureTotal() {
+  try {
+    return Number(/^some .*total=(\d+)/m.exec(fs.readFileSync('/proc/pressure/cpu', 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 export function machine() {
   const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model;
@@ -203,6 +212,7 @@ export async function measureCommand(command, args, { cwd, env = {}, timeoutMs, 
   const useTime = fs.existsSync('/usr/bin/time');
   const [cmd, argv] = useTime ? ['/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, command, ...args]] : [command, args];
   const started = performance.now();
+  const pressureBefore = cpuPressureTotal();
   const child = spawn(cmd, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
   let peakTree = 0;
@@ -261,6 +271,9 @@ export async function measureCommand(command, args, { cwd, env = {}, timeoutMs, 
   clearInterval(sampler);
   clearTimeout(timer);
   const wallSeconds = (performance.now() - started) / 1000;
+  const pressureAfter = cpuPressureTotal();
+  // Share of the time some task on the machine waited for a CPU (this build's own processes included).
+  const cpuPressure = pressureBefore !== undefined && pressureAfter !== undefined ? ((pressureAfter - pressureBefore) / (wallSeconds * 1e6)) * 100 : undefined;
   let cpuSeconds = lastTreeCpu;
   let maxRssBytesWait4;
   if (useTime && fs.existsSync(timeFile)) {
@@ -275,6 +288,7 @@ export async function measureCommand(command, args, { cwd, env = {}, timeoutMs, 
   }
   return {
     ok: code === 0 && !timedOut,
+    cpuPressure,
     code,
     signal,
     timedOut,
