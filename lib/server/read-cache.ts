@@ -3,7 +3,7 @@ import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerRe
 import { gzipSync } from 'node:zlib';
 import { cacheProfiles } from '../http/cache';
 import { prefersMarkdown } from '../http/negotiate';
-import { isNegotiatedPath } from './response-headers';
+import { addVaryAccept, INTERNAL_HEADERS, isNegotiatedPath } from './response-headers';
 
 /**
  * HTTP semantics for every read, in one place: lectern's server lets Next render
@@ -22,15 +22,26 @@ const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'd
 const GZIP_MIN_BYTES = 1024;
 const MAX_ENTRIES = 20_000;
 
+export type HeaderList = [string, OutgoingHttpHeader][];
+
 type Entry = {
   status: number;
-  headers: [string, OutgoingHttpHeader][];
+  headers: HeaderList;
   body: Buffer;
   etag: string;
+  compressible: boolean;
   gzip?: { body: Buffer; etag: string } | null;
+  /** Finished heads, made on first use: index = gzip (1) | https (2) | 304 (4). */
+  heads: OutgoingHttpHeader[][];
 };
 
-export type ReadCache = { handle: (req: IncomingMessage, res: ServerResponse, next: () => void) => void };
+export type ReadCache = {
+  /**
+   * Takes a GET or HEAD (answering from memory, or rendering it with `render` and
+   * keeping the result) and returns true; returns false for any other method.
+   */
+  handle: (req: IncomingMessage, res: ServerResponse, render: (req: IncomingMessage, res: ServerResponse) => void) => boolean;
+};
 
 function strongEtag(body: Buffer, suffix = ''): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}${suffix}"`;
@@ -60,7 +71,7 @@ function acceptsGzip(req: IncomingMessage): boolean {
   });
 }
 
-function headerValue(headers: [string, OutgoingHttpHeader][], name: string): string {
+function headerValue(headers: HeaderList, name: string): string {
   const found = headers.find(([key]) => key === name)?.[1];
   return Array.isArray(found) ? found.join(', ') : found === undefined ? '' : String(found);
 }
@@ -72,54 +83,53 @@ function isShareable(entry: Pick<Entry, 'headers'>): boolean {
   return /public|s-maxage/.test(cacheControl);
 }
 
-function addVary(headers: [string, OutgoingHttpHeader][], name: string): [string, OutgoingHttpHeader][] {
+function addVary(headers: HeaderList, name: string): HeaderList {
   const current = headerValue(headers, 'vary');
   const list = current.split(',').map((item) => item.trim()).filter(Boolean);
   if (list.some((item) => item.toLowerCase() === name.toLowerCase() || item === '*')) return headers;
   return [...headers.filter(([key]) => key !== 'vary'), ['vary', [...list, name].join(', ')]];
 }
 
+function isNotModified(req: IncomingMessage, entry: Entry): boolean {
+  if (entry.status !== 200) return false;
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) return matchesIfNoneMatch(ifNoneMatch, entry.gzip ? [entry.etag, entry.gzip.etag] : [entry.etag]);
+  const ifModifiedSince = req.headers['if-modified-since'];
+  if (ifModifiedSince === undefined) return false;
+  const lastModified = headerValue(entry.headers, 'last-modified');
+  return Boolean(lastModified) && Date.parse(lastModified) <= Date.parse(ifModifiedSince);
+}
+
+const NOT_IN_304 = new Set(['content-type', 'content-encoding', 'content-length']);
+
+/** The head of one variant of an entry, as the flat name/value list `writeHead` takes without copying it. */
+function headOf(entry: Entry, gzip: boolean, https: boolean, notModified: boolean, secureHead: SecureHead): OutgoingHttpHeader[] {
+  let headers = entry.compressible ? addVary(entry.headers, 'Accept-Encoding') : entry.headers;
+  if (gzip && entry.gzip) headers = [...headers, ['content-encoding', 'gzip'], ['etag', entry.gzip.etag]];
+  else headers = [...headers, ['etag', entry.etag]];
+  headers = notModified ? headers.filter(([name]) => !NOT_IN_304.has(name)) : [...headers, ['content-length', (gzip && entry.gzip ? entry.gzip.body : entry.body).length]];
+  return secureHead(headers, https).flat();
+}
+
 /** Sends an entry: picks the encoding, answers 304 to a matching validator, no body to HEAD. */
-function send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
-  const contentType = headerValue(entry.headers, 'content-type');
-  const compressible = isCompressible(contentType) && entry.body.length >= GZIP_MIN_BYTES;
-  let headers = compressible ? addVary(entry.headers, 'Accept-Encoding') : entry.headers;
-  let body = entry.body;
-  let etag = entry.etag;
-  if (compressible && acceptsGzip(req)) {
+function send(req: IncomingMessage, res: ServerResponse, entry: Entry, options: Required<ReadCacheOptions>): void {
+  let gzip = false;
+  if (entry.compressible && acceptsGzip(req)) {
     if (entry.gzip === undefined) {
       const zipped = gzipSync(entry.body);
       entry.gzip = zipped.length < entry.body.length ? { body: zipped, etag: strongEtag(entry.body, '-gz') } : null;
     }
-    if (entry.gzip) {
-      body = entry.gzip.body;
-      etag = entry.gzip.etag;
-      headers = [...headers, ['content-encoding', 'gzip']];
-    }
+    gzip = entry.gzip !== null;
   }
-  for (const [name, value] of headers) res.setHeader(name, value);
-  res.setHeader('etag', etag);
-  const validators = entry.gzip ? [entry.etag, entry.gzip.etag] : [entry.etag];
-  const ifNoneMatch = req.headers['if-none-match'];
-  const lastModified = headerValue(headers, 'last-modified');
-  const ifModifiedSince = req.headers['if-modified-since'];
-  const notModified =
-    entry.status === 200 &&
-    (ifNoneMatch !== undefined
-      ? matchesIfNoneMatch(ifNoneMatch, validators)
-      : Boolean(lastModified && ifModifiedSince && Date.parse(lastModified) <= Date.parse(ifModifiedSince)));
-  if (notModified) {
-    for (const name of ['content-type', 'content-encoding', 'content-length']) res.removeHeader(name);
-    res.writeHead(304);
-    res.end();
-    return;
-  }
-  res.setHeader('content-length', body.length);
-  res.writeHead(entry.status);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const https = options.isHttps(req);
+  const notModified = isNotModified(req, entry);
+  const index = (gzip ? 1 : 0) | (https ? 2 : 0) | (notModified ? 4 : 0);
+  const head = (entry.heads[index] ??= headOf(entry, gzip, https, notModified, options.secureHead));
+  res.writeHead(notModified ? 304 : entry.status, head);
+  res.end(notModified || req.method === 'HEAD' ? undefined : gzip && entry.gzip ? entry.gzip.body : entry.body);
 }
 
-function collectHeaders(res: ServerResponse, fromWriteHead: unknown[]): [string, OutgoingHttpHeader][] {
+function collectHeaders(res: ServerResponse, fromWriteHead: unknown[]): HeaderList {
   for (const arg of fromWriteHead) {
     if (Array.isArray(arg)) {
       for (let i = 0; i + 1 < arg.length; i += 2) res.appendHeader(String(arg[i]), arg[i + 1] as string);
@@ -136,7 +146,7 @@ function collectHeaders(res: ServerResponse, fromWriteHead: unknown[]): [string,
  * Holds back what Next writes, then hands the finished response to `done`
  * instead of the socket.
  */
-function capture(res: ServerResponse, done: (status: number, headers: [string, OutgoingHttpHeader][], body: Buffer) => void): void {
+function capture(res: ServerResponse, done: (status: number, headers: HeaderList, body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let headArgs: unknown[] = [];
   let status = 200;
@@ -172,7 +182,7 @@ function capture(res: ServerResponse, done: (status: number, headers: [string, O
  * Next marks prerendered pages `s-maxage=31536000`: a CDN would keep a page for a
  * year after the next deploy. Pages get the same read profile as every other read.
  */
-function withReadPolicy(headers: [string, OutgoingHttpHeader][]): [string, OutgoingHttpHeader][] {
+function withReadPolicy(headers: HeaderList): HeaderList {
   const cacheControl = headerValue(headers, 'cache-control');
   if (!/^s-maxage=\d+(, stale-while-revalidate(=\d+)?)?$/.test(cacheControl)) return headers;
   const read: Record<string, string> = cacheProfiles.read;
@@ -180,33 +190,62 @@ function withReadPolicy(headers: [string, OutgoingHttpHeader][]): [string, Outgo
   return [...headers.filter(([name]) => !names.has(name)), ...Object.entries(read).map(([name, value]) => [name.toLowerCase(), value] as [string, string])];
 }
 
+/** A response head finished for one scheme: the security headers (lib/server/security.ts). */
+export type SecureHead = (headers: HeaderList, https: boolean) => HeaderList;
+
 export type ReadCacheOptions = {
   /** Last changes to the head of a rendered response, made once before it is kept (the page's Content-Security-Policy). */
-  finishHeaders?: (headers: [string, OutgoingHttpHeader][], body: Buffer) => [string, OutgoingHttpHeader][];
+  finishHeaders?: (headers: HeaderList, body: Buffer) => HeaderList;
+  /** Whether a request came over https (decides Strict-Transport-Security). */
+  isHttps?: (req: IncomingMessage) => boolean;
+  /** Headers every response carries, added once per entry and scheme. */
+  secureHead?: SecureHead;
+  /** Bytes of bodies kept at most (identity and gzip); past it, reads are rendered each time. */
+  maxBytes?: number;
 };
+
+const DEFAULT_MAX_BYTES = 512 * 2 ** 20;
+
+/**
+ * What a rendered response keeps of its head: no hop-by-hop or Next-internal headers,
+ * no ETag (the cache makes its own, from the bytes), `Vary: Accept` where the URL negotiates.
+ */
+function keptHeaders(raw: HeaderList, pathname: string): HeaderList {
+  let headers = withReadPolicy(raw.filter(([name]) => name !== 'etag' && !INTERNAL_HEADERS.includes(name)));
+  if (isNegotiatedPath(pathname)) headers = [...headers.filter(([name]) => name !== 'vary'), ['vary', addVaryAccept(headerValue(headers, 'vary'))]];
+  return headers;
+}
 
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const entries = new Map<string, Entry>();
-  const finishHeaders = options.finishHeaders ?? ((headers) => headers);
+  const settings: Required<ReadCacheOptions> = {
+    finishHeaders: options.finishHeaders ?? ((headers) => headers),
+    isHttps: options.isHttps ?? (() => false),
+    secureHead: options.secureHead ?? ((headers) => headers),
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
+  let bytes = 0;
 
-  function keyOf(req: IncomingMessage): string | undefined {
-    const url = req.url ?? '/';
-    if (NEXT_ROUTER_HEADERS.some((name) => req.headers[name] !== undefined)) return undefined;
-    if (url.startsWith('/_next/')) return undefined;
-    const [pathname = '/', query] = url.split('?', 2);
+  function keyOf(req: IncomingMessage, url: string): string | undefined {
+    for (const name of NEXT_ROUTER_HEADERS) if (req.headers[name] !== undefined) return undefined;
+    if (url.startsWith('/_next/') && !url.startsWith('/_next/static/')) return undefined;
     // One entry per URL (and per Accept variant where the URL negotiates); queries are not kept,
     // so no client can grow the cache without bound.
-    if (query !== undefined) return undefined;
-    if (isNegotiatedPath(pathname)) return `${pathname} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}`;
-    return pathname;
+    if (url.includes('?')) return undefined;
+    if (isNegotiatedPath(url)) return `${url} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}`;
+    return url;
   }
 
   return {
-    handle(req, res, next) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-      const key = keyOf(req);
+    handle(req, res, render) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const url = req.url ?? '/';
+      const key = keyOf(req, url);
       const cached = key === undefined ? undefined : entries.get(key);
-      if (cached) return send(req, res, cached);
+      if (cached) {
+        send(req, res, cached, settings);
+        return true;
+      }
 
       // Render as a plain GET: a HEAD gets the same headers and ETag as its GET, and the
       // validators are checked here, against the bytes, not by Next.
@@ -216,21 +255,25 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       for (const name of ['if-none-match', 'if-modified-since', 'range']) delete req.headers[name];
       capture(res, (status, rawHeaders, body) => {
         req.method = method;
-        const headers = finishHeaders(withReadPolicy(rawHeaders), body);
+        const headers = settings.finishHeaders(keptHeaders(rawHeaders, url.split('?', 1)[0] ?? '/'), body);
         for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
-        const entry: Entry = { status, headers, body, etag: strongEtag(body) };
-        if (key !== undefined && status === 200 && isShareable(entry) && entries.size < MAX_ENTRIES) entries.set(key, entry);
+        const contentType = headerValue(headers, 'content-type');
+        const entry: Entry = { status, headers, body, etag: strongEtag(body), compressible: isCompressible(contentType) && body.length >= GZIP_MIN_BYTES, heads: [] };
+        if (key !== undefined && status === 200 && isShareable(entry) && entries.size < MAX_ENTRIES && bytes + 2 * body.length <= settings.maxBytes) {
+          // Counted with room for its gzip copy, which is made on the first request that accepts it.
+          bytes += 2 * body.length;
+          entries.set(key, entry);
+        }
         if (status >= 300 && status < 400) {
           // A redirect carries no representation worth a validator.
-          for (const [name, value] of headers) res.setHeader(name, value);
-          res.setHeader('content-length', body.length);
-          res.writeHead(status);
+          res.writeHead(status, settings.secureHead([...headers, ['content-length', body.length]], settings.isHttps(req)).flat());
           res.end(method === 'HEAD' ? undefined : body);
           return;
         }
-        send(req, res, entry);
+        send(req, res, entry, settings);
       });
-      next();
+      render(req, res);
+      return true;
     },
   };
 }

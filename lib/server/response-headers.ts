@@ -6,7 +6,7 @@ export function isNegotiatedPath(pathname: string): boolean {
 }
 
 /** Headers Next uses internally; they reveal rewrite targets and say nothing to clients. */
-const INTERNAL_HEADERS = ['x-middleware-rewrite', 'x-nextjs-prerender', 'x-nextjs-stale-time', 'x-nextjs-cache'];
+export const INTERNAL_HEADERS = ['x-middleware-rewrite', 'x-nextjs-prerender', 'x-nextjs-stale-time', 'x-nextjs-cache'];
 
 export function addVaryAccept(value: unknown): string {
   const list = (Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '')

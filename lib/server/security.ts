@@ -36,6 +36,30 @@ export function withDocumentPolicy(headers: [string, OutgoingHttpHeader][], body
   return [...headers, [CSP, contentSecurityPolicy(contentType, body)]];
 }
 
+/** Whether this request reached the site over https (see cameOverHttps). */
+export function requestIsHttps(req: IncomingMessage, options: Pick<SecurityOptions, 'siteUrl' | 'trustProxy'>): boolean {
+  return cameOverHttps({
+    encrypted: Boolean((req.socket as TLSSocket).encrypted),
+    siteUrl: options.siteUrl,
+    trustProxy: options.trustProxy,
+    forwardedProto: req.headers['x-forwarded-proto'],
+  });
+}
+
+/**
+ * The security headers added to a finished head (a response the read cache
+ * sends): the fixed set, and a Content-Security-Policy where there is none yet.
+ */
+export function securedHead(headers: [string, OutgoingHttpHeader][], options: { https: boolean; csp: boolean }): [string, OutgoingHttpHeader][] {
+  const fixed = Object.entries(securityHeaders({ https: options.https })).map(([name, value]): [string, OutgoingHttpHeader] => [name.toLowerCase(), value]);
+  const names = new Set(fixed.map(([name]) => name));
+  const secured = [...headers.filter(([name]) => !names.has(name.toLowerCase())), ...fixed];
+  if (options.csp && !secured.some(([name]) => name.toLowerCase() === CSP)) {
+    secured.push([CSP, contentSecurityPolicy(headerText(secured.find(([name]) => name.toLowerCase() === 'content-type')?.[1]))]);
+  }
+  return secured;
+}
+
 /**
  * Puts the security headers on a response, whatever path in Next writes it:
  * the fixed set on every response, and a Content-Security-Policy wherever the
@@ -43,13 +67,7 @@ export function withDocumentPolicy(headers: [string, OutgoingHttpHeader][], body
  * a form post) is held back until it ends, so its inline elements can be hashed.
  */
 export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, options: SecurityOptions): void {
-  const https = cameOverHttps({
-    encrypted: Boolean((req.socket as TLSSocket).encrypted),
-    siteUrl: options.siteUrl,
-    trustProxy: options.trustProxy,
-    forwardedProto: req.headers['x-forwarded-proto'],
-  });
-  const fixed = securityHeaders({ https });
+  const fixed = securityHeaders({ https: requestIsHttps(req, options) });
   const writeHead: (statusCode: number, reason?: string) => ServerResponse = res.writeHead;
   const write = res.write;
   const end = res.end;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReadCache } from '@/lib/server/read-cache';
-import { applySecurityHeaders, trustProxyFromEnv, withDocumentPolicy, type SecurityOptions } from '@/lib/server/security';
+import { createRequestHandler } from '@/lib/server/handler';
+import { trustProxyFromEnv, type SecurityOptions } from '@/lib/server/security';
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const PAGE = '<!DOCTYPE html><html><head><style>p{margin:0}</style><script>boot()</script></head><body><p>hi</p></body></html>';
@@ -17,12 +17,7 @@ afterEach(async () => {
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, options: Partial<SecurityOptions> = {}): Promise<string> {
   const security: SecurityOptions = { siteUrl: 'http://localhost:3000', trustProxy: 0, csp: true, ...options };
-  const readCache = createReadCache({ finishHeaders: withDocumentPolicy });
-  server = createServer((req, res) => {
-    applySecurityHeaders(req, res, security);
-    if (req.url?.startsWith('/cached')) readCache.handle(req, res, () => handler(req, res));
-    else handler(req, res);
-  });
+  server = createServer(createRequestHandler(handler, security));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
 }
@@ -96,6 +91,29 @@ describe('security headers on every response', () => {
     base = await serve(handler, { trustProxy: 1 });
     expect((await fetch(`${base}/`, { headers: { 'X-Forwarded-Proto': 'https' } })).headers.get('strict-transport-security')).not.toBeNull();
     expect((await fetch(`${base}/`)).headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('decides Strict-Transport-Security per request for a page kept in memory', async () => {
+    let renders = 0;
+    const base = await serve(
+      (_req, res) => {
+        renders += 1;
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=60' });
+        res.end('{"kept":true}');
+      },
+      { trustProxy: 1 },
+    );
+    const plain = await fetch(`${base}/kept`);
+    const viaHttps = await fetch(`${base}/kept`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    const plainAgain = await fetch(`${base}/kept`);
+    expect(renders).toBe(1);
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+    expect(viaHttps.headers.get('strict-transport-security')).not.toBeNull();
+    expect(plainAgain.headers.get('strict-transport-security')).toBeNull();
+    for (const response of [plain, viaHttps, plainAgain]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await response.text()).toBe('{"kept":true}');
+    }
   });
 
   it('sends no Content-Security-Policy in development, and the other headers still', async () => {

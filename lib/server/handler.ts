@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { recordClientIp } from '../http/client-ip';
+import { createReadCache } from './read-cache';
+import { adjustResponseHead, isNegotiatedPath } from './response-headers';
+import { applySecurityHeaders, requestIsHttps, securedHead, withDocumentPolicy, type SecurityOptions } from './security';
+
+export type Render = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * lectern's request handler in front of Next's (`render`):
+ * - a GET or HEAD is answered by the read cache: from memory once rendered,
+ *   with every header final and computed once per page (no Next on that path);
+ * - any other request (the write routes) reaches Next with the socket address
+ *   recorded as the client IP (a header no client can set), and its response
+ *   gets the same headers on the way out.
+ */
+export function createRequestHandler(render: Render, security: SecurityOptions, options: { dev?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const readCache = createReadCache({
+    // In development every read is rendered afresh, so edits show on reload.
+    maxBytes: options.dev ? 0 : undefined,
+    finishHeaders: security.csp ? withDocumentPolicy : undefined,
+    isHttps: (req) => requestIsHttps(req, security),
+    secureHead: (headers, https) => securedHead(headers, { https, csp: security.csp }),
+  });
+  const renderWithClientIp: Render = (req, res) => {
+    recordClientIp(req.headers, req.socket.remoteAddress);
+    render(req, res);
+  };
+  return (req, res) => {
+    if (readCache.handle(req, res, renderWithClientIp)) return;
+    adjustResponseHead(res, { varyAccept: isNegotiatedPath((req.url ?? '/').split('?', 1)[0] ?? '/') });
+    applySecurityHeaders(req, res, security);
+    renderWithClientIp(req, res);
+  };
+}
