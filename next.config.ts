@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { NextConfig } from 'next';
 import { API_CATALOG_LINK } from './lib/agents/api-catalog';
 
@@ -9,6 +10,9 @@ const nextConfig: NextConfig = {
   // Inlined at build: "published" means "not in the future when the site was built", in every route.
   env: { LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME || String(Date.now()) },
   typedRoutes: false,
+  // One static-generation worker per CPU: Next's default leaves one CPU to the main process, which
+  // only waits while the pages are generated (BENCHMARKS.md, Build).
+  experimental: { cpus: availableParallelism() },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,
   async headers() {

@@ -120,18 +120,26 @@ function processor(facts: Rendered) {
   );
 }
 
+/**
+ * The texts rendered last. A page and the feed ask for the same text more than once;
+ * a build of thousands of posts must not keep every one of them.
+ */
+const RECENT = 128;
 const rendered = new Map<string, Promise<Rendered>>();
 
-/** Markdown to safe HTML with highlighted code, heading anchors and a table of contents. Memoized per text. */
+/** Markdown to safe HTML with highlighted code, heading anchors and a table of contents. Memoized for recent texts. */
 export function renderMarkdown(markdown: string): Promise<Rendered> {
   let result = rendered.get(markdown);
-  if (!result) {
+  if (result) {
+    rendered.delete(markdown);
+  } else {
     const facts: Rendered = { html: '', toc: [], readingMinutes: 1, words: 0 };
     result = processor(facts)
       .process(markdown)
       .then((file) => ({ ...facts, html: String(file) }));
-    rendered.set(markdown, result);
   }
+  rendered.set(markdown, result);
+  if (rendered.size > RECENT) rendered.delete(rendered.keys().next().value as string);
   return result;
 }
 

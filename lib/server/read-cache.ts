@@ -211,9 +211,18 @@ const DEFAULT_MAX_BYTES = 512 * 2 ** 20;
  * no ETag (the cache makes its own, from the bytes), `Vary: Accept` where the URL negotiates.
  */
 function keptHeaders(raw: HeaderList, pathname: string): HeaderList {
-  let headers = withReadPolicy(raw.filter(([name]) => name !== 'etag' && !INTERNAL_HEADERS.includes(name)));
-  if (isNegotiatedPath(pathname)) headers = [...headers.filter(([name]) => name !== 'vary'), ['vary', addVaryAccept(headerValue(headers, 'vary'))]];
-  return headers;
+  const headers = withReadPolicy(raw.filter(([name]) => name !== 'etag' && !INTERNAL_HEADERS.includes(name)));
+  let vary = headerValue(headers, 'vary');
+  // Next varies every response on its router headers; only its pages answer them differently.
+  if (!/^text\/html\b/i.test(headerValue(headers, 'content-type'))) {
+    vary = vary
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item && !NEXT_ROUTER_HEADERS.includes(item.toLowerCase()))
+      .join(', ');
+  }
+  if (isNegotiatedPath(pathname)) vary = addVaryAccept(vary);
+  return [...headers.filter(([name]) => name !== 'vary'), ...(vary ? [['vary', vary] as [string, OutgoingHttpHeader]] : [])];
 }
 
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {

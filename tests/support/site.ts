@@ -48,7 +48,9 @@ export async function startSite(site: SiteEnv & { port: number; host?: string })
   const host = site.host ?? '127.0.0.1';
   // Each server keeps its store and mail outbox in a folder of its own unless a test shares one.
   const dataDir = site.extraEnv?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server.ts'], {
+  // The server itself, with tsx as a loader: the tsx CLI would run it in a child of its own,
+  // which a SIGKILL of the CLI leaves running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: ROOT,
     env: { DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
