@@ -38,6 +38,15 @@ describe.each(READS)('GET %s', (pathname, contentType, headers = {}) => {
     if (!contentType.startsWith('text/html')) expect(Number.isNaN(Date.parse(response.headers.get('last-modified') ?? ''))).toBe(false);
   });
 
+  it('varies only on request headers that change it', async () => {
+    const vary = (await get(pathname, headers)).headers.get('vary') ?? '';
+    const names = vary.split(',').map((name) => name.trim().toLowerCase());
+    // Next's client-router headers change what an HTML page answers, and nothing else.
+    if (!contentType.startsWith('text/html')) expect(names.filter((name) => name === 'rsc' || name.startsWith('next-router'))).toEqual([]);
+    else expect(names).toContain('rsc');
+    if (pathname.startsWith('/blog/') && !pathname.endsWith('.md')) expect(names).toContain('accept');
+  });
+
   it('answers HEAD with the same headers and no body', async () => {
     const [full, head] = [await get(pathname, headers), await get(pathname, headers, 'HEAD')];
     expect(head.status).toBe(200);
