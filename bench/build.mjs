@@ -5,17 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from './generate-posts.mjs';
-import { SITE, TMP, log, measureCommand, median, mkdirp, nextBuild, saveResult, snapshotSite } from './lib/common.mjs';
+import { cliOptions, SITE, TMP, log, measureCommand, median, mkdirp, nextBuild, saveResult, snapshotSite } from './lib/common.mjs';
 
-const options = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .filter((arg) => arg.startsWith('--'))
-    .map((arg) => {
-      const [key, value = 'true'] = arg.slice(2).split('=');
-      return [key, value];
-    }),
-);
+const options = cliOptions();
 const SIZES = (options.sizes ?? process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
 const TIMEOUT_MINUTES = Number(options['timeout-minutes'] ?? process.env.BENCH_BUILD_TIMEOUT_MINUTES ?? 45);
 const HUGO_RUNS = Number(options['hugo-runs'] ?? 3);

@@ -5,17 +5,9 @@
 import { createClient } from 'redis';
 import { memoryLimiter, withFallback } from '../lib/limits/limiter.ts';
 import { redisServerLimiter } from '../lib/limits/index.ts';
-import { PIN, TMP, freePort, log, mkdirp, percentile, pinSelf, saveResult, sleep, startProcess } from './lib/common.mjs';
+import { cliOptions, PIN, TMP, freePort, log, mkdirp, percentile, pinSelf, saveResult, sleep, startProcess } from './lib/common.mjs';
 
-const options = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .filter((arg) => arg.startsWith('--'))
-    .map((arg) => {
-      const [key, value = 'true'] = arg.slice(2).split('=');
-      return [key, value];
-    }),
-);
+const options = cliOptions();
 const MEMORY_DECISIONS = Number(options['memory-decisions'] ?? 200_000);
 const REDIS_DECISIONS = Number(options['redis-decisions'] ?? 30_000);
 const CONCURRENCY = Number(options.concurrency ?? 50);

@@ -5,17 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { REPO, SITE, TMP, ensureSiteBuilt, freePort, log, mkdirp, pinSelf, saveResult, startLectern, startProcess, waitForHttp } from './lib/common.mjs';
+import { cliOptions, REPO, SITE, TMP, ensureSiteBuilt, freePort, log, mkdirp, pinSelf, saveResult, startLectern, startProcess, waitForHttp } from './lib/common.mjs';
 
-const options = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .filter((arg) => arg.startsWith('--'))
-    .map((arg) => {
-      const [key, value = 'true'] = arg.slice(2).split('=');
-      return [key, value];
-    }),
-);
+const options = cliOptions();
 const DURATION = Number(options.duration ?? 8);
 const PATHS = (options.path ?? '/blog/etags-and-conditional-requests,/api/blog').split(',');
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import {
+  cliOptions,
   PIN,
   REPO,
   SITE,
@@ -28,15 +29,7 @@ import {
   waitForHttp,
 } from './lib/common.mjs';
 
-const options = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .filter((arg) => arg.startsWith('--'))
-    .map((arg) => {
-      const [key, value = 'true'] = arg.slice(2).split('=');
-      return [key, value];
-    }),
-);
+const options = cliOptions();
 const DURATION = Number(options.duration ?? process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(options.warmup ?? 2);
 const ROUNDS = Number(options.rounds ?? process.env.BENCH_ROUNDS ?? 3);

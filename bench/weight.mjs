@@ -5,17 +5,9 @@
 //   node bench/weight.mjs [--post=etags-and-conditional-requests]
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { ensureSiteBuilt, log, saveResult, startLectern } from './lib/common.mjs';
+import { cliOptions, ensureSiteBuilt, log, saveResult, startLectern } from './lib/common.mjs';
 
-const options = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .filter((arg) => arg.startsWith('--'))
-    .map((arg) => {
-      const [key, value = 'true'] = arg.slice(2).split('=');
-      return [key, value];
-    }),
-);
+const options = cliOptions();
 const POST = options.post ?? 'etags-and-conditional-requests';
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 

@@ -43,6 +43,18 @@ export function pinSelf(cpu = 1) {
   }
 }
 
+/** `--name=value` (or `--flag`, meaning `'true'`) arguments of this process, by name. */
+export function cliOptions(argv = process.argv.slice(2)) {
+  return Object.fromEntries(
+    argv
+      .filter((arg) => arg.startsWith('--'))
+      .map((arg) => {
+        const [key, value = 'true'] = arg.slice(2).split('=');
+        return [key, value];
+      }),
+  );
+}
+
 export function log(...args) {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 }

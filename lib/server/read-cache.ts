@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { cacheProfiles } from '../http/cache';
 import { prefersMarkdown } from '../http/negotiate';
-import { addVaryAccept, INTERNAL_HEADERS, isNegotiatedPath } from './response-headers';
+import { addVaryAccept, applyWriteHeadArgs, INTERNAL_HEADERS, isNegotiatedPath } from './response-headers';
 
 /**
  * HTTP semantics for every read, in one place: lectern's server lets Next render
@@ -130,13 +130,7 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, options: 
 }
 
 function collectHeaders(res: ServerResponse, fromWriteHead: unknown[]): HeaderList {
-  for (const arg of fromWriteHead) {
-    if (Array.isArray(arg)) {
-      for (let i = 0; i + 1 < arg.length; i += 2) res.appendHeader(String(arg[i]), arg[i + 1] as string);
-    } else if (arg && typeof arg === 'object') {
-      for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) if (value !== undefined) res.setHeader(name, value);
-    }
-  }
+  applyWriteHeadArgs(res, fromWriteHead);
   return Object.entries(res.getHeaders())
     .filter(([name, value]) => value !== undefined && !HOP_HEADERS.has(name))
     .map(([name, value]) => [name, value as OutgoingHttpHeader]);

@@ -18,6 +18,23 @@ export function addVaryAccept(value: unknown): string {
 }
 
 /**
+ * Moves the reason phrase and headers given to `writeHead(status, ...rest)` onto the
+ * response (a flat name/value list or an object), so later changes see one set; returns the reason.
+ */
+export function applyWriteHeadArgs(res: ServerResponse, rest: unknown[]): string | undefined {
+  let reason: string | undefined;
+  for (const arg of rest) {
+    if (typeof arg === 'string') reason = arg;
+    else if (Array.isArray(arg)) {
+      for (let i = 0; i + 1 < arg.length; i += 2) res.appendHeader(String(arg[i]), arg[i + 1] as string);
+    } else if (arg && typeof arg === 'object') {
+      for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) if (value !== undefined) res.setHeader(name, value);
+    }
+  }
+  return reason;
+}
+
+/**
  * Adjusts the head of every response at the last moment, whatever path in Next
  * wrote it: internal headers go, and on negotiated URLs `Vary` keeps `Accept`
  * (Next 16 replaces the `Vary` of prerendered pages with its own, and a cache
@@ -26,17 +43,7 @@ export function addVaryAccept(value: unknown): string {
 export function adjustResponseHead(res: ServerResponse, options: { varyAccept: boolean }): void {
   const writeHead: (statusCode: number, reason?: string) => ServerResponse = res.writeHead;
   res.writeHead = function adjustedWriteHead(this: ServerResponse, statusCode: number, ...rest: unknown[]) {
-    let reason: string | undefined;
-    for (const arg of rest) {
-      if (typeof arg === 'string') reason = arg;
-      else if (Array.isArray(arg)) {
-        for (let i = 0; i + 1 < arg.length; i += 2) this.appendHeader(String(arg[i]), arg[i + 1] as string);
-      } else if (arg && typeof arg === 'object') {
-        for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) {
-          if (value !== undefined) this.setHeader(name, value);
-        }
-      }
-    }
+    const reason = applyWriteHeadArgs(this, rest);
     for (const name of INTERNAL_HEADERS) this.removeHeader(name);
     if (options.varyAccept) this.setHeader('Vary', addVaryAccept(this.getHeader('vary')));
     return reason === undefined ? writeHead.call(this, statusCode) : writeHead.call(this, statusCode, reason);

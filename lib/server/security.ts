@@ -1,6 +1,7 @@
-import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { cameOverHttps, contentSecurityPolicy, isHtml, securityHeaders } from '../http/security-headers';
+import { applyWriteHeadArgs } from './response-headers';
 
 const CSP = 'content-security-policy';
 
@@ -79,15 +80,7 @@ export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse, 
 
   res.writeHead = function securedWriteHead(this: ServerResponse, statusCode: number, ...rest: unknown[]) {
     if (held) return this;
-    let reason: string | undefined;
-    for (const arg of rest) {
-      if (typeof arg === 'string') reason = arg;
-      else if (Array.isArray(arg)) {
-        for (let i = 0; i + 1 < arg.length; i += 2) this.appendHeader(String(arg[i]), arg[i + 1] as string);
-      } else if (arg && typeof arg === 'object') {
-        for (const [name, value] of Object.entries(arg as OutgoingHttpHeaders)) if (value !== undefined) this.setHeader(name, value);
-      }
-    }
+    const reason = applyWriteHeadArgs(this, rest);
     for (const [name, value] of Object.entries(fixed)) this.setHeader(name, value);
     if (options.csp && !this.hasHeader(CSP)) {
       const contentType = headerText(this.getHeader('content-type'));
