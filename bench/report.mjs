@@ -1,13 +1,15 @@
 // Regenerates the tables of BENCHMARKS.md from bench/.work/results/*.json. Only the blocks
 // between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` are rewritten; every other line
-// (other sections, such as Lighthouse, and hand-written notes) stays as it is.
+// (other sections, such as Lighthouse, and hand-written notes) stays as it is, and so does
+// every block whose part has no results here (a part not run on this machine), so running
+// one part updates its own numbers and leaves the others as last measured.
 //   node bench/report.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
-const results = Object.fromEntries(['reads', 'build', 'limits', 'weight', 'profile', 'render', 'build-profile'].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]));
+const results = Object.fromEntries(['reads', 'build', 'limits', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]));
 
 const GOALS = { readRatio: 0.9, readP99Ms: 5, buildHugoRatio: 10, buildPeakBytes: 2 * 2 ** 30, memoryP99Ms: 1, redisP99Ms: 2 };
 
@@ -26,14 +28,15 @@ function table(header, rows, left = 1) {
   return [`| ${header.join(' | ')} |`, `| ${align.join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }
 
-function machineBlock() {
+function machineBlock(existing) {
   const any = Object.values(results).find(Boolean);
-  if (!any) return 'No results yet: run `npm run bench`.';
+  if (!any) return undefined;
   const m = any.machine;
-  const when = Object.entries(results)
-    .filter(([, value]) => value)
-    .map(([part, value]) => `${part} ${day(value.finishedAt)}`)
-    .join(', ');
+  // Parts measured earlier and not in this run keep their dates.
+  const earlier = /^\| measured \| (.*) \|$/m.exec(existing ?? '')?.[1] ?? '';
+  const dates = new Map(earlier.split(', ').map((entry) => /^([\w-]+) (.+)$/.exec(entry)).filter(Boolean).map((match) => [match[1], match[2]]));
+  for (const [part, value] of Object.entries(results)) if (value) dates.set(part, day(value.finishedAt));
+  const when = [...dates.entries()].map(([part, date]) => `${part} ${date}`).join(', ');
   return [
     `| | |`,
     `| --- | --- |`,
@@ -52,7 +55,7 @@ function machineBlock() {
 
 function readsBlock() {
   const reads = results.reads;
-  if (!reads) return '_Not measured yet: `npm run bench -- reads`._';
+  if (!reads) return undefined;
   const s = reads.settings;
   const lines = [
     `${s.tool}, ${s.connections} connections, ${s.warmupSeconds} s warm-up then ${s.durationSeconds} s per run, ${s.rounds} rounds with the servers interleaved; medians of the rounds. ` +
@@ -169,7 +172,7 @@ function estimateUnfinished(size) {
 
 function buildBlock() {
   const build = results.build;
-  if (!build) return '_Not measured yet: `npm run bench -- build`._';
+  if (!build) return undefined;
   const { perPost } = buildSummary(build.sizes);
   const lines = [
     `Generated posts (\`bench/generate-posts.mjs\`, about ${int(build.sizes[0]?.averagePostBytes)} bytes each, seeded so every run writes the same files) built cold with \`next build\` (fresh \`NEXT_DIST_DIR\`, timeout ${build.settings.timeoutMinutes} min) and with Hugo over the same markdown files (a minimal site: post, list, tag and home templates, Hugo's own RSS and sitemap; median of ${build.settings.hugoRuns} runs). ` +
@@ -241,7 +244,7 @@ function buildBlock() {
 
 function limitsBlock() {
   const limits = results.limits;
-  if (!limits) return '_Not measured yet: `npm run bench -- limits`._';
+  if (!limits) return undefined;
   const s = limits.settings;
   return [
     `\`lib/limits\` called directly (route \`${s.route}\`): each decision awaited alone, a new client each time (an allowed request), then one client far over its limit (every decision a refusal, which also reads both window counters), then ${s.concurrency} decisions in flight for decisions per second. ` +
@@ -260,7 +263,7 @@ function limitsBlock() {
 
 function weightBlock() {
   const weight = results.weight;
-  if (!weight) return '_Not measured yet: `npm run bench -- weight`._';
+  if (!weight) return undefined;
   const kinds = ['html', 'js', 'css', 'font', 'image', 'other'];
   const rows = [];
   for (const page of weight.pages) {
@@ -281,8 +284,19 @@ function weightBlock() {
   ].join('\n');
 }
 
-function goalsBlock() {
-  const rows = [];
+/** Which part measures a row of the goals table, from the row's text (to keep rows of parts not run here). */
+const GOAL_PARTS = [
+  ['reads', /^\| (every read|p99 under)/],
+  ['build-memory', /^\| build under 2 GiB peak memory, /],
+  ['build', /^\| ([\d,]+-post build|linear in posts|build under)/],
+  ['limits', /^\| limit decision/],
+];
+
+function goalsBlock(existing) {
+  const kept = (existing ?? '').split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| goal') && !line.startsWith('| ---'));
+  const rowsOf = (part) => (results[part] ? [] : kept.filter((line) => GOAL_PARTS.find(([, pattern]) => pattern.test(line))?.[0] === part));
+  const out = { reads: rowsOf('reads'), build: rowsOf('build'), 'build-memory': rowsOf('build-memory'), limits: rowsOf('limits') };
+  let rows = out.reads;
   const reads = results.reads;
   if (reads) {
     const worst = reads.summary.reduce((low, row) => (row.servers.lectern.rpsRatio < low.servers.lectern.rpsRatio ? row : low));
@@ -300,6 +314,7 @@ function goalsBlock() {
       yes(reads.summary.every((row) => row.servers.lectern.p99 < GOALS.readP99Ms)),
     ]);
   }
+  rows = out.build;
   const build = results.build;
   if (build) {
     const { ok, largest, perPost } = buildSummary(build.sizes);
@@ -324,23 +339,71 @@ function goalsBlock() {
     const peak = Math.max(...build.sizes.map((size) => size.next.peakTreeRssBytes));
     rows.push(['build under 2 GiB peak memory', `${mib(peak)} at most (${ok.length === build.sizes.length ? 'every size' : 'sizes that ran'})`, yes(peak < GOALS.buildPeakBytes && largest.next.ok)]);
   }
+  rows = out['build-memory'];
+  const memory = results['build-memory'];
+  for (const run of memory?.runs.filter((entry) => entry.limitMiB) ?? []) {
+    rows.push([
+      `build under 2 GiB peak memory, ${int(memory.posts)} posts in a ${int(run.limitMiB)} MiB container`,
+      run.ok ? `${mib(run.peakTreeRssBytes)} (${seconds(run.wallSeconds)} s)` : `failed after ${seconds(run.wallSeconds)} s`,
+      yes(run.ok && run.peakTreeRssBytes < GOALS.buildPeakBytes),
+    ]);
+  }
+  rows = out.limits;
   const limits = results.limits;
   if (limits) {
-    const memory = limits.results.find((row) => row.name === 'memory');
+    const inMemory = limits.results.find((row) => row.name === 'memory');
     const full = limits.results.find((row) => row.name === 'memory, key cap reached');
     const redis = limits.results.find((row) => row.name === 'redis');
-    if (memory) {
-      const worst = Math.max(memory.allowed.p99, memory.refused.p99, full?.allowed.p99 ?? 0, full?.refused.p99 ?? 0);
+    if (inMemory) {
+      const worst = Math.max(inMemory.allowed.p99, inMemory.refused.p99, full?.allowed.p99 ?? 0, full?.refused.p99 ?? 0);
       rows.push([
         'limit decision < 1 ms p99 in memory',
-        `p99 ${ms(memory.allowed.p99, 3)} ms allowed, ${ms(memory.refused.p99, 3)} ms refused${full ? `; ${ms(full.allowed.p99, 3)} ms with the key cap reached` : ''}`,
+        `p99 ${ms(inMemory.allowed.p99, 3)} ms allowed, ${ms(inMemory.refused.p99, 3)} ms refused${full ? `; ${ms(full.allowed.p99, 3)} ms with the key cap reached` : ''}`,
         yes(worst < GOALS.memoryP99Ms),
       ]);
     }
     if (redis) rows.push(['limit decision < 2 ms p99 on local Redis', `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`, yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms)]);
   }
-  if (!rows.length) return '_No results yet._';
-  return table(['goal', 'measured', ''], rows, 3);
+  const all = [...out.reads, ...out.build, ...out['build-memory'], ...out.limits].map((row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`));
+  if (!all.length) return undefined;
+  return [table(['goal', 'measured', ''], [], 3), ...all].join('\n');
+}
+
+function memoryBlock() {
+  const memory = results['build-memory'];
+  if (!memory) return undefined;
+  const gib = (bytes) => mib(bytes);
+  const rows = [];
+  for (const run of memory.runs) {
+    const where = run.limitMiB ? `${int(run.limitMiB)} MiB cgroup` : 'the whole machine';
+    for (const proc of run.processes.filter((entry) => entry.peak.rss >= 200 * 2 ** 20)) {
+      const rest = proc.peak.rss - proc.peak.heapTotal - proc.peak.external;
+      const live = proc.liveAfterFullGc;
+      rows.push([
+        where,
+        proc.role === 'worker' ? 'static worker' : proc.role === 'next' ? 'main (`next build`)' : proc.role,
+        gib(proc.heapLimit),
+        gib(proc.peak.rss),
+        gib(proc.peak.heapTotal),
+        gib(proc.peak.heapUsed),
+        gib(proc.peak.external),
+        gib(rest),
+        live ? `${gib(live.first)} → ${gib(live.last)} (max ${gib(live.max)}, ${int(proc.fullGcs)} full GCs)` : '–',
+      ]);
+    }
+  }
+  const summary = memory.runs.map((run) =>
+    `${run.limitMiB ? `in a ${int(run.limitMiB)} MiB memory cgroup` : 'on the whole machine'}: ${run.ok ? `built in ${seconds(run.wallSeconds)} s (${seconds(run.cpuSeconds)} s CPU)` : `failed after ${seconds(run.wallSeconds)} s`}, peak ${mib(run.peakTreeRssBytes)} for all processes together, largest process ${mib(run.peakProcessRssBytes)}`,
+  );
+  return [
+    `\`npm run bench -- build-memory\`: ${int(memory.posts)} generated posts built with \`bench/lib/mem-preload.mjs\` in every Node process of the build, which samples the process's memory every 500 ms and the V8 heap still in use after each full garbage collection. ` +
+      'Built once on the whole machine and once inside a memory cgroup of each size given, as a container or CI runner of that size would run it: Node sizes V8\'s heap limit from the memory it is given. ' +
+      `Results: ${summary.join('; ')}.`,
+    '',
+    'Each process of 200 MiB or more, at the moment of its peak resident memory. "V8 heap" is what V8 had committed, "in use" what the heap held then (live objects and garbage not yet collected), "rest" is resident memory outside the V8 heap and Node\'s external buffers (code, the Node binary, malloc arenas). "Live after full GCs" is the heap in use right after a full collection, at the first and the last of them: what the process actually keeps.',
+    '',
+    table(['run', 'process', 'heap limit', 'peak RSS', 'V8 heap', 'in use', 'external', 'rest', 'live after full GCs, first → last'], rows, 2),
+  ].join('\n');
 }
 
 const BLOCKS = {
@@ -348,6 +411,7 @@ const BLOCKS = {
   goals: goalsBlock,
   reads: readsBlock,
   build: buildBlock,
+  memory: memoryBlock,
   limits: limitsBlock,
   weight: weightBlock,
 };
@@ -357,6 +421,7 @@ const HEADINGS = {
   goals: '## Goals at a glance',
   reads: '## Reads',
   build: '## Build',
+  memory: '## Build memory',
   limits: '## Write routes: limit decisions',
   weight: '## Page weight',
 };
@@ -379,8 +444,12 @@ function render(existing) {
   const missing = [];
   for (const [name, make] of Object.entries(BLOCKS)) {
     const pattern = new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);
-    const block = `<!-- bench:${name} -->\n${make()}\n<!-- /bench:${name} -->`;
-    if (pattern.test(text)) text = text.replace(pattern, () => block);
+    const current = pattern.exec(text)?.[0];
+    const made = make(current);
+    // A part with no results here keeps what BENCHMARKS.md says of it.
+    if (made === undefined && current !== undefined) continue;
+    const block = `<!-- bench:${name} -->\n${made ?? `_Not measured yet: \`npm run bench -- ${name === 'memory' ? 'build-memory' : name}\`._`}\n<!-- /bench:${name} -->`;
+    if (current !== undefined) text = text.replace(pattern, () => block);
     else missing.push(`${HEADINGS[name]}\n\n${block}\n`);
   }
   if (missing.length) {

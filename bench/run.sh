@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
-# `npm run bench -- reads` (or profile, weight, limits, build, render, build-profile, report)
+# `npm run bench -- reads` (or profile, weight, limits, build, render, build-profile,
+# build-memory, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
 # builds into the repository: the site is built in a copy of the working tree under
@@ -22,7 +23,10 @@ parts (default: all of them, in this order)
   build     next build time and peak memory for 100, 1,000 and 10,000 generated posts, and Hugo
   render    lectern's markdown pipeline alone, per post (lib/content/render.ts)
   build-profile
-            where a 1,000-post next build spends its CPU (Next's own CPU profiler)
+            where a 1,000-post next build spends its CPU (V8's profiler in every process)
+  build-memory
+            where a 10,000-post next build's memory goes, on the whole machine and in a
+            4 GiB memory cgroup (as a container of that size runs it; needs root)
   report    regenerate BENCHMARKS.md from bench/.work/results (always run last)
 
 options (passed to every part)
@@ -33,7 +37,9 @@ options (passed to every part)
   --diagnose=false      skip the two diagnostic servers of the reads
   --sizes=100,1000      post counts for the build part (default 100,1000,10000)
   --timeout-minutes=M   limit for each next build (default 45)
-  --posts=N             posts for render (default 300) and build-profile (default 1000)
+  --posts=N             posts for render (default 300), build-profile (default 1000)
+                        and build-memory (default 10000)
+  --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096)
   --quick               a short smoke run: 3 s reads, 1 round, sizes 100 and 1000
 
 environment
@@ -52,12 +58,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | build | render | build-profile | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits build render build-profile) ;;
+    reads | profile | weight | limits | build | render | build-profile | build-memory | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits build render build-profile build-memory) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits build render build-profile)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits build render build-profile build-memory)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -76,6 +82,7 @@ for part in "${parts[@]}"; do
     reads) need nginx nginx; need wrk wrk; need taskset util-linux ;;
     limits) need redis-server redis-server ;;
     build) need hugo hugo; need /usr/bin/time time ;;
+    build-memory) need /usr/bin/time time ;;
   esac
 done
 
@@ -93,6 +100,8 @@ for part in "${parts[@]}"; do
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
     render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;
     build-profile) timeout 90m node bench/build-profile.mjs "${options[@]}" || status=$? ;;
+    # One build per memory limit and one without, each limited by --timeout-minutes.
+    build-memory) timeout 3h node bench/build-memory.mjs "${options[@]}" || status=$? ;;
   esac
 done
 node bench/report.mjs
