@@ -53,6 +53,26 @@ function machineBlock(existing) {
   ].join('\n');
 }
 
+/**
+ * At C connections a closed-loop client always has C requests waiting, so the mean latency is
+ * C ÷ requests/s: the p99 of each server in those units says how far its tail is from what its
+ * throughput alone would give, and what throughput a p99 goal needs.
+ */
+function p99Line(reads) {
+  const c = reads.settings.connections;
+  const spread = (id) => {
+    const values = reads.summary.map((row) => (row.servers[id].p99 / 1000) * (row.servers[id].rps / c)).filter(Number.isFinite);
+    return [Math.min(...values), Math.max(...values)];
+  };
+  const [lLow, lHigh] = spread('lectern');
+  const [aLow, aHigh] = spread('node');
+  const needed = (c / (GOALS.readP99Ms / 1000)) * ((lLow + lHigh) / 2);
+  return (
+    `p99 and throughput: with ${c} connections always waiting, a server's mean latency is ${c} ÷ its requests/s. Measured p99s are ${ratio(lLow)}–${ratio(lHigh)} times that for lectern and ${ratio(aLow)}–${ratio(aHigh)} times for (a), so the tail is mostly the queue of ${c} requests, the same for both; ` +
+    `at lectern's middle ratio a p99 under ${GOALS.readP99Ms} ms needs about ${int(needed)} requests/s on a URL.`
+  );
+}
+
 function readsBlock() {
   const reads = results.reads;
   if (!reads) return undefined;
@@ -72,6 +92,8 @@ function readsBlock() {
         return [`\`${row.path}\``, int(row.bodyBytes), int(l.rps), ms(l.p50), ms(l.p99), int(a.rps), ms(a.p50), ms(a.p99), int(b.rps), ms(b.p50), ms(b.p99), `**${ratio(l.rpsRatio)}**`, ratio(b.rpsRatio)];
       }),
     ),
+    '',
+    p99Line(reads),
     '',
     'Server CPU time per request (user + system of the server process, from `/proc`, µs), which other work on the machine disturbs less than requests/s, and the response header bytes each server sends:',
     '',
