@@ -451,10 +451,11 @@ const HEADINGS = {
 const INTRO = `# Benchmarks
 
 \`npm run bench\` measures lectern against fixed references and writes the tables below
-(\`npm run bench -- reads\`, \`build\`, \`limits\`, \`weight\`, \`profile\` or \`report\` runs one part;
-\`bash bench/run.sh --help\` lists the options). Load stays on loopback addresses and every
-run stops by itself. Results are kept as JSON in \`bench/.work/results/\` and the tables are
-regenerated from them; benchmarks are not part of CI.
+(\`npm run bench -- reads\`, \`build\`, \`build-memory\`, \`limits\`, \`weight\`, \`profile\` or \`report\`
+runs one part; \`bash bench/run.sh --help\` lists the options). Load stays on loopback addresses
+and every run stops by itself. Results are kept as JSON in \`bench/.work/results/\` and the
+tables are regenerated from them; a part not run keeps its tables as they were. Benchmarks
+are not part of CI.
 
 The machine has two cores and other work often runs on it at the same time, so absolute
 requests/s and build times move between runs. Prefer the ratios measured in the same run,

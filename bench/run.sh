@@ -25,8 +25,8 @@ parts (default: all of them, in this order)
   build-profile
             where a 1,000-post next build spends its CPU (V8's profiler in every process)
   build-memory
-            where a 10,000-post next build's memory goes, on the whole machine and in a
-            4 GiB memory cgroup (as a container of that size runs it; needs root)
+            where a 10,000-post next build's memory goes, on the whole machine and in
+            4 and 3 GiB memory cgroups (as containers of those sizes run it; needs root)
   report    regenerate BENCHMARKS.md from bench/.work/results (always run last)
 
 options (passed to every part)
@@ -39,7 +39,7 @@ options (passed to every part)
   --timeout-minutes=M   limit for each next build (default 45)
   --posts=N             posts for render (default 300), build-profile (default 1000)
                         and build-memory (default 10000)
-  --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096)
+  --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096,3072)
   --quick               a short smoke run: 3 s reads, 1 round, sizes 100 and 1000
 
 environment
