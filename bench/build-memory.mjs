@@ -8,9 +8,8 @@
 //   node bench/build-memory.mjs [--posts=10000] [--memory-limits=4096,3072] [--timeout-minutes=45]
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { generate } from './generate-posts.mjs';
-import { cliOptions, log, measureCommand, mkdirp, NEXT_BIN, REPO, saveResult, SITE, SITE_URL, snapshotSite, TMP } from './lib/common.mjs';
+import { cliOptions, log, mkdirp, nextBuild, REPO, saveResult, SITE, snapshotSite, TMP } from './lib/common.mjs';
 
 const options = cliOptions();
 const POSTS = Number(options.posts ?? 10_000);
@@ -22,17 +21,17 @@ const TIMEOUT_MINUTES = Number(options['timeout-minutes'] ?? 45);
 const DIST = '.next-bench-memory';
 const MiB = 2 ** 20;
 
-/** A memory cgroup of `mib` MiB under this process's own (cgroup v2 or v1), or an explanation of why none can be made. */
+/** The folder of a new memory cgroup of `mib` MiB under this process's own (cgroup v1 or v2); throws why none can be made. */
 function makeCgroup(mib) {
   const lines = fs.readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n');
   const v1 = lines.map((line) => line.split(':')).find(([, controllers]) => controllers.split(',').includes('memory'));
   const v2 = lines.map((line) => line.split(':')).find(([id]) => id === '0');
   const candidates = [];
-  if (v1) candidates.push({ dir: path.join('/sys/fs/cgroup/memory', v1[2]), limitFile: 'memory.limit_in_bytes', peakFile: 'memory.max_usage_in_bytes' });
+  if (v1) candidates.push({ dir: path.join('/sys/fs/cgroup/memory', v1[2]), limitFile: 'memory.limit_in_bytes' });
   if (v2) {
     for (const root of ['/sys/fs/cgroup', '/sys/fs/cgroup/unified']) {
       if (fs.existsSync(path.join(root, 'cgroup.controllers')) && fs.readFileSync(path.join(root, 'cgroup.controllers'), 'utf8').includes('memory')) {
-        candidates.push({ dir: path.join(root, v2[2]), limitFile: 'memory.max', peakFile: 'memory.peak' });
+        candidates.push({ dir: path.join(root, v2[2]), limitFile: 'memory.max' });
       }
     }
   }
@@ -42,7 +41,7 @@ function makeCgroup(mib) {
     try {
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, candidate.limitFile), String(mib * MiB));
-      return { dir, peakFile: path.join(dir, candidate.peakFile) };
+      return dir;
     } catch (error) {
       errors.push(`${dir}: ${error.code ?? error.message}`);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -64,12 +63,10 @@ function readSamples(dir) {
     if (samples.length < 2) continue;
     const peak = samples.reduce((top, sample) => (sample.rss > top.rss ? sample : top));
     const afterGc = records.filter((record) => record.majorGc !== undefined).map((record) => record.majorGc);
-    const limit = records.find((record) => record.heapLimit !== undefined)?.heapLimit;
     processes.push({
       role: file.replace(/-\d+\.jsonl$/, ''),
-      seconds: samples.at(-1).t,
-      heapLimit: limit,
-      peak: { t: peak.t, rss: peak.rss, heapTotal: peak.heapTotal, heapUsed: peak.heapUsed, external: peak.external, arrayBuffers: peak.arrayBuffers },
+      heapLimit: records.find((record) => record.heapLimit !== undefined)?.heapLimit,
+      peak: { t: peak.t, rss: peak.rss, heapTotal: peak.heapTotal, heapUsed: peak.heapUsed, external: peak.external },
       fullGcs: afterGc.length,
       liveAfterFullGc: afterGc.length ? { first: afterGc[0], max: Math.max(...afterGc), last: afterGc.at(-1) } : undefined,
     });
@@ -81,28 +78,18 @@ async function buildOnce(contentDir, limitMiB) {
   const samples = path.join(TMP, `build-memory-${limitMiB ?? 'machine'}`);
   fs.rmSync(samples, { recursive: true, force: true });
   mkdirp(samples);
-  fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
   const cgroup = limitMiB ? makeCgroup(limitMiB) : undefined;
-  const preload = pathToFileURL(path.join(REPO, 'bench', 'lib', 'mem-preload.mjs')).href;
-  const build = [process.execPath, NEXT_BIN, 'build'];
-  // The shell joins the cgroup, then becomes the build, so every process of the build is inside it.
-  const [command, args] = cgroup ? ['sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup.dir, ...build]] : [build[0], build.slice(1)];
   log(`next build of ${POSTS} posts${limitMiB ? ` in a ${limitMiB} MiB memory cgroup` : ''}, memory of every process sampled`);
   try {
-    const result = await measureCommand(command, args, {
-      cwd: SITE,
-      env: {
-        NEXT_DIST_DIR: DIST,
-        CONTENT_DIR: contentDir,
-        SITE_URL,
-        NEXT_TELEMETRY_DISABLED: '1',
-        NODE_ENV: 'production',
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${preload}`.trim(),
-        BENCH_MEM_DIR: samples,
-      },
+    const result = await nextBuild({
+      distDir: DIST,
+      contentDir,
+      preload: path.join(REPO, 'bench', 'lib', 'mem-preload.mjs'),
+      env: { BENCH_MEM_DIR: samples },
+      // The shell joins the cgroup, then becomes the build, so every process of the build is inside it.
+      prefix: cgroup ? ['sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup] : [],
       timeoutMs: TIMEOUT_MINUTES * 60_000,
     });
-    const cgroupPeak = cgroup && fs.existsSync(cgroup.peakFile) ? Number(fs.readFileSync(cgroup.peakFile, 'utf8')) : undefined;
     const processes = readSamples(samples);
     log(`${result.ok ? 'built' : 'FAILED'} in ${result.wallSeconds.toFixed(0)} s, ${result.cpuSeconds.toFixed(0)} s CPU; peak ${(result.peakTreeRssBytes / MiB).toFixed(0)} MiB, largest process ${(result.peakProcessRssBytes / MiB).toFixed(0)} MiB`);
     for (const p of processes.slice(0, 4)) {
@@ -119,14 +106,12 @@ async function buildOnce(contentDir, limitMiB) {
       cpuSeconds: result.cpuSeconds,
       peakTreeRssBytes: result.peakTreeRssBytes,
       peakProcessRssBytes: result.peakProcessRssBytes,
-      cgroupPeakBytes: cgroupPeak,
-      pages: Number(/\((\d+)\/\1\)/.exec(result.lines.map((entry) => entry.line).findLast((line) => /Generating static pages/.test(line)) ?? '')?.[1]) || undefined,
       processes,
       tail: result.ok ? undefined : result.lines.slice(-15).map((entry) => entry.line),
     };
   } finally {
     fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
-    if (cgroup) fs.rmdirSync(cgroup.dir);
+    if (cgroup) fs.rmdirSync(cgroup);
   }
 }
 

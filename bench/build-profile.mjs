@@ -5,9 +5,8 @@
 //   node bench/build-profile.mjs [--posts=1000]
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { generate } from './generate-posts.mjs';
-import { NEXT_BIN, REPO, SITE, SITE_URL, TMP, log, measureCommand, mkdirp, saveResult, snapshotSite } from './lib/common.mjs';
+import { REPO, SITE, TMP, log, mkdirp, nextBuild, saveResult, snapshotSite } from './lib/common.mjs';
 
 const POSTS = Number(process.argv.find((arg) => arg.startsWith('--posts='))?.slice(8) ?? process.argv.find((arg) => arg.startsWith('--profile-posts='))?.slice(16) ?? 1000);
 const DIST = '.next-bench-profile';
@@ -65,20 +64,12 @@ async function main() {
   const profiles = path.join(TMP, 'build-profiles');
   fs.rmSync(profiles, { recursive: true, force: true });
   mkdirp(profiles);
-  fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
   log(`next build of ${POSTS} posts, every Node process profiled`);
-  const preload = path.join(REPO, 'bench', 'lib', 'cpu-prof-preload.mjs');
-  const result = await measureCommand(process.execPath, [NEXT_BIN, 'build'], {
-    cwd: SITE,
-    env: {
-      NEXT_DIST_DIR: DIST,
-      CONTENT_DIR: contentDir,
-      SITE_URL,
-      NEXT_TELEMETRY_DISABLED: '1',
-      NODE_ENV: 'production',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(preload).href}`.trim(),
-      BENCH_CPU_PROF_DIR: profiles,
-    },
+  const result = await nextBuild({
+    distDir: DIST,
+    contentDir,
+    preload: path.join(REPO, 'bench', 'lib', 'cpu-prof-preload.mjs'),
+    env: { BENCH_CPU_PROF_DIR: profiles },
     timeoutMs: 60 * 60_000,
   });
   if (!result.ok) throw new Error(`profiled build failed:\n${result.lines.slice(-30).map((entry) => entry.line).join('\n')}`);

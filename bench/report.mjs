@@ -318,30 +318,28 @@ function goalsBlock(existing) {
   const kept = (existing ?? '').split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| goal') && !line.startsWith('| ---'));
   const rowsOf = (part) => (results[part] ? [] : kept.filter((line) => GOAL_PARTS.find(([, pattern]) => pattern.test(line))?.[0] === part));
   const out = { reads: rowsOf('reads'), build: rowsOf('build'), 'build-memory': rowsOf('build-memory'), limits: rowsOf('limits') };
-  let rows = out.reads;
   const reads = results.reads;
   if (reads) {
     const worst = reads.summary.reduce((low, row) => (row.servers.lectern.rpsRatio < low.servers.lectern.rpsRatio ? row : low));
     const best = reads.summary.reduce((high, row) => (row.servers.lectern.rpsRatio > high.servers.lectern.rpsRatio ? row : high));
     const p99Worst = reads.summary.reduce((high, row) => (row.servers.lectern.p99 > high.servers.lectern.p99 ? row : high));
     const bareP99Over = reads.summary.filter((row) => row.servers.node.p99 >= GOALS.readP99Ms).map((row) => `\`${row.path}\``);
-    rows.push([
+    out.reads.push([
       'every read ≥ 90 % of the requests/s of bare node:http',
       `lectern ÷ (a) from ${ratio(worst.servers.lectern.rpsRatio)} (\`${worst.path}\`) to ${ratio(best.servers.lectern.rpsRatio)} (\`${best.path}\`)`,
       yes(reads.summary.every((row) => row.servers.lectern.rpsRatio >= GOALS.readRatio)),
     ]);
-    rows.push([
+    out.reads.push([
       'p99 under 5 ms at 50 connections',
       `lectern's worst p99 ${ms(p99Worst.servers.lectern.p99)} ms (\`${p99Worst.path}\`); ${bareP99Over.length ? `(a) itself is over 5 ms on ${bareP99Over.join(', ')}` : '(a) is under 5 ms on every URL'}`,
       yes(reads.summary.every((row) => row.servers.lectern.p99 < GOALS.readP99Ms)),
     ]);
   }
-  rows = out.build;
   const build = results.build;
   if (build) {
     const { ok, largest, perPost } = buildSummary(build.sizes);
     const hugoRatio = largest.next.wallSeconds / largest.hugo.wallSeconds;
-    rows.push([
+    out.build.push([
       `${int(largest.posts)}-post build within 10× Hugo's time`,
       largest.next.ok ? `${seconds(largest.next.wallSeconds)} s vs ${ms(largest.hugo.wallSeconds)} s: ${ratio(hugoRatio)}×` : `did not finish in ${build.settings.timeoutMinutes} min (> ${ratio(hugoRatio)}× Hugo's ${ms(largest.hugo.wallSeconds)} s)`,
       yes(largest.next.ok && hugoRatio <= GOALS.buildHugoRatio),
@@ -350,27 +348,25 @@ function goalsBlock(existing) {
       // Judged on CPU time, which other work on the machine disturbs less than wall time.
       const [before, after] = perPost.slice(-2);
       const growth = after.cpu / before.cpu;
-      rows.push([
+      out.build.push([
         'linear in posts',
         `marginal CPU time per post ${ms(before.cpu * 1000, 0)} ms then ${ms(after.cpu * 1000, 0)} ms (${ratio(growth)}×); wall ${ms(before.seconds * 1000, 0)} ms then ${ms(after.seconds * 1000, 0)} ms`,
         yes(growth <= 1.25),
       ]);
     } else if (perPost.length === 1) {
-      rows.push(['linear in posts', `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; the largest build did not finish`, '–']);
+      out.build.push(['linear in posts', `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; the largest build did not finish`, '–']);
     }
     const peak = Math.max(...build.sizes.map((size) => size.next.peakTreeRssBytes));
-    rows.push(['build under 2 GiB peak memory', `${mib(peak)} at most (${ok.length === build.sizes.length ? 'every size' : 'sizes that ran'})`, yes(peak < GOALS.buildPeakBytes && largest.next.ok)]);
+    out.build.push(['build under 2 GiB peak memory', `${mib(peak)} at most (${ok.length === build.sizes.length ? 'every size' : 'sizes that ran'})`, yes(peak < GOALS.buildPeakBytes && largest.next.ok)]);
   }
-  rows = out['build-memory'];
   const memory = results['build-memory'];
   for (const run of memory?.runs.filter((entry) => entry.limitMiB) ?? []) {
-    rows.push([
+    out['build-memory'].push([
       `build under 2 GiB peak memory, ${int(memory.posts)} posts in a ${int(run.limitMiB)} MiB container`,
       run.ok ? `${mib(run.peakTreeRssBytes)} (${seconds(run.wallSeconds)} s)` : `failed after ${seconds(run.wallSeconds)} s`,
       yes(run.ok && run.peakTreeRssBytes < GOALS.buildPeakBytes),
     ]);
   }
-  rows = out.limits;
   const limits = results.limits;
   if (limits) {
     const inMemory = limits.results.find((row) => row.name === 'memory');
@@ -378,13 +374,13 @@ function goalsBlock(existing) {
     const redis = limits.results.find((row) => row.name === 'redis');
     if (inMemory) {
       const worst = Math.max(inMemory.allowed.p99, inMemory.refused.p99, full?.allowed.p99 ?? 0, full?.refused.p99 ?? 0);
-      rows.push([
+      out.limits.push([
         'limit decision < 1 ms p99 in memory',
         `p99 ${ms(inMemory.allowed.p99, 3)} ms allowed, ${ms(inMemory.refused.p99, 3)} ms refused${full ? `; ${ms(full.allowed.p99, 3)} ms with the key cap reached` : ''}`,
         yes(worst < GOALS.memoryP99Ms),
       ]);
     }
-    if (redis) rows.push(['limit decision < 2 ms p99 on local Redis', `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`, yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms)]);
+    if (redis) out.limits.push(['limit decision < 2 ms p99 on local Redis', `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`, yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms)]);
   }
   const all = [...out.reads, ...out.build, ...out['build-memory'], ...out.limits].map((row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`));
   if (!all.length) return undefined;
@@ -394,7 +390,6 @@ function goalsBlock(existing) {
 function memoryBlock() {
   const memory = results['build-memory'];
   if (!memory) return undefined;
-  const gib = (bytes) => mib(bytes);
   const rows = [];
   for (const run of memory.runs) {
     const where = run.limitMiB ? `${int(run.limitMiB)} MiB cgroup` : 'the whole machine';
@@ -404,13 +399,13 @@ function memoryBlock() {
       rows.push([
         where,
         proc.role === 'worker' ? 'static worker' : proc.role === 'next' ? 'main (`next build`)' : proc.role,
-        gib(proc.heapLimit),
-        gib(proc.peak.rss),
-        gib(proc.peak.heapTotal),
-        gib(proc.peak.heapUsed),
-        gib(proc.peak.external),
-        gib(rest),
-        live ? `${gib(live.first)} → ${gib(live.last)} (max ${gib(live.max)}, ${int(proc.fullGcs)} full GCs)` : '–',
+        mib(proc.heapLimit),
+        mib(proc.peak.rss),
+        mib(proc.peak.heapTotal),
+        mib(proc.peak.heapUsed),
+        mib(proc.peak.external),
+        mib(rest),
+        live ? `${mib(live.first)} → ${mib(live.last)} (max ${mib(live.max)}, ${int(proc.fullGcs)} full GCs)` : '–',
       ]);
     }
   }

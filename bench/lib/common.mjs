@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const REPO = path.resolve(import.meta.dirname, '..', '..');
@@ -357,12 +358,25 @@ export function snapshotSite() {
 
 export const NEXT_BIN = path.join('node_modules', 'next', 'dist', 'bin', 'next');
 
-/** Builds a content folder with `next build` in the snapshot; measured. */
-export async function nextBuild({ distDir, contentDir, siteUrl = SITE_URL, timeoutMs, onLine }) {
+/**
+ * Builds a content folder with `next build` in the snapshot; measured. `preload` is a module
+ * loaded into every Node process of the build (NODE_OPTIONS=--import), `env` is added to the
+ * build's environment, and `prefix` is a command the build runs under (it ends with `exec "$@"`).
+ */
+export async function nextBuild({ distDir, contentDir, siteUrl = SITE_URL, timeoutMs, onLine, preload, env = {}, prefix = [] }) {
   fs.rmSync(path.join(SITE, distDir), { recursive: true, force: true });
-  return measureCommand(process.execPath, [NEXT_BIN, 'build'], {
+  const [command, ...args] = [...prefix, process.execPath, NEXT_BIN, 'build'];
+  return measureCommand(command, args, {
     cwd: SITE,
-    env: { NEXT_DIST_DIR: distDir, CONTENT_DIR: contentDir, SITE_URL: siteUrl, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
+    env: {
+      NEXT_DIST_DIR: distDir,
+      CONTENT_DIR: contentDir,
+      SITE_URL: siteUrl,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODE_ENV: 'production',
+      ...(preload ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(preload).href}`.trim() } : {}),
+      ...env,
+    },
     timeoutMs,
     onLine,
   });
