@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { NextConfig } from 'next';
 import { API_CATALOG_LINK } from './lib/agents/api-catalog';
+import { FORM_BODY_LIMIT } from './lib/http/body';
 
 const nextConfig: NextConfig = {
   // Lets a test harness build a fixture site beside the real one.
@@ -12,7 +13,9 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // One static-generation worker per CPU: Next's default leaves one CPU to the main process, which
   // only waits while the pages are generated (BENCHMARKS.md, Build).
-  experimental: { cpus: availableParallelism() },
+  // Next buffers the body of a request that goes through proxy.ts (only pages and reads, which take none).
+  // lectern's server refuses such bodies before Next; this bounds what a bare `next start` would hold.
+  experimental: { cpus: availableParallelism(), proxyClientMaxBodySize: FORM_BODY_LIMIT },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,
   async headers() {

@@ -3,6 +3,7 @@ import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { formSchemas } from '../forms/schemas';
+import { FORM_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { problemTypes } from '../http/problem';
 import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
 import { API_CATALOG_TYPE } from './api-catalog';
@@ -74,7 +75,7 @@ function write(route: WriteRoute) {
         ...(route === 'specialOfferCheckout' || route === 'trainingCheckout' ? { '410': problemResponse(route === 'specialOfferCheckout' ? 'Outside the offer window (given in `detail`).' : 'The session has already started.') } : {}),
         '403': problemResponse('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
-        '413': problemResponse('The body is larger than 16 KiB.'),
+        '413': problemResponse(`The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`),
         '415': problemResponse('The body is neither JSON nor urlencoded.'),
         '429': {
           description: 'Over the limit of this route for this client.',
@@ -139,7 +140,7 @@ export function openApiDocument() {
       '/sitemap.xml': read('Every indexable page.', text('application/xml', 'Sitemap or sitemap index.')),
       '/robots.txt': read('Crawling rules with the Content-Signal policy.', text('text/plain', 'robots.txt')),
       ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
-      '/api/payments/webhook': {
+      [PAYMENTS_WEBHOOK_PATH]: {
         post: {
           summary: "Stripe's webhook: records paid checkouts (once per event id) and releases expired seat holds.",
           description: 'Authenticated by the Stripe-Signature header over the raw body; not rate limited.',
@@ -148,7 +149,7 @@ export function openApiDocument() {
           responses: {
             '200': { description: 'Received.', content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } } },
             '400': problemResponse('The signature does not match the body.'),
-            '413': problemResponse('The event is larger than 1 MiB.'),
+            '413': problemResponse(`The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`),
             '503': problemResponse('Payments are not configured.'),
           },
         },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
+import { readBody, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
@@ -10,8 +11,6 @@ import { payments } from '../services/payments';
 import { store } from '../services/store';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
-
-const MAX_EVENT_BYTES = 1024 * 1024;
 
 export function bookingCancelUrl(id: string, token: string): string {
   return absoluteUrl(`/booking/cancel?booking=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
@@ -71,8 +70,10 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const configured = payments();
   if (!configured?.webhookSecret) return problem('service-unavailable', 'Payments are not configured on this site.', { cache: 'write' });
-  if (Number(request.headers.get('content-length')) > MAX_EVENT_BYTES) return problem('payload-too-large', 'The event is too large.', { cache: 'write' });
-  const raw = await request.text();
+  const body = await readBody(request, STRIPE_EVENT_BODY_LIMIT);
+  if (body === 'too-large') return problem('payload-too-large', `The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`, { cache: 'write' });
+  // The signature covers the bytes as sent, so they are handed over undecoded.
+  const raw = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const signature = request.headers.get('stripe-signature');
   let event: Stripe.Event;
   try {

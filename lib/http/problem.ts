@@ -23,14 +23,20 @@ export type ProblemType = keyof typeof problemTypes;
 
 export type FieldError = { path: string; message: string };
 
+/** The body of an RFC 9457 problem. */
+export function problemDetails(type: ProblemType, detail: string, errors?: FieldError[]) {
+  const { status, title } = problemTypes[type];
+  return { type: absoluteUrl(`/docs/api#problem-${type}`), title, status, detail, ...(errors ? { errors } : {}) };
+}
+
 /** RFC 9457 problem details. */
 export function problem(
   type: ProblemType,
   detail: string,
   options: { errors?: FieldError[]; headers?: HeadersInit; cache?: CacheProfile } = {},
 ): Response {
-  const { status, title } = problemTypes[type];
-  const body = { type: absoluteUrl(`/docs/api#problem-${type}`), title, status, detail, ...(options.errors ? { errors: options.errors } : {}) };
+  const body = problemDetails(type, detail, options.errors);
+  const { status } = body;
   const headers = new Headers(options.headers);
   headers.set('Content-Type', 'application/problem+json; charset=utf-8');
   for (const [name, value] of Object.entries(cacheHeaders(options.cache ?? 'error'))) headers.set(name, value);

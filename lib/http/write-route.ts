@@ -4,12 +4,11 @@ import { describeError } from '../log';
 import { formSchemas, type FormInput } from '../forms/schemas';
 import { limiter, type LimitDecision } from '../limits';
 import { writeRouteLimits, type WriteRoute } from '../limits/table';
+import { FORM_BODY_LIMIT, readBody } from './body';
 import { cacheHeaders } from './cache';
 import { clientAddress, limitKey } from './client-ip';
 import { messagePage } from './html';
 import { problem, problemTypes, type FieldError, type ProblemType } from './problem';
-
-export const MAX_BODY_BYTES = 16 * 1024;
 
 /** What a route's action answers: a result, or a problem. */
 export type WriteResult =
@@ -50,33 +49,6 @@ function mediaType(request: Request): string | undefined {
 
 function isFormPost(request: Request): boolean {
   return mediaType(request) === 'application/x-www-form-urlencoded';
-}
-
-/** Reads at most MAX_BODY_BYTES, refusing as soon as the body grows past it. */
-async function readBody(request: Request): Promise<Uint8Array | 'too-large'> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return 'too-large';
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return 'too-large';
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /** Form fields as an object; an empty field counts as not sent, a repeated one stays a list (and fails validation). */
@@ -178,7 +150,7 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
 
     const type = mediaType(request);
     if (type === undefined && options.optionalBody) {
-      const bytes = await readBody(request);
+      const bytes = await readBody(request, FORM_BODY_LIMIT);
       if (bytes !== 'too-large' && bytes.byteLength === 0) return run({}, headers, request, client);
     }
     if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
@@ -187,8 +159,8 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     const charset = /charset=([^;]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.trim().replace(/"/g, '').toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') return fail('unsupported-media-type', 'Send the body in UTF-8.');
 
-    const bytes = await readBody(request);
-    if (bytes === 'too-large') return fail('payload-too-large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+    const bytes = await readBody(request, FORM_BODY_LIMIT);
+    if (bytes === 'too-large') return fail('payload-too-large', `The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`);
     const parsed = bytes.byteLength === 0 && options.optionalBody ? ({ ok: true, value: {} } as const) : parse(bytes, type);
     if (!parsed.ok) return fail('invalid-body', parsed.detail);
     return run(parsed.value, headers, request, client);

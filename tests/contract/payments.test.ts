@@ -2,7 +2,7 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
-import { freshAddress, postForm, postJson, request } from '../support/client';
+import { freshAddress, postForm, postJson, request, unfinishedUpload } from '../support/client';
 import { startRecorder, stripeForm } from '../support/recorder';
 import { startSmtp } from '../support/smtp';
 import { freePort, startSite, type RunningSite } from '../support/site';
@@ -152,6 +152,38 @@ describe('webhook', () => {
     await store.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.messages.filter((mail) => mail.subject === 'Your receipt from Fixture & Co: Fixture Book')).toHaveLength(1);
+  });
+});
+
+describe('webhook body size', () => {
+  const signature = () => stripe.webhooks.generateTestHeaderString({ payload: '{}', secret: WEBHOOK_SECRET });
+
+  it('refuses an event past 1 MiB with 413, by its Content-Length or as the chunks arrive, without waiting for the rest', async () => {
+    const declared = await unfinishedUpload(running.baseUrl, '/api/payments/webhook', {
+      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature(), 'Content-Length': String(2 * 1024 * 1024) },
+      firstPart: Buffer.alloc(64 * 1024, ' '),
+    });
+    expect(declared.status).toBe(413);
+    expect(declared.json()).toMatchObject({ status: 413, detail: 'The event is larger than 1 MiB.' });
+    const chunked = await unfinishedUpload(running.baseUrl, '/api/payments/webhook', {
+      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature(), 'Transfer-Encoding': 'chunked' },
+      firstPart: Buffer.alloc(1024 * 1024 + 64 * 1024, ' '),
+    });
+    expect(chunked.status).toBe(413);
+    expect(chunked.json()).toMatchObject({ status: 413, detail: 'The event is larger than 1 MiB.' });
+  });
+
+  it('records a signed event of nearly 1 MiB sent in chunks without a length', async () => {
+    const event = { ...completed('evt_large_1', { id: 'cs_large_1', metadata: { product: 'fixture-book' }, amount: 2900, currency: 'eur', email: 'large@example.com' }), padding: 'x'.repeat(1000 * 1000) };
+    const payload = JSON.stringify(event);
+    const bytes = Buffer.from(payload);
+    const response = await request(running.baseUrl, '/api/payments/webhook', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+      body: Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => bytes.subarray(i * 65536, (i + 1) * 65536)),
+    });
+    expect(response.status).toBe(200);
+    expect(response.json()).toMatchObject({ outcome: 'recorded' });
   });
 });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
-import { freshAddress, postForm, postJson, request } from '../support/client';
+import { freshAddress, postForm, postJson, request, unfinishedUpload } from '../support/client';
 import { flushRedis, startRedis, testRedisUrl } from '../support/redis';
 import { freePort, startSite, type RunningSite } from '../support/site';
 
@@ -14,6 +14,9 @@ const ROUTES: [string, number, number, unknown][] = [
   ['/api/booking/cancel', 20, 3600, { booking: 'bk_12345678', token: 'x'.repeat(32) }],
   ['/api/index-notify', 20, 3600, {}],
 ];
+
+/** A body announced at 5 MB, and one sent in chunks without a length. */
+const UNFINISHED_BODIES: Record<string, string>[] = [{ 'Content-Length': String(5 * 1024 * 1024) }, { 'Transfer-Encoding': 'chunked' }];
 
 const sites: RunningSite[] = [];
 async function site(extraEnv: Record<string, string> = {}): Promise<RunningSite> {
@@ -93,6 +96,26 @@ describe('write routes on the in-memory limiter', () => {
     const chunks = Array.from({ length: 40 }, () => Buffer.alloc(1024, 'a'));
     const streamed = await request(base, '/api/support', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: chunks });
     expect(streamed.status).toBe(413);
+  });
+
+  it('refuses a form body past 16 KiB as soon as it passes, without waiting for the rest of the upload', async () => {
+    for (const headers of UNFINISHED_BODIES) {
+      const response = await unfinishedUpload(base, '/api/subscribe', { from: freshAddress(), headers: { 'Content-Type': 'application/json', ...headers }, firstPart: Buffer.alloc(64 * 1024, 'a') });
+      expect(response.status).toBe(413);
+      expect(response.json()).toMatchObject({ status: 413, detail: 'The body is larger than 16 KiB.' });
+    }
+  });
+
+  it('refuses a body sent to a page or a read with 413, before Next buffers it and without waiting for the rest', async () => {
+    for (const pathname of ['/blog/alpha-post', '/blog/alpha-post.md', '/api/blog', '/']) {
+      for (const headers of UNFINISHED_BODIES) {
+        const response = await unfinishedUpload(base, pathname, { from: freshAddress(), headers: { 'Content-Type': 'application/octet-stream', ...headers }, firstPart: Buffer.alloc(64 * 1024, 'a') });
+        expect(response.status, `${pathname} ${JSON.stringify(headers)}`).toBe(413);
+        expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+        expect(response.headers.connection).toBe('close');
+      }
+    }
+    expect((await request(base, '/blog/alpha-post')).status).toBe(200);
   });
 
   it('answers unparseable bodies with 400', async () => {

@@ -31,6 +31,35 @@ export function request(
   });
 }
 
+/**
+ * Sends a request's head and the first part of its body, never the rest, and
+ * resolves with the answer: only a server that refuses the body without waiting
+ * for all of it answers at all.
+ */
+export function unfinishedUpload(
+  baseUrl: string,
+  pathname: string,
+  options: { method?: string; headers: Record<string, string>; firstPart: Buffer; from?: string },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(pathname, baseUrl);
+    const req = http.request(
+      { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'POST', headers: options.headers, localAddress: options.from, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.write(options.firstPart);
+  });
+}
+
 export function postJson(baseUrl: string, pathname: string, body: unknown, options: { headers?: Record<string, string>; from?: string } = {}) {
   const text = JSON.stringify(body);
   return request(baseUrl, pathname, {

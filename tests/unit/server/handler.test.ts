@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_IP_HEADER } from '@/lib/http/client-ip';
@@ -74,5 +74,26 @@ describe("lectern's request handler", () => {
     expect(response.status).toBe(202);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(seen).toEqual([{ method: 'POST', url: '/api/subscribe', clientIp: '127.0.0.1' }]);
+  });
+
+  it('refuses a body sent to a URL that reads none with 413, before the renderer and without waiting for the rest', async () => {
+    const { base, seen } = await serve(shareable('page'));
+    const statuses = [];
+    for (const headers of [{ 'Content-Length': String(5 * 1024 * 1024) }, { 'Transfer-Encoding': 'chunked' }]) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          const req = request(`${base}/blog/a-post`, { method: 'POST', headers: { 'Content-Type': 'text/plain', ...headers } }, (res) => {
+            resolve(res.statusCode ?? 0);
+            req.destroy();
+          });
+          req.on('error', reject);
+          // The upload never finishes: only an answer that does not wait for it arrives.
+          req.write(Buffer.alloc(64 * 1024, 'a'));
+        }),
+      );
+    }
+    expect(statuses).toEqual([413, 413]);
+    expect(seen).toEqual([]);
+    expect((await fetch(`${base}/blog/a-post`)).status).toBe(200);
   });
 });
