@@ -83,6 +83,7 @@ function write(route: WriteRoute) {
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
         ...(route === 'indexNotify' ? { '502': problemResponse('IndexNow did not answer.') } : {}),
+        '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known; nothing was kept. Run it with `npm start`."),
         '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
       },
     },

@@ -1,36 +1,97 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 
 /**
  * The header in which lectern's server records the socket address of the client.
  * Any value a client sends under this name is removed before Next sees the request.
  */
 export const CLIENT_IP_HEADER = 'x-lectern-client-ip';
+/** Beside it, an HMAC of that address under a key that only this process knows. */
+export const CLIENT_IP_PROOF_HEADER = 'x-lectern-client-ip-proof';
 
-/** Replaces whatever the client sent under CLIENT_IP_HEADER with the socket's address. */
-export function recordClientIp(headers: IncomingHttpHeaders, socketAddress: string | undefined): void {
-  delete headers[CLIENT_IP_HEADER];
-  if (socketAddress) headers[CLIENT_IP_HEADER] = socketAddress;
+const HAND_OFF_KEY = Symbol.for('lectern.client-ip-key');
+
+/**
+ * The per-process key of the hand-off, made by lectern's server. Next bundles
+ * route code apart from server.ts, so a value held by this module would be two
+ * values; globalThis is the one object both see. (process.env would be passed
+ * on to child processes, and Next's environment loader resets it.) Under
+ * `next start` no key exists, so no recorded address is ever believed.
+ */
+function handOffKey(create: boolean): string | undefined {
+  const existing: unknown = Reflect.get(globalThis, HAND_OFF_KEY);
+  if (typeof existing === 'string') return existing;
+  if (!create) return undefined;
+  const key = randomBytes(32).toString('base64url');
+  Object.defineProperty(globalThis, HAND_OFF_KEY, { value: key, enumerable: false, writable: false, configurable: false });
+  return key;
+}
+
+function proof(address: string, key: string): Buffer {
+  return createHmac('sha256', key).update(address).digest();
 }
 
 /**
- * The client address of a request that came through lectern's server. With
- * `trustProxy` hops configured, the right-most untrusted `X-Forwarded-For`
- * entry counts; otherwise the header is ignored, so a forged one buys nothing.
+ * Replaces whatever the client sent under CLIENT_IP_HEADER and
+ * CLIENT_IP_PROOF_HEADER with the socket's address and its proof.
+ */
+export function recordClientIp(headers: IncomingHttpHeaders, socketAddress: string | undefined): void {
+  delete headers[CLIENT_IP_HEADER];
+  delete headers[CLIENT_IP_PROOF_HEADER];
+  if (!socketAddress) return;
+  headers[CLIENT_IP_HEADER] = socketAddress;
+  headers[CLIENT_IP_PROOF_HEADER] = proof(socketAddress, handOffKey(true)!).toString('base64url');
+}
+
+/** The address lectern's server recorded for this request, or undefined when it did not (a client's own copy fails the proof). */
+export function recordedClientIp(headers: Headers): string | undefined {
+  const key = handOffKey(false);
+  const address = parseAddress(headers.get(CLIENT_IP_HEADER) ?? '');
+  const given = Buffer.from(headers.get(CLIENT_IP_PROOF_HEADER) ?? '', 'base64url');
+  if (!key || !address) return undefined;
+  const expected = proof(address, key);
+  return given.byteLength === expected.byteLength && timingSafeEqual(given, expected) ? address : undefined;
+}
+
+/**
+ * An address as proxies write it: bare, IPv4 with a port (`203.0.113.7:5678`),
+ * or IPv6 in brackets with or without one (`[2001:db8::1]:443`). Anything
+ * else (`unknown`, `999.1.1.1`, a name) is not an address: undefined.
+ */
+export function parseAddress(entry: string): string | undefined {
+  const text = entry.trim();
+  const [, bracketed, bracketPort] = /^\[([^\]]*)\](?::(\d{1,5}))?$/.exec(text) ?? [];
+  const [, v4, v4Port] = /^([\d.]+):(\d{1,5})$/.exec(text) ?? [];
+  const port = bracketPort ?? v4Port;
+  if (port !== undefined && Number(port) > 65535) return undefined;
+  const address = bracketed ?? v4 ?? text;
+  if (bracketed !== undefined && isIP(address) !== 6) return undefined;
+  return isIP(address) ? address : undefined;
+}
+
+/**
+ * The client address of a request that came through lectern's server, or
+ * undefined when lectern's server did not record one. With `trustProxy` hops
+ * configured, the right-most untrusted `X-Forwarded-For` entry counts (every
+ * entry keeps its place, so a trusted proxy's entry is never skipped);
+ * otherwise the header is ignored, so a forged one buys nothing. An entry that
+ * is not an address is never a key: the request counts under the next address
+ * toward the socket, the proxy that passed it on.
  */
 export function clientAddress(headers: Headers, trustProxy: number): string | undefined {
-  const socket = headers.get(CLIENT_IP_HEADER) ?? undefined;
+  const socket = recordedClientIp(headers);
   if (trustProxy <= 0 || !socket) return socket;
   const forwarded = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
   const chain = [...forwarded, socket];
-  const candidate = chain[Math.max(0, chain.length - 1 - trustProxy)];
-  return candidate && isIP(candidate) ? candidate : socket;
-}
-
-function isIP(address: string): boolean {
-  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(address) || (address.includes(':') && /^[0-9a-fA-F:.]+$/.test(address));
+  for (let index = Math.max(0, chain.length - 1 - trustProxy); index < chain.length; index += 1) {
+    const address = parseAddress(chain[index]!);
+    if (address) return address;
+  }
+  return socket;
 }
 
 /** Expands an IPv6 address to its eight 16-bit groups. */
@@ -55,8 +116,7 @@ function ipv6Groups(address: string): number[] | undefined {
  * The key a client is limited under: an IPv4 address as is (also when written
  * IPv4-mapped), an IPv6 address by its /64, since one subscriber line holds a whole /64.
  */
-export function limitKey(address: string | undefined): string {
-  if (!address) return 'unknown';
+export function limitKey(address: string): string {
   if (!address.includes(':')) return address;
   const groups = ipv6Groups(address);
   if (!groups) return address;

@@ -118,11 +118,31 @@ function respond(request: Request, result: WriteResult, headers: Record<string, 
   return problem(result.problem, result.detail, { errors: result.errors, headers: all, cache: 'write' });
 }
 
+let warnedNotServedByLectern = false;
+
 /**
- * The one front door of every write route, in this order: method (405), limit
- * (429, every request counts), origin (403), authorization, content type
- * (415), size (413, while reading), parse (400), validation (400 with errors),
- * honeypot, then the route's action.
+ * A write route reached without lectern's server in front (`next start`): no
+ * client address can be believed, and a shared or client-chosen limit key
+ * would be no limit at all, so nothing is done. Logged once per process.
+ */
+function notServedByLectern(request: Request, route: WriteRoute): Response {
+  if (!warnedNotServedByLectern) {
+    warnedNotServedByLectern = true;
+    console.error("write routes refused: requests arrive without a client address recorded by lectern's server; run the site with `npm start`, not `next start`");
+  }
+  return respond(
+    request,
+    { ok: false, problem: 'not-served-by-lectern', detail: "This site takes posts only when it runs with `npm start` (lectern's server), which records each client's address for the rate limits. Nothing was kept." },
+    rateLimitHeaders(route),
+  );
+}
+
+/**
+ * The one front door of every write route, in this order: method (405), the
+ * client address recorded by lectern's server (500 without one), limit (429,
+ * every request counts), origin (403), authorization, content type (415), size
+ * (413, while reading), parse (400), validation (400 with errors), honeypot,
+ * then the route's action.
  */
 export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) {
   const schema = formSchemas[route] as unknown as z.ZodType<FormInput<R>>;
@@ -131,7 +151,9 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     respond(request, { ok: false, problem: 'method-not-allowed', detail: `${writeRouteLimits[route].path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route) });
 
   async function POST(request: Request): Promise<Response> {
-    const client = limitKey(clientAddress(request.headers, env().trustProxy));
+    const address = clientAddress(request.headers, env().trustProxy);
+    if (!address) return notServedByLectern(request, route);
+    const client = limitKey(address);
     const decision = await limiter().check(route, client);
     const headers = rateLimitHeaders(route, decision);
     if (!decision.allowed) {

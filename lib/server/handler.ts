@@ -26,8 +26,8 @@ function refuseBody(res: ServerResponse): void {
  * - a GET or HEAD is answered by the read cache: from memory once rendered,
  *   with every header final and computed once per page (no Next on that path);
  * - any other request (the write routes) reaches Next with the socket address
- *   recorded as the client IP (a header no client can set), and its response
- *   gets the same headers on the way out.
+ *   recorded as the client IP, with its proof (headers no client can set), and
+ *   its response gets the same headers on the way out.
  */
 export function createRequestHandler(render: Render, security: SecurityOptions, options: { dev?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const readCache = createReadCache({

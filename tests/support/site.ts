@@ -43,14 +43,18 @@ export function buildSite(site: SiteEnv): Promise<void> {
 
 export type RunningSite = { baseUrl: string; dataDir: string; process: ChildProcess; stop: () => Promise<void>; kill: () => Promise<void>; output: () => string };
 
-/** Starts lectern's server (what `npm start` runs) and waits until it answers. */
-export async function startSite(site: SiteEnv & { port: number; host?: string }): Promise<RunningSite> {
+/**
+ * Starts lectern's server (what `npm start` runs) and waits until it answers;
+ * with `nextStart`, Next's own server (`next start`) on the same build instead.
+ */
+export async function startSite(site: SiteEnv & { port: number; host?: string; nextStart?: boolean }): Promise<RunningSite> {
   const host = site.host ?? '127.0.0.1';
   // Each server keeps its store and mail outbox in a folder of its own unless a test shares one.
   const dataDir = site.extraEnv?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
   // The server itself, with tsx as a loader: the tsx CLI would run it in a child of its own,
   // which a SIGKILL of the CLI leaves running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const args = site.nextStart ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--port', String(site.port), '--hostname', host] : ['--import', 'tsx', 'server.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],

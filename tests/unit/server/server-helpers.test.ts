@@ -1,21 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_IP_HEADER, recordClientIp } from '@/lib/http/client-ip';
 import { addVaryAccept, isNegotiatedPath } from '@/lib/server/response-headers';
-
-describe('recordClientIp', () => {
-  it('replaces a client-sent value with the socket address', () => {
-    const headers: IncomingHttpHeaders = { [CLIENT_IP_HEADER]: '203.0.113.9', 'x-forwarded-for': '198.51.100.1' };
-    recordClientIp(headers, '127.0.0.5');
-    expect(headers[CLIENT_IP_HEADER]).toBe('127.0.0.5');
-    expect(headers['x-forwarded-for']).toBe('198.51.100.1');
-  });
-  it('removes a client-sent value when the socket has no address', () => {
-    const headers: IncomingHttpHeaders = { [CLIENT_IP_HEADER]: '203.0.113.9' };
-    recordClientIp(headers, undefined);
-    expect(headers).not.toHaveProperty(CLIENT_IP_HEADER);
-  });
-});
 
 describe('Vary on negotiated responses', () => {
   it.each([
