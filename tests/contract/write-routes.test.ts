@@ -118,6 +118,16 @@ describe('write routes on the in-memory limiter', () => {
     expect((await request(base, '/blog/alpha-post')).status).toBe(200);
   });
 
+  it('counts /api/index-notify requests before saying it is not configured, like every write route', async () => {
+    const from = freshAddress();
+    const statuses = [];
+    for (let i = 0; i < 20; i++) statuses.push((await postJson(base, '/api/index-notify', {}, { from })).status);
+    expect(statuses).toEqual(Array(20).fill(503));
+    const refused = await postJson(base, '/api/index-notify', {}, { from });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
   it('answers unparseable bodies with 400', async () => {
     for (const body of ['{"email":', '[1,2]', '"text"', Buffer.from([0x7b, 0xff, 0x7d])]) {
       const response = await request(base, '/api/subscribe', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'application/json' }, body });
