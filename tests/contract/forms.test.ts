@@ -73,7 +73,7 @@ describe('newsletter and support with real mail', () => {
     expect(confirmed.body).toBe(first.body);
   });
 
-  it('stores a support message, mails the owner with Reply-To the sender, and sends a receipt', async () => {
+  it('stores a support message and mails the owner everything, with Reply-To the sender', async () => {
     const email = `asker-${Date.now()}@example.com`;
     const response = await postJson(running.baseUrl, '/api/support', { name: 'Grace Hopper', email, subject: 'Training dates', message: 'Is there a session in March?\nThanks!' }, { from: freshAddress() });
     expect(response.status).toBe(202);
@@ -82,11 +82,28 @@ describe('newsletter and support with real mail', () => {
     expect(owner.subject).toBe('[Support] Training dates');
     expect(owner.replyTo?.[0]).toMatchObject({ name: 'Grace Hopper', address: email });
     expect(owner.text).toContain('Is there a session in March?');
-    const receipt = await smtp.waitFor((message) => message.envelopeTo.includes(email));
-    expect(receipt.subject).toBe('We received your message: Training dates');
     const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
     expect((await store.supportMessages()).find((message) => message.id === id)).toMatchObject({ name: 'Grace Hopper', email, subject: 'Training dates' });
     await store.close();
+  });
+
+  it("sends the sender a receipt with none of the sender's words, so the form cannot mail anyone a text of one's choosing", async () => {
+    const email = `target-${Date.now()}@example.com`;
+    const words = { name: 'Zebulon Quarrington', subject: 'Claim your prize at prize.example', message: 'Your account is locked: log in at phish.example to unlock it.' };
+    const response = await postJson(running.baseUrl, '/api/support', { ...words, email }, { from: freshAddress() });
+    expect(response.status).toBe(202);
+    const { id } = response.json() as { id: string };
+    const receipt = await smtp.waitFor((message) => message.envelopeTo.includes(email));
+    const everything = [receipt.subject, receipt.text, receipt.html, ...(receipt.to ?? []).map((to) => `${to.name} ${to.address}`), ...receipt.headers.map((entry) => entry.value)].join('\n');
+    for (const value of Object.values(words)) expect(everything).not.toContain(value);
+    for (const part of ['Zebulon', 'prize.example', 'phish.example']) expect(everything).not.toContain(part);
+    expect(receipt.subject).toBe('We received your message to Fixture & Co');
+    expect(receipt.text).toContain(id);
+
+    const owner = await smtp.waitFor((message) => message.envelopeTo.includes('owner@example.com') && (message.text ?? '').includes(id));
+    expect(owner.subject).toBe(`[Support] ${words.subject}`);
+    expect(owner.replyTo?.[0]).toMatchObject({ name: words.name, address: email });
+    for (const value of Object.values(words)) expect(`${owner.subject}\n${owner.text}`).toContain(value);
   });
 
   it('makes header injection impossible through any field', async () => {

@@ -77,12 +77,20 @@ export function supportOwnerMail(owner: string, fields: SupportFields): Outgoing
   });
 }
 
-export function supportReceiptMail(fields: SupportFields): OutgoingMail {
+/**
+ * The sender's receipt. Anyone can type any address into the support form, so
+ * the receipt carries none of what was typed (no name, subject or message):
+ * a fixed text and the message id, nothing the site could be made to say.
+ */
+export function supportReceiptMail(fields: Pick<SupportFields, 'id' | 'email'>): OutgoingMail {
   const { name } = site();
   return compose({
-    to: { name: fields.name, address: fields.email },
-    subject: `We received your message: ${fields.subject}`,
-    paragraphs: [`Hello ${fields.name},`, `Thank you for writing to ${name}. Your message has been received and you will get an answer by email.`, `Your message:\n${fields.message}`],
+    to: { address: fields.email },
+    subject: `We received your message to ${name}`,
+    paragraphs: [
+      `Thank you for writing to ${name}. Your message has arrived and the answer will come by email.`,
+      'If you did not write to us, someone typed your address into our support form: ignore this email, nothing more will be sent.',
+    ],
     footer: [`Reference ${fields.id}.`],
   });
 }
