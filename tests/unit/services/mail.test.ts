@@ -22,8 +22,8 @@ describe('sameSecret', () => {
 describe('subscribersCsv', () => {
   it('quotes what needs quoting and defuses spreadsheet formulas', () => {
     const csv = subscribersCsv([
-      { email: 'a@example.com', name: 'Smith, "Jo"', status: 'confirmed', unsubscribeToken: 'u', createdAt: 0, confirmedAt: 1000 },
-      { email: 'b@example.com', name: '=HYPERLINK("x")', status: 'pending', unsubscribeToken: 'v', createdAt: 0 },
+      { email: 'a@example.com', name: 'Smith, "Jo"', status: 'confirmed', createdAt: 0, confirmedAt: 1000 },
+      { email: 'b@example.com', name: '=HYPERLINK("x")', status: 'pending', createdAt: 0 },
     ]);
     expect(csv.split('\r\n')).toEqual([
       'email,name,status,subscribed_at,confirmed_at',
