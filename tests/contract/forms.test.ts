@@ -313,6 +313,33 @@ describe('newsletter and support with real mail', () => {
   });
 });
 
+describe('mail retention', () => {
+  it('deletes sent mail once it is older than MAIL_RETENTION_DAYS (0: as soon as it is sent)', async () => {
+    const smtp = await startSmtp();
+    try {
+      const running = await site({ SMTP_URL: smtp.url, MAIL_RETENTION_DAYS: '0' });
+      const email = `kept-not-${Date.now()}@example.com`;
+      expect((await postJson(running.baseUrl, '/api/subscribe', { email }, { from: freshAddress() })).status).toBe(202);
+      await smtp.waitFor((message) => message.envelopeTo.includes(email));
+      const db = new Database(path.join(running.dataDir, 'lectern.db'), { readonly: true });
+      try {
+        const count = () => (db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n;
+        // Purged on a later poll of the mail worker (every 200 ms here); the subscription itself stays.
+        while (count() > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(db.prepare('SELECT status FROM subscribers WHERE email = ?').get(email)).toEqual({ status: 'pending' });
+      } finally {
+        db.close();
+      }
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('refuses to start with a retention that is not a whole number of days', async () => {
+    await expect(site({ MAIL_RETENTION_DAYS: 'a month' })).rejects.toThrow(/MAIL_RETENTION_DAYS: must be a whole number of days/);
+  });
+});
+
 describe('mail without SMTP', () => {
   it('is written to the outbox folder as a readable .eml file', async () => {
     const running = await site();
