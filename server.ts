@@ -3,6 +3,7 @@ import next from 'next';
 import { config } from './lib/config';
 import { createRequestHandler } from './lib/server/handler';
 import { trustProxyFromEnv } from './lib/server/security';
+import { mailSettings } from './lib/services/mail/settings';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -17,6 +18,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got "${process.env.PORT}"`);
   process.exit(1);
 }
+
+// Settings read later by the mail worker fail start-up now, with every bad value named.
+mailSettings();
 
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();

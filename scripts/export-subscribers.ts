@@ -1,12 +1,19 @@
 /**
  * Writes the subscriber list as CSV to standard output, from the store the
- * server uses (same DATA_DIR / REDIS_URL). `--confirmed` keeps confirmed ones only.
- *   npm run subscribers:csv -- --confirmed > subscribers.csv
+ * server uses (same DATA_DIR / REDIS_URL): confirmed subscribers unless asked
+ * for more.
+ *   npm run subscribers:csv > subscribers.csv
+ *   npm run subscribers:csv -- --all            (pending and unsubscribed too)
+ *   npm run subscribers:csv -- --status=pending
  */
-import { subscribersCsv } from '../lib/forms/subscribers-csv';
+import { EXPORT_USAGE, exportStatuses, subscribersCsv } from '../lib/forms/subscribers-csv';
 import { store } from '../lib/services/store';
 
-const confirmedOnly = process.argv.includes('--confirmed');
+const wanted = exportStatuses(process.argv.slice(2));
+if (!wanted.ok) {
+  process.stderr.write(`${wanted.error}\n${EXPORT_USAGE}\n`);
+  process.exit(2);
+}
 const all = await store().subscribers();
-process.stdout.write(subscribersCsv(confirmedOnly ? all.filter((subscriber) => subscriber.status === 'confirmed') : all));
+process.stdout.write(subscribersCsv(all.filter((subscriber) => wanted.statuses.includes(subscriber.status))));
 await store().close();

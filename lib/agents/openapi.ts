@@ -3,6 +3,7 @@ import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { formSchemas } from '../forms/schemas';
+import { CONFIRMATION_DAYS } from '../forms/subscribe';
 import { FORM_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { problemTypes } from '../http/problem';
 import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
@@ -49,42 +50,62 @@ const writeSummaries: Record<WriteRoute, string> = {
   specialOfferCheckout: 'Start a Stripe Checkout for a special offer, inside its time window.',
   bookingCancel: 'Cancel a training booking with the token from its receipt.',
   indexNotify: 'Submit changed URLs to IndexNow (owner only, bearer token).',
+  subscribeConfirm: 'Confirm a newsletter subscription with the token from the confirmation email (the button on /subscribe/confirm).',
+  unsubscribe:
+    'Unsubscribe with the token from a newsletter email: the button on /subscribe/unsubscribe, or an RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, token in the query) to the List-Unsubscribe address, answered 200 without a redirect. A GET is sent (303) to the page with the button and changes nothing.',
+};
+
+/** Statuses only some write routes answer. */
+const routeResponses: Partial<Record<WriteRoute, Record<string, unknown>>> = {
+  indexNotify: { '401': problemResponse('Missing or wrong bearer token.'), '502': problemResponse('IndexNow did not answer.') },
+  bookingCancel: {
+    '404': problemResponse('No booking matches this id and token (the same answer for both).'),
+    '409': problemResponse('Outside the cancellation policy, or already cancelled.'),
+  },
+  trainingCheckout: { '409': problemResponse('The session has not enough free seats.'), '410': problemResponse('The session has already started.') },
+  specialOfferCheckout: { '410': problemResponse('Outside the offer window (given in `detail`).') },
+  subscribeConfirm: {
+    '404': problemResponse('The token is unknown or already used.'),
+    '410': problemResponse(`The token has expired (confirmation links work for ${CONFIRMATION_DAYS} days); nothing changed: subscribe again.`),
+  },
+  unsubscribe: { '404': problemResponse('The token is not an unsubscribe token of this site.') },
 };
 
 function write(route: WriteRoute) {
   const { requests, windowSeconds } = writeRouteLimits[route];
   const schema = { $ref: `#/components/schemas/${route[0]?.toUpperCase()}${route.slice(1)}Request` };
   const limitHeaders = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
+  const content = {
+    'application/json': { schema },
+    ...(route === 'indexNotify' ? {} : { 'application/x-www-form-urlencoded': { schema } }),
+    ...(route === 'unsubscribe' ? { 'multipart/form-data': { schema } } : {}),
+  };
   return {
     post: {
       summary: writeSummaries[route],
       description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minutes, sliding window. Every request counts, refused ones too.`,
       ...(route === 'indexNotify' ? { security: [{ bearer: [] }] } : {}),
-      requestBody: {
-        required: route !== 'indexNotify',
-        content: { 'application/json': { schema }, ...(route === 'indexNotify' ? {} : { 'application/x-www-form-urlencoded': { schema } }) },
-      },
+      ...(route === 'unsubscribe'
+        ? { parameters: [{ name: 'token', in: 'query', required: false, description: 'The token from the email link, as the List-Unsubscribe address carries it.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' } }] }
+        : {}),
+      requestBody: { required: route !== 'indexNotify' && route !== 'unsubscribe', content },
       responses: {
         '200': { description: 'Done.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
         '202': { description: 'Accepted and stored; mail follows.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
         '303': { description: 'Form posts (urlencoded) are redirected to a result page.', headers: { Location: { schema: { type: 'string' } }, ...limitHeaders } },
         '400': problemResponse('The body is not valid: `errors` names each field.'),
-        ...(route === 'indexNotify' ? { '401': problemResponse('Missing or wrong bearer token.') } : {}),
-        ...(route === 'bookingCancel' ? { '404': problemResponse('No booking matches this id and token (the same answer for both).') } : {}),
-        ...(route === 'trainingCheckout' || route === 'bookingCancel' ? { '409': problemResponse(route === 'bookingCancel' ? 'Outside the cancellation policy, or already cancelled.' : 'The session has not enough free seats.') } : {}),
-        ...(route === 'specialOfferCheckout' || route === 'trainingCheckout' ? { '410': problemResponse(route === 'specialOfferCheckout' ? 'Outside the offer window (given in `detail`).' : 'The session has already started.') } : {}),
         '403': problemResponse('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
         '413': problemResponse(`The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`),
-        '415': problemResponse('The body is neither JSON nor urlencoded.'),
+        '415': problemResponse(route === 'unsubscribe' ? 'The body is neither JSON, urlencoded nor multipart.' : 'The body is neither JSON nor urlencoded.'),
         '429': {
           description: 'Over the limit of this route for this client.',
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
-        ...(route === 'indexNotify' ? { '502': problemResponse('IndexNow did not answer.') } : {}),
         '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known; nothing was kept. Run it with `npm start`."),
         '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
+        ...routeResponses[route],
       },
     },
   };

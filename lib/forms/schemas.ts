@@ -23,6 +23,9 @@ const line = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, 'must be a single line of text');
 
+/** A token from a newsletter link (32 random bytes, base64url). */
+const linkToken = z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the email link');
+
 export const formSchemas = {
   subscribe: z.strictObject({ email, name: line(100).optional(), website: honeypot }),
   support: z.strictObject({
@@ -46,6 +49,11 @@ export const formSchemas = {
   }),
   indexNotify: z.strictObject({
     urls: z.array(z.url()).min(1).max(10_000).optional().describe('URLs to submit; by default the ones changed since the last submission.'),
+  }),
+  subscribeConfirm: z.strictObject({ token: linkToken }),
+  unsubscribe: z.strictObject({
+    token: linkToken.optional().describe('The token from the email link: here, or as the `token` query parameter (as the List-Unsubscribe address carries it).'),
+    'List-Unsubscribe': z.literal('One-Click', { error: 'must be One-Click' }).optional().describe('Sent by mail providers for an RFC 8058 one-click unsubscribe.'),
   }),
 } as const satisfies Record<WriteRoute, z.ZodType>;
 

@@ -1,4 +1,28 @@
-import type { Subscriber } from '../services/store/types';
+import type { Subscriber, SubscriberStatus } from '../services/store/types';
+
+const STATUSES: readonly SubscriberStatus[] = ['pending', 'confirmed', 'unsubscribed'];
+
+export const EXPORT_USAGE = 'usage: npm run subscribers:csv [-- --all | --status=pending,confirmed,unsubscribed]   (default: confirmed subscribers only)';
+
+/**
+ * Which subscribers an export holds, from its arguments: confirmed ones by
+ * default (the people who asked for mail), `--all`, or `--status=` a
+ * comma-separated list. `--confirmed` is the default said out loud.
+ */
+export function exportStatuses(args: readonly string[]): { ok: true; statuses: SubscriberStatus[] } | { ok: false; error: string } {
+  let statuses: SubscriberStatus[] = ['confirmed'];
+  for (const arg of args) {
+    if (arg === '--all') statuses = [...STATUSES];
+    else if (arg === '--confirmed') statuses = ['confirmed'];
+    else if (arg.startsWith('--status=')) {
+      const wanted = arg.slice('--status='.length).split(',').filter(Boolean);
+      const unknown = wanted.filter((status) => !STATUSES.includes(status as SubscriberStatus));
+      if (wanted.length === 0 || unknown.length > 0) return { ok: false, error: `unknown status "${unknown.join(',') || arg}": use ${STATUSES.join(', ')}` };
+      statuses = wanted as SubscriberStatus[];
+    } else return { ok: false, error: `unknown argument "${arg}"` };
+  }
+  return { ok: true, statuses };
+}
 
 /** One CSV field: quoted when needed, and never read as a formula by a spreadsheet. */
 function field(value: string): string {

@@ -10,9 +10,12 @@ import { clientAddress, limitKey } from './client-ip';
 import { messagePage } from './html';
 import { problem, problemTypes, type FieldError, type ProblemType } from './problem';
 
-/** What a route's action answers: a result, or a problem. */
+/**
+ * What a route's action answers: a result, or a problem. A form post is sent
+ * to `redirect` (303) on success; without one it gets the status and body.
+ */
 export type WriteResult =
-  | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect: string }
+  | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect?: string }
   | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[]; headers?: Record<string, string> };
 
 export type WriteContext = { request: Request; client: string; form: boolean };
@@ -25,6 +28,10 @@ type Options<R extends WriteRoute> = {
   authorize?: (request: Request) => WriteResult | undefined;
   /** A body may be absent (then `{}` is validated). */
   optionalBody?: boolean;
+  /** Fields that may also come from the query string (a link's own parameters); one given in both places is refused. */
+  queryFields?: readonly string[];
+  /** Also accepts multipart/form-data (text fields only), as some mail providers send one-click unsubscribes. */
+  multipart?: boolean;
 };
 
 type Env = { trustProxy: number };
@@ -58,6 +65,39 @@ function formFields(text: string): Record<string, unknown> {
     if (value === '') continue;
     const existing = fields[key];
     fields[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return fields;
+}
+
+/** A multipart/form-data body's text fields, by the same rules as a urlencoded one; a file is refused. */
+async function multipartFields(bytes: Uint8Array, contentType: string): Promise<{ ok: true; value: unknown } | { ok: false; detail: string }> {
+  let data: FormData;
+  try {
+    data = await new Response(bytes as BodyInit, { headers: { 'Content-Type': contentType } }).formData();
+  } catch {
+    return { ok: false, detail: 'The multipart body cannot be parsed.' };
+  }
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of data) {
+    if (typeof value !== 'string') return { ok: false, detail: `The field ${key} is a file; only text fields are accepted.` };
+    if (value === '') continue;
+    const existing = fields[key];
+    fields[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return { ok: true, value: fields };
+}
+
+/** Adds the allowed query parameters to the body's fields; a field sent in both places fails validation as a list. */
+function withQueryFields(value: unknown, request: Request, names: readonly string[]): unknown {
+  if (names.length === 0 || typeof value !== 'object' || value === null) return value;
+  const fields = { ...(value as Record<string, unknown>) };
+  const query = new URL(request.url).searchParams;
+  for (const name of names) {
+    const given = query.getAll(name).filter((entry) => entry !== '');
+    if (given.length === 0) continue;
+    const existing = fields[name];
+    const all = [...(existing === undefined ? [] : [existing]), ...given];
+    fields[name] = all.length === 1 ? all[0] : all;
   }
   return fields;
 }
@@ -102,7 +142,7 @@ function respond(request: Request, result: WriteResult, headers: Record<string, 
   const form = isFormPost(request) && (request.headers.get('accept') ?? '').includes('text/html');
   const all = { ...cacheHeaders('write'), ...headers, ...(result.ok ? {} : result.headers) };
   if (result.ok) {
-    if (isFormPost(request)) return new Response(null, { status: 303, headers: { ...all, Location: result.redirect } });
+    if (isFormPost(request) && result.redirect) return new Response(null, { status: 303, headers: { ...all, Location: result.redirect } });
     return new Response(JSON.stringify(result.body), { status: result.status, headers: { ...all, 'Content-Type': 'application/json; charset=utf-8' } });
   }
   if (form) {
@@ -175,21 +215,27 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
       const bytes = await readBody(request, FORM_BODY_LIMIT);
       if (bytes !== 'too-large' && bytes.byteLength === 0) return run({}, headers, request, client);
     }
-    if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
-      return fail('unsupported-media-type', 'Send the body as application/json or application/x-www-form-urlencoded.');
+    const multipart = options.multipart === true && type === 'multipart/form-data';
+    if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded' && !multipart) {
+      return fail('unsupported-media-type', `Send the body as application/json${options.multipart ? ', application/x-www-form-urlencoded or multipart/form-data' : ' or application/x-www-form-urlencoded'}.`);
     }
     const charset = /charset=([^;]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.trim().replace(/"/g, '').toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') return fail('unsupported-media-type', 'Send the body in UTF-8.');
 
     const bytes = await readBody(request, FORM_BODY_LIMIT);
     if (bytes === 'too-large') return fail('payload-too-large', `The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`);
-    const parsed = bytes.byteLength === 0 && options.optionalBody ? ({ ok: true, value: {} } as const) : parse(bytes, type);
+    const parsed =
+      bytes.byteLength === 0 && options.optionalBody
+        ? ({ ok: true, value: {} } as const)
+        : multipart
+          ? await multipartFields(bytes, request.headers.get('content-type') ?? '')
+          : parse(bytes, type);
     if (!parsed.ok) return fail('invalid-body', parsed.detail);
     return run(parsed.value, headers, request, client);
   }
 
   async function run(value: unknown, headers: Record<string, string>, request: Request, client: string): Promise<Response> {
-    const input = schema.safeParse(value);
+    const input = schema.safeParse(withQueryFields(value, request, options.queryFields ?? []));
     if (!input.success) {
       const errors = fieldErrors(input.error);
       return respond(request, { ok: false, problem: 'invalid-input', detail: `Check ${errors.map((error) => error.path).join(', ')}.`, errors }, headers);

@@ -1,7 +1,9 @@
 /**
- * The published limits of the write routes (SPEC.md, "Limits"): per client IP,
- * per route, sliding window. The limiter, the RateLimit-Policy header and
- * /openapi.json all read this table.
+ * The published limits of the write routes: per client IP, per route, sliding
+ * window. The limiter, the RateLimit-Policy header and /openapi.json all read
+ * this table. The newsletter's links post to the last two: a person confirms
+ * once, and mail providers send the one-click unsubscribes of many readers
+ * from a few shared addresses.
  */
 export const writeRouteLimits = {
   subscribe: { path: '/api/subscribe', requests: 5, windowSeconds: 10 * 60 },
@@ -11,6 +13,8 @@ export const writeRouteLimits = {
   specialOfferCheckout: { path: '/api/payments/special-offer/checkout', requests: 10, windowSeconds: 10 * 60 },
   bookingCancel: { path: '/api/booking/cancel', requests: 20, windowSeconds: 60 * 60 },
   indexNotify: { path: '/api/index-notify', requests: 20, windowSeconds: 60 * 60 },
+  subscribeConfirm: { path: '/api/subscribe/confirm', requests: 20, windowSeconds: 60 * 60 },
+  unsubscribe: { path: '/api/subscribe/unsubscribe', requests: 120, windowSeconds: 10 * 60 },
 } as const;
 
 export type WriteRoute = keyof typeof writeRouteLimits;

@@ -66,6 +66,9 @@ describe('write responses match /openapi.json', () => {
     { path: '/api/payments/special-offer/checkout', body: { product: 'fixture-old-offer' } },
     { path: '/api/booking/cancel', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32) } },
     { path: '/api/index-notify', body: {} },
+    { path: '/api/subscribe/confirm', body: { token: 'x'.repeat(43) } },
+    { path: '/api/subscribe/unsubscribe', body: { token: 'x'.repeat(43) } },
+    { path: '/api/subscribe/unsubscribe', body: { 'List-Unsubscribe': 'One-Click' } },
   ];
   it.each(posts)('POST $path', async ({ path, body }) => {
     const spec = (await (await get('/openapi.json')).json()) as Spec & { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, unknown> }> }>> };

@@ -1,21 +1,26 @@
 import Link from 'next/link';
-import { unsubscribe } from '@/lib/forms/subscribe';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Unsubscribe', description: 'Ends a newsletter subscription.', robots: { index: false } };
 
+/** The page behind the unsubscribe link of every newsletter mail: opening it changes nothing; the button unsubscribes. */
 export default async function UnsubscribePage({ searchParams }: PageProps<'/subscribe/unsubscribe'>) {
   const { token } = await searchParams;
-  const subscriber = typeof token === 'string' && token.length <= 200 ? await unsubscribe(token) : undefined;
-  return subscriber ? (
+  return typeof token === 'string' && token.length > 0 && token.length <= 200 ? (
     <>
-      <h1>Unsubscribed</h1>
-      <p>{subscriber.email} will get no more email from this site.</p>
+      <h1>Unsubscribe</h1>
+      <p>Stop receiving new posts from this site by email.</p>
+      <form method="post" action="/api/subscribe/unsubscribe" className="post-form">
+        <input type="hidden" name="token" value={token} />
+        <button type="submit" className="button">
+          Unsubscribe
+        </button>
+      </form>
     </>
   ) : (
     <>
       <h1>This link does not work</h1>
-      <p>It is not an unsubscribe link of this site.</p>
+      <p>It is not an unsubscribe link of this site. Use the link from one of its emails.</p>
       <p>
         <Link href="/">Back to the home page</Link>
       </p>

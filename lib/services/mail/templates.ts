@@ -26,41 +26,45 @@ ${options.footer.map((line) => `<p style="font-size:.85rem;color:#5b5e66">${esca
   return { to: options.to, ...(options.replyTo ? { replyTo: options.replyTo } : {}), subject: options.subject, text, html, ...(options.headers ? { headers: options.headers } : {}) };
 }
 
-function newsletterHeaders(unsubscribeUrl: string): Record<string, string> {
-  return { 'List-Unsubscribe': `<${unsubscribeUrl}>` };
+/** Where a newsletter message lets its reader leave: the page with a button, and the one-click address. */
+export type UnsubscribeLinks = { page: string; oneClick: string };
+
+/** RFC 2369 List-Unsubscribe with RFC 8058 one-click: a provider's POST of `List-Unsubscribe=One-Click` unsubscribes. */
+function newsletterHeaders(unsubscribe: UnsubscribeLinks): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
-export function confirmSubscriptionMail(to: Address, links: { confirm: string; unsubscribe: string }): OutgoingMail {
+export function confirmSubscriptionMail(to: Address, links: { confirm: string; unsubscribe: UnsubscribeLinks }): OutgoingMail {
   const { name } = site();
   return compose({
     to,
     subject: `Confirm your subscription to ${name}`,
     paragraphs: [`Someone, hopefully you, asked to receive new posts from ${name} at ${to.address}.`, 'Confirm with the link below. If it was not you, ignore this message and nothing more will be sent.'],
     action: { label: 'Confirm my subscription', url: links.confirm },
-    footer: [`Unsubscribe: ${links.unsubscribe}`],
+    footer: [`Unsubscribe: ${links.unsubscribe.page}`],
     headers: newsletterHeaders(links.unsubscribe),
   });
 }
 
-export function alreadySubscribedMail(to: Address, links: { unsubscribe: string }): OutgoingMail {
+export function alreadySubscribedMail(to: Address, links: { unsubscribe: UnsubscribeLinks }): OutgoingMail {
   const { name } = site();
   return compose({
     to,
     subject: `You are already subscribed to ${name}`,
     paragraphs: [`Someone asked to subscribe ${to.address} to ${name}. This address is already subscribed, so nothing changed.`],
-    footer: [`Unsubscribe: ${links.unsubscribe}`],
+    footer: [`Unsubscribe: ${links.unsubscribe.page}`],
     headers: newsletterHeaders(links.unsubscribe),
   });
 }
 
-export function welcomeMail(to: Address, links: { unsubscribe: string }): OutgoingMail {
+export function welcomeMail(to: Address, links: { unsubscribe: UnsubscribeLinks }): OutgoingMail {
   const { name } = site();
   return compose({
     to,
     subject: `Welcome to ${name}`,
     paragraphs: [`Your subscription is confirmed: new posts from ${name} will arrive at ${to.address}.`],
     action: { label: 'Read the latest posts', url: absoluteUrl('/blog') },
-    footer: [`Unsubscribe: ${links.unsubscribe}`],
+    footer: [`Unsubscribe: ${links.unsubscribe.page}`],
     headers: newsletterHeaders(links.unsubscribe),
   });
 }
@@ -77,12 +81,20 @@ export function supportOwnerMail(owner: string, fields: SupportFields): Outgoing
   });
 }
 
-export function supportReceiptMail(fields: SupportFields): OutgoingMail {
+/**
+ * The sender's receipt. Anyone can type any address into the support form, so
+ * the receipt carries none of what was typed (no name, subject or message):
+ * a fixed text and the message id, nothing the site could be made to say.
+ */
+export function supportReceiptMail(fields: Pick<SupportFields, 'id' | 'email'>): OutgoingMail {
   const { name } = site();
   return compose({
-    to: { name: fields.name, address: fields.email },
-    subject: `We received your message: ${fields.subject}`,
-    paragraphs: [`Hello ${fields.name},`, `Thank you for writing to ${name}. Your message has been received and you will get an answer by email.`, `Your message:\n${fields.message}`],
+    to: { address: fields.email },
+    subject: `We received your message to ${name}`,
+    paragraphs: [
+      `Thank you for writing to ${name}. Your message has arrived and the answer will come by email.`,
+      'If you did not write to us, someone typed your address into our support form: ignore this email, nothing more will be sent.',
+    ],
     footer: [`Reference ${fields.id}.`],
   });
 }

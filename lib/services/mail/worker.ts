@@ -1,12 +1,15 @@
 import { describeError } from '../../log';
 import { store } from '../store';
+import { mailSettings } from './settings';
 import { createTransport, type MailTransport } from './transport';
 
 /**
  * Sends mail from the store's outbox: due messages are claimed for a while
  * (a crashed sender's claims come back), sent, then marked sent; a failure is
  * retried later with exponential backoff. A mail server that is down delays
- * mail and loses none.
+ * mail and loses none. Sent mail is deleted once it is older than the
+ * retention (checked at most once per poll), so old links and texts do not
+ * stay in the store.
  */
 export type MailWorker = { kick: () => void; stop: () => void; drain: () => Promise<void> };
 
@@ -17,18 +20,31 @@ export function backoffMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 30 * 60 * 1000);
 }
 
-export function createMailWorker(options: { transport?: MailTransport; pollMs?: number; retryBaseMs?: number; leaseMs?: number; log?: Pick<Console, 'warn'> } = {}): MailWorker {
+export function createMailWorker(
+  options: { transport?: MailTransport; pollMs?: number; retryBaseMs?: number; retentionMs?: number; leaseMs?: number; log?: Pick<Console, 'warn'> } = {},
+): MailWorker {
+  const settings = mailSettings();
   const transport = options.transport ?? createTransport();
-  const pollMs = options.pollMs ?? Number(process.env.MAIL_POLL_MS || 5000);
-  const retryBaseMs = options.retryBaseMs ?? Number(process.env.MAIL_RETRY_BASE_MS || 5000);
+  const pollMs = options.pollMs ?? settings.pollMs;
+  const retryBaseMs = options.retryBaseMs ?? settings.retryBaseMs;
+  const retentionMs = options.retentionMs ?? settings.retentionMs;
   const leaseMs = options.leaseMs ?? 60_000;
   const log = options.log ?? console;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
   let warned = false;
+  let purgedAt = -Infinity;
+
+  async function purge(): Promise<void> {
+    const now = Date.now();
+    if (now - purgedAt < pollMs) return;
+    purgedAt = now;
+    await store().purgeSentMail(now - retentionMs);
+  }
 
   async function pass(): Promise<void> {
+    await purge();
     for (;;) {
       const due = await store().claimDueMail(Date.now(), 20, leaseMs);
       if (due.length === 0) return;

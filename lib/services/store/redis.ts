@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Booking, Order, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus, SupportMessage } from './types';
+import { hashToken } from '../tokens';
+import type { Booking, ConfirmationState, Order, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus, SupportMessage } from './types';
 
 /**
  * The store on Redis, for deployments without a disk or with several
@@ -11,6 +12,7 @@ export type Evaluator = { eval: (script: string, keys: string[], args: string[])
 const P = 'lectern:store:';
 
 // Applies a subscription only if the address is still in the state the caller saw (else 'retry').
+// The unsubscribe token of the queued message is kept (hashed) with it.
 const SUBSCRIBE = `
 local key = KEYS[1]
 local status = redis.call('HGET', key, 'status') or 'new'
@@ -18,37 +20,44 @@ if status ~= ARGV[6] then return 'retry' end
 if status ~= 'confirmed' then
   local oldConfirm = redis.call('HGET', key, 'confirm')
   if oldConfirm then redis.call('DEL', KEYS[2] .. oldConfirm) end
-  redis.call('HSET', key, 'email', ARGV[1], 'status', 'pending', 'confirm', ARGV[3], 'updated', ARGV[5])
+  redis.call('HSET', key, 'email', ARGV[1], 'status', 'pending', 'confirm', ARGV[3], 'confirmAt', ARGV[5], 'updated', ARGV[5])
   if ARGV[2] ~= '' then redis.call('HSET', key, 'name', ARGV[2]) end
-  if redis.call('HSETNX', key, 'unsub', ARGV[4]) == 1 then redis.call('SET', KEYS[3] .. ARGV[4], ARGV[1]) end
   redis.call('HSETNX', key, 'created', ARGV[5])
   redis.call('SET', KEYS[2] .. ARGV[3], ARGV[1])
   redis.call('ZADD', KEYS[4], 'NX', ARGV[5], ARGV[1])
 end
 if ARGV[7] ~= '' then
+  redis.call('SET', KEYS[3] .. ARGV[4], ARGV[1])
   redis.call('HSET', KEYS[5] .. ARGV[8], 'mail', ARGV[7], 'attempts', 0, 'created', ARGV[5])
   redis.call('ZADD', KEYS[6], ARGV[5], ARGV[8])
 end
 return status`;
 
-const CONFIRM = `
-local email = redis.call('GET', KEYS[1])
-if not email then return false end
-local key = KEYS[2] .. email
-if redis.call('HGET', key, 'status') ~= 'pending' or redis.call('HGET', key, 'confirm') ~= ARGV[1] then return false end
-redis.call('HSET', key, 'status', 'confirmed', 'confirmed', ARGV[2], 'updated', ARGV[2])
-redis.call('HDEL', key, 'confirm')
-redis.call('DEL', KEYS[1])
-if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[3] .. ARGV[4], 'mail', ARGV[3], 'attempts', 0, 'created', ARGV[2])
-  redis.call('ZADD', KEYS[4], ARGV[2], ARGV[4])
-end
-return redis.call('HGETALL', key)`;
+// The pending subscriber holding a confirmation token, and when the token was issued
+// (hashes written before tokens were dated fall back to their last update).
+const FIND_PENDING = `
+local function pendingByToken(tokenKey, prefix, hash)
+  local email = redis.call('GET', tokenKey)
+  if not email then return nil end
+  local key = prefix .. email
+  if redis.call('HGET', key, 'status') ~= 'pending' or redis.call('HGET', key, 'confirm') ~= hash then return nil end
+  return key, tonumber(redis.call('HGET', key, 'confirmAt') or redis.call('HGET', key, 'updated') or 0)
+end`;
 
-const READ_BY_TOKEN = `
-local email = redis.call('GET', KEYS[1])
-if not email then return false end
-return redis.call('HGETALL', KEYS[2] .. email)`;
+const CONFIRMATION_STATE = `${FIND_PENDING}
+local key, issued = pendingByToken(KEYS[1], KEYS[2], ARGV[1])
+if not key then return false end
+if issued < tonumber(ARGV[2]) then return 'expired' end
+return 'pending'`;
+
+const CONFIRM = `${FIND_PENDING}
+local key, issued = pendingByToken(KEYS[1], KEYS[2], ARGV[1])
+if not key then return false end
+if issued < tonumber(ARGV[3]) then return 'expired' end
+redis.call('HSET', key, 'status', 'confirmed', 'confirmed', ARGV[2], 'updated', ARGV[2])
+redis.call('HDEL', key, 'confirm', 'confirmAt')
+redis.call('DEL', KEYS[1])
+return redis.call('HGETALL', key)`;
 
 const UNSUBSCRIBE = `
 local email = redis.call('GET', KEYS[1])
@@ -57,7 +66,7 @@ local key = KEYS[2] .. email
 local confirm = redis.call('HGET', key, 'confirm')
 if confirm then redis.call('DEL', KEYS[3] .. confirm) end
 redis.call('HSET', key, 'status', 'unsubscribed', 'updated', ARGV[1])
-redis.call('HDEL', key, 'confirm')
+redis.call('HDEL', key, 'confirm', 'confirmAt')
 return redis.call('HGETALL', key)`;
 
 const LIST_HASHES = `
@@ -97,7 +106,48 @@ return out`;
 const SENT = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], 'sent', ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1`;
+
+// Sent mail older than ARGV[1], at most ARGV[2] at a time: KEYS[1] the sent set, KEYS[2] the mail prefix.
+const PURGE_SENT = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do
+  redis.call('DEL', KEYS[2] .. id)
+  redis.call('ZREM', KEYS[1], id)
+end
+return #ids`;
+
+/**
+ * Upgrades data written before tokens were hashed and sent mail was indexed:
+ * one SCAN step per call (ARGV[1] the cursor). A subscriber's raw unsubscribe
+ * token is handed back to be hashed by the caller; sent mail joins the sent set.
+ */
+const UPGRADE_SCAN = `
+local step = redis.call('SCAN', ARGV[1], 'MATCH', KEYS[1] .. '*', 'COUNT', 500)
+local raw = {}
+for _, key in ipairs(step[2]) do
+  if string.sub(key, 1, #KEYS[2]) == KEYS[2] then
+    local unsub = redis.call('HGET', key, 'unsub')
+    if unsub then table.insert(raw, unsub) end
+  elseif string.sub(key, 1, #KEYS[3]) == KEYS[3] then
+    local sent = redis.call('HGET', key, 'sent')
+    if sent then redis.call('ZADD', KEYS[4], sent, string.sub(key, #KEYS[3] + 1)) end
+  end
+end
+return { step[1], raw }`;
+
+// Re-keys one raw unsubscribe token under its hash: KEYS[1] raw key, KEYS[2] hashed key, KEYS[3] subscriber prefix.
+const UPGRADE_TOKEN = `
+local email = redis.call('GET', KEYS[1])
+if email then
+  redis.call('SET', KEYS[2], email)
+  redis.call('DEL', KEYS[1])
+  redis.call('HDEL', KEYS[3] .. email, 'unsub')
+end
+return 1`;
+
+const SCHEMA_VERSION = '2';
 
 const RETRY = `
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
@@ -188,7 +238,6 @@ function toSubscriber(hash: Record<string, string>): Subscriber {
     email: hash.email ?? '',
     ...(hash.name ? { name: hash.name } : {}),
     status: (hash.status ?? 'pending') as SubscriberStatus,
-    unsubscribeToken: hash.unsub ?? '',
     createdAt: Number(hash.created),
     ...(hash.confirmed ? { confirmedAt: Number(hash.confirmed) } : {}),
   };
@@ -196,19 +245,38 @@ function toSubscriber(hash: Record<string, string>): Subscriber {
 
 export function openRedisStore(redis: Evaluator, close: () => Promise<void>): Store {
   const run = (script: string, keys: string[], args: (string | number)[]) => redis.eval(script, keys.map((key) => `${P}${key}`), args.map(String));
+
+  /** The one-time upgrade of older data (idempotent, safe to run from several instances at once), once per process. */
+  async function upgrade(): Promise<void> {
+    if ((await redis.eval(`return redis.call('GET', KEYS[1])`, [`${P}schema`], [])) === SCHEMA_VERSION) return;
+    let cursor = '0';
+    do {
+      const [next, raw] = (await run(UPGRADE_SCAN, ['', 'subscriber:', 'mail:', 'sent'], [cursor])) as [string, string[]];
+      for (const token of raw) await run(UPGRADE_TOKEN, [`unsubscribe-token:${token}`, `unsubscribe-token:${hashToken(token)}`, 'subscriber:'], []);
+      cursor = String(next);
+    } while (cursor !== '0');
+    await redis.eval(`return redis.call('SET', KEYS[1], ARGV[1])`, [`${P}schema`], [SCHEMA_VERSION]);
+  }
+  let upgrading: Promise<void> | undefined;
+  const upgraded = () =>
+    (upgrading ??= upgrade().catch((error: unknown) => {
+      upgrading = undefined;
+      throw error;
+    }));
+
   return {
     kind: 'redis',
 
-    async subscribe({ email, name, confirmTokenHash, unsubscribeToken, now, mail }) {
+    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
       for (let attempt = 0; attempt < 5; attempt++) {
         const existing = pairs(await run(HGETALL, [`subscriber:${email}`], []));
         const status = (existing.status as SubscriberStatus | undefined) ?? undefined;
-        const message = mail(status, existing.unsub ?? unsubscribeToken);
+        const message = mail(status);
         const result = await run(SUBSCRIBE, [`subscriber:${email}`, 'confirm-token:', 'unsubscribe-token:', 'subscribers', 'mail:', 'outbox'], [
           email,
           name ?? '',
           confirmTokenHash,
-          unsubscribeToken,
+          unsubscribeTokenHash,
           now,
           status ?? 'new',
           message ? JSON.stringify(message) : '',
@@ -219,17 +287,20 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
       throw new Error('subscription kept changing under concurrent requests');
     },
 
-    async confirmSubscriber(confirmTokenHash, now, mail) {
-      const found = pairs(await run(READ_BY_TOKEN, [`confirm-token:${confirmTokenHash}`, 'subscriber:'], []));
-      if (!found.email || found.status !== 'pending') return undefined;
-      const confirmed: Subscriber = { ...toSubscriber(found), status: 'confirmed', confirmedAt: now };
-      const message = mail(confirmed);
-      const result = await run(CONFIRM, [`confirm-token:${confirmTokenHash}`, 'subscriber:', 'mail:', 'outbox'], [confirmTokenHash, now, message ? JSON.stringify(message) : '', randomUUID()]);
-      return result ? toSubscriber(pairs(result)) : undefined;
+    async confirmationState(confirmTokenHash, issuedAfter) {
+      const result = await run(CONFIRMATION_STATE, [`confirm-token:${confirmTokenHash}`, 'subscriber:'], [confirmTokenHash, issuedAfter]);
+      return typeof result === 'string' ? (result as ConfirmationState) : undefined;
     },
 
-    async unsubscribe(unsubscribeToken, now) {
-      const result = await run(UNSUBSCRIBE, [`unsubscribe-token:${unsubscribeToken}`, 'subscriber:', 'confirm-token:'], [now]);
+    async confirmSubscriber(confirmTokenHash, now, issuedAfter) {
+      const result = await run(CONFIRM, [`confirm-token:${confirmTokenHash}`, 'subscriber:'], [confirmTokenHash, now, issuedAfter]);
+      if (result === 'expired') return { state: 'expired' };
+      return result ? { state: 'confirmed', subscriber: toSubscriber(pairs(result)) } : undefined;
+    },
+
+    async unsubscribe(unsubscribeTokenHash, now) {
+      await upgraded();
+      const result = await run(UNSUBSCRIBE, [`unsubscribe-token:${unsubscribeTokenHash}`, 'subscriber:', 'confirm-token:'], [now]);
       return result ? toSubscriber(pairs(result)) : undefined;
     },
 
@@ -270,7 +341,7 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
     },
 
     async markMailSent(id, now) {
-      await run(SENT, ['outbox', `mail:${id}`], [id, now]);
+      await run(SENT, ['outbox', `mail:${id}`, 'sent'], [id, now]);
     },
 
     async retryMailLater(id, attempts, nextAttemptAt, error) {
@@ -279,6 +350,16 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
 
     async pendingMailCount() {
       return Number(await redis.eval(`return redis.call('ZCARD', KEYS[1])`, [`${P}outbox`], []));
+    },
+
+    async purgeSentMail(sentBefore) {
+      await upgraded();
+      let purged = 0;
+      for (;;) {
+        const count = Number(await run(PURGE_SENT, ['sent', 'mail:'], [sentBefore, 500]));
+        purged += count;
+        if (count < 500) return purged;
+      }
     },
 
     async holdSeats(hold, capacity, now) {

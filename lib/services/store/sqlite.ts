@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { hashToken } from '../tokens';
 import type { Booking, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
 
-/** Schema changes, applied in order, each once; the version is kept in the file. */
-const MIGRATIONS: string[] = [
+/**
+ * Schema changes, applied in order, each once; the version is kept in the file.
+ * SQL may call `lectern_hash_token(text)`, the hash tokens are stored as.
+ */
+export const MIGRATIONS: string[] = [
   `CREATE TABLE subscribers (
      email TEXT PRIMARY KEY,
      name TEXT,
@@ -68,6 +72,26 @@ const MIGRATIONS: string[] = [
    );
    CREATE TABLE webhook_events (id TEXT PRIMARY KEY, received_at INTEGER NOT NULL);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Unsubscribe tokens kept hashed, one per message that carried one; confirmation tokens dated, so they expire;
+  // sent mail found by its age, so it can be purged.
+  `CREATE TABLE unsubscribe_tokens (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, created_at INTEGER NOT NULL);
+   INSERT INTO unsubscribe_tokens (token_hash, email, created_at) SELECT lectern_hash_token(unsubscribe_token), email, created_at FROM subscribers;
+   CREATE INDEX unsubscribe_tokens_email ON unsubscribe_tokens (email);
+   CREATE TABLE subscribers_next (
+     email TEXT PRIMARY KEY,
+     name TEXT,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+     confirm_token_hash TEXT UNIQUE,
+     confirm_token_at INTEGER,
+     created_at INTEGER NOT NULL,
+     confirmed_at INTEGER,
+     updated_at INTEGER NOT NULL
+   );
+   INSERT INTO subscribers_next (email, name, status, confirm_token_hash, confirm_token_at, created_at, confirmed_at, updated_at)
+     SELECT email, name, status, confirm_token_hash, CASE WHEN confirm_token_hash IS NULL THEN NULL ELSE updated_at END, created_at, confirmed_at, updated_at FROM subscribers;
+   DROP TABLE subscribers;
+   ALTER TABLE subscribers_next RENAME TO subscribers;
+   CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL;`,
 ];
 
 type BookingRow = {
@@ -104,14 +128,14 @@ function toBooking(row: BookingRow): Booking {
   };
 }
 
-type SubscriberRow = { email: string; name: string | null; status: SubscriberStatus; unsubscribe_token: string; created_at: number; confirmed_at: number | null };
+type SubscriberRow = { email: string; name: string | null; status: SubscriberStatus; created_at: number; confirmed_at: number | null };
+const SUBSCRIBER_COLUMNS = 'email, name, status, created_at, confirmed_at';
 
 function toSubscriber(row: SubscriberRow): Subscriber {
   return {
     email: row.email,
     ...(row.name ? { name: row.name } : {}),
     status: row.status,
-    unsubscribeToken: row.unsubscribe_token,
     createdAt: row.created_at,
     ...(row.confirmed_at ? { confirmedAt: row.confirmed_at } : {}),
   };
@@ -125,6 +149,7 @@ export function openSqliteStore(file: string): Store {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  db.function('lectern_hash_token', { deterministic: true }, (token: unknown) => hashToken(String(token)));
 
   const version = db.pragma('user_version', { simple: true }) as number;
   for (let index = version; index < MIGRATIONS.length; index++) {
@@ -143,55 +168,72 @@ export function openSqliteStore(file: string): Store {
     return (booked?.n ?? 0) + (held?.n ?? 0);
   };
 
-  const selectSubscriber = db.prepare<[string], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE email = ?');
+  const selectSubscriber = db.prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = ?`);
+  const selectPending = db.prepare<[string], SubscriberRow & { confirm_token_at: number }>(
+    `SELECT ${SUBSCRIBER_COLUMNS}, confirm_token_at FROM subscribers WHERE confirm_token_hash = ? AND status = 'pending'`,
+  );
 
   return {
     kind: 'sqlite',
 
-    async subscribe({ email, name, confirmTokenHash, unsubscribeToken, now, mail }) {
+    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
       db.transaction(() => {
         const existing = selectSubscriber.get(email);
         if (!existing) {
           db.prepare(
-            `INSERT INTO subscribers (email, name, status, confirm_token_hash, unsubscribe_token, created_at, updated_at)
+            `INSERT INTO subscribers (email, name, status, confirm_token_hash, confirm_token_at, created_at, updated_at)
              VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
-          ).run(email, name ?? null, confirmTokenHash, unsubscribeToken, now, now);
+          ).run(email, name ?? null, confirmTokenHash, now, now, now);
         } else if (existing.status !== 'confirmed') {
-          db.prepare(`UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, updated_at = ? WHERE email = ?`).run(
+          db.prepare(`UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, confirm_token_at = ?, updated_at = ? WHERE email = ?`).run(
             name ?? null,
             confirmTokenHash,
+            now,
             now,
             email,
           );
         }
-        const message = mail(existing?.status, existing?.unsubscribe_token ?? unsubscribeToken);
-        if (message) queueMail(message, now);
+        const message = mail(existing?.status);
+        if (message) {
+          db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
+          queueMail(message, now);
+        }
       })();
     },
 
-    async confirmSubscriber(confirmTokenHash, now, mail) {
+    async confirmationState(confirmTokenHash, issuedAfter) {
+      const row = selectPending.get(confirmTokenHash);
+      if (!row) return undefined;
+      return row.confirm_token_at >= issuedAfter ? 'pending' : 'expired';
+    },
+
+    async confirmSubscriber(confirmTokenHash, now, issuedAfter) {
       return db.transaction(() => {
-        const row = db.prepare<[string], SubscriberRow>(`SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE confirm_token_hash = ? AND status = 'pending'`).get(confirmTokenHash);
+        const row = selectPending.get(confirmTokenHash);
         if (!row) return undefined;
-        db.prepare(`UPDATE subscribers SET status = 'confirmed', confirm_token_hash = NULL, confirmed_at = ?, updated_at = ? WHERE email = ?`).run(now, now, row.email);
-        const subscriber = toSubscriber({ ...row, status: 'confirmed', confirmed_at: now });
-        const message = mail(subscriber);
-        if (message) queueMail(message, now);
-        return subscriber;
+        if (row.confirm_token_at < issuedAfter) return { state: 'expired' as const };
+        db.prepare(`UPDATE subscribers SET status = 'confirmed', confirm_token_hash = NULL, confirm_token_at = NULL, confirmed_at = ?, updated_at = ? WHERE email = ?`).run(
+          now,
+          now,
+          row.email,
+        );
+        return { state: 'confirmed' as const, subscriber: toSubscriber({ ...row, status: 'confirmed', confirmed_at: now }) };
       })();
     },
 
-    async unsubscribe(unsubscribeToken, now) {
+    async unsubscribe(unsubscribeTokenHash, now) {
       return db.transaction(() => {
-        const row = db.prepare<[string], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers WHERE unsubscribe_token = ?').get(unsubscribeToken);
+        const row = db
+          .prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = (SELECT email FROM unsubscribe_tokens WHERE token_hash = ?)`)
+          .get(unsubscribeTokenHash);
         if (!row) return undefined;
-        db.prepare(`UPDATE subscribers SET status = 'unsubscribed', confirm_token_hash = NULL, updated_at = ? WHERE email = ?`).run(now, row.email);
+        db.prepare(`UPDATE subscribers SET status = 'unsubscribed', confirm_token_hash = NULL, confirm_token_at = NULL, updated_at = ? WHERE email = ?`).run(now, row.email);
         return toSubscriber({ ...row, status: 'unsubscribed' });
       })();
     },
 
     async subscribers() {
-      return db.prepare<[], SubscriberRow>('SELECT email, name, status, unsubscribe_token, created_at, confirmed_at FROM subscribers ORDER BY created_at, email').all().map(toSubscriber);
+      return db.prepare<[], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers ORDER BY created_at, email`).all().map(toSubscriber);
     },
 
     async subscriber(email) {
@@ -241,6 +283,10 @@ export function openSqliteStore(file: string): Store {
 
     async pendingMailCount() {
       return (db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL').get() as { n: number }).n;
+    },
+
+    async purgeSentMail(sentBefore) {
+      return db.prepare('DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?').run(sentBefore).changes;
     },
 
     async holdSeats(hold, capacity, now) {

@@ -11,12 +11,10 @@ export type OutgoingMail = {
 export type OutboxEntry = { id: string; mail: OutgoingMail; attempts: number };
 
 export type SubscriberStatus = 'pending' | 'confirmed' | 'unsubscribed';
-/**
- * `unsubscribeToken` is kept as is, not hashed: every future message must carry
- * it, and it grants nothing but unsubscribing. The confirmation token, which
- * grants a subscription, is kept only as a hash.
- */
-export type Subscriber = { email: string; name?: string; status: SubscriberStatus; unsubscribeToken: string; createdAt: number; confirmedAt?: number };
+export type Subscriber = { email: string; name?: string; status: SubscriberStatus; createdAt: number; confirmedAt?: number };
+
+/** A confirmation token as the store finds it: waiting (issued after the cutoff given), or expired. */
+export type ConfirmationState = 'pending' | 'expired';
 
 export type SupportMessage = { id: string; name: string; email: string; subject: string; message: string; createdAt: number };
 
@@ -52,21 +50,29 @@ export interface Store {
 
   /**
    * Records a subscription request. A new, pending or unsubscribed address gets
-   * a fresh confirmation token; a confirmed one is left as is. An address keeps
-   * its first unsubscribe token. `mail` builds the message to queue for the
-   * state found (or undefined to queue nothing).
+   * a fresh confirmation token (issued `now`); a confirmed one is left as is.
+   * `mail` builds the message to queue for the state found (or undefined to
+   * queue nothing); the unsubscribe token that message carries is kept, as a
+   * hash, with it. Tokens are only ever stored hashed: every message to a
+   * subscriber carries a token of its own, and each of them keeps working.
    */
   subscribe(input: {
     email: string;
     name?: string;
     confirmTokenHash: string;
-    unsubscribeToken: string;
+    unsubscribeTokenHash: string;
     now: number;
-    mail: (previous: SubscriberStatus | undefined, unsubscribeToken: string) => OutgoingMail | undefined;
+    mail: (previous: SubscriberStatus | undefined) => OutgoingMail | undefined;
   }): Promise<void>;
-  /** Confirms the subscriber holding this token; returns it, or undefined for an unknown token. */
-  confirmSubscriber(confirmTokenHash: string, now: number, mail: (subscriber: Subscriber) => OutgoingMail | undefined): Promise<Subscriber | undefined>;
-  unsubscribe(unsubscribeToken: string, now: number): Promise<Subscriber | undefined>;
+  /** What a confirmation token is, changing nothing: undefined for an unknown or used one. */
+  confirmationState(confirmTokenHash: string, issuedAfter: number): Promise<ConfirmationState | undefined>;
+  /**
+   * Confirms the pending subscriber holding this token if it was issued at or
+   * after `issuedAfter`; an expired token changes nothing.
+   */
+  confirmSubscriber(confirmTokenHash: string, now: number, issuedAfter: number): Promise<{ state: 'confirmed'; subscriber: Subscriber } | { state: 'expired' } | undefined>;
+  /** Unsubscribes the holder of any unsubscribe token mailed to it (idempotent); undefined for an unknown token. */
+  unsubscribe(unsubscribeTokenHash: string, now: number): Promise<Subscriber | undefined>;
   subscribers(): Promise<Subscriber[]>;
   subscriber(email: string): Promise<Subscriber | undefined>;
 
@@ -78,6 +84,8 @@ export interface Store {
   markMailSent(id: string, now: number): Promise<void>;
   retryMailLater(id: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
   pendingMailCount(): Promise<number>;
+  /** Deletes mail sent before `sentBefore` (bodies, links and all); unsent mail stays. Returns how many went. */
+  purgeSentMail(sentBefore: number): Promise<number>;
 
   /** Sets seats aside if confirmed bookings plus unexpired holds leave room for them (one atomic check). */
   holdSeats(hold: Hold, capacity: number, now: number): Promise<boolean>;

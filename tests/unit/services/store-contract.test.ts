@@ -4,7 +4,9 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openRedisStore } from '@/lib/services/store/redis';
-import { openSqliteStore } from '@/lib/services/store/sqlite';
+import Database from 'better-sqlite3';
+import { MIGRATIONS, openSqliteStore } from '@/lib/services/store/sqlite';
+import { hashToken } from '@/lib/services/tokens';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 
@@ -35,64 +37,90 @@ describe.each(backends)('the $name store', ({ open }) => {
   });
   afterAll(async () => store?.close());
 
-  const subscribe = (email: string, confirm: string, unsubscribe: string, seen: unknown[] = []) =>
+  const subscribe = (email: string, confirm: string, unsubscribe: string, seen: unknown[] = [], now = 1000) =>
     store.subscribe({
       email,
       name: 'Reader',
       confirmTokenHash: confirm,
-      unsubscribeToken: unsubscribe,
-      now: 1000,
-      mail: (previous, token) => {
-        seen.push([previous, token]);
+      unsubscribeTokenHash: unsubscribe,
+      now,
+      mail: (previous) => {
+        seen.push(previous);
         return previous === 'confirmed' ? undefined : mail(`confirm ${confirm}`);
       },
     });
+  const DAY = 24 * 60 * 60 * 1000;
 
   it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
     const seen: unknown[] = [];
     await subscribe('a@example.com', 'c1', 'u1', seen);
-    expect(seen).toEqual([[undefined, 'u1']]);
-    expect(await store.subscribers()).toEqual([{ email: 'a@example.com', name: 'Reader', status: 'pending', unsubscribeToken: 'u1', createdAt: 1000 }]);
+    expect(seen).toEqual([undefined]);
+    expect(await store.subscribers()).toEqual([{ email: 'a@example.com', name: 'Reader', status: 'pending', createdAt: 1000 }]);
     expect(await store.pendingMailCount()).toBe(1);
   });
 
-  it('gives a pending address a new confirmation token but keeps its unsubscribe token', async () => {
+  it('gives a pending address a new confirmation token; the unsubscribe token of every mail keeps working', async () => {
     await subscribe('a@example.com', 'c1', 'u1');
     const seen: unknown[] = [];
     await subscribe('a@example.com', 'c2', 'u2', seen);
-    expect(seen).toEqual([['pending', 'u1']]);
-    expect(await store.confirmSubscriber('c1', 2000, () => undefined)).toBeUndefined();
-    expect(await store.confirmSubscriber('c2', 2000, () => undefined)).toMatchObject({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 });
+    expect(seen).toEqual(['pending']);
+    expect(await store.confirmSubscriber('c1', 2000, 0)).toBeUndefined();
+    expect(await store.confirmSubscriber('c2', 2000, 0)).toEqual({ state: 'confirmed', subscriber: expect.objectContaining({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 }) });
+    expect(await store.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+    expect(await store.unsubscribe('u2', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
   });
 
   it('confirms once; a used or unknown token confirms nothing', async () => {
     await subscribe('a@example.com', 'c1', 'u1');
-    const welcome: string[] = [];
-    const confirmed = await store.confirmSubscriber('c1', 2000, (subscriber) => (welcome.push(subscriber.email), mail('welcome')));
-    expect(confirmed?.status).toBe('confirmed');
-    expect(welcome).toEqual(['a@example.com']);
-    expect(await store.pendingMailCount()).toBe(2);
-    expect(await store.confirmSubscriber('c1', 3000, () => undefined)).toBeUndefined();
-    expect(await store.confirmSubscriber('nope', 3000, () => undefined)).toBeUndefined();
+    expect(await store.confirmationState('c1', 0)).toBe('pending');
+    const confirmed = await store.confirmSubscriber('c1', 2000, 0);
+    expect(confirmed).toMatchObject({ state: 'confirmed', subscriber: { status: 'confirmed' } });
+    expect(await store.confirmationState('c1', 0)).toBeUndefined();
+    expect(await store.confirmSubscriber('c1', 3000, 0)).toBeUndefined();
+    expect(await store.confirmSubscriber('nope', 3000, 0)).toBeUndefined();
+    expect(await store.pendingMailCount()).toBe(1);
+  });
+
+  it('refuses a confirmation token issued before the cutoff and changes nothing; a new subscription issues a fresh one', async () => {
+    await subscribe('a@example.com', 'c1', 'u1', [], 1000);
+    const cutoff = 1000 + 1;
+    expect(await store.confirmationState('c1', cutoff)).toBe('expired');
+    expect(await store.confirmSubscriber('c1', 8 * DAY, cutoff)).toEqual({ state: 'expired' });
+    expect(await store.subscriber('a@example.com')).toMatchObject({ status: 'pending' });
+    expect(await store.confirmationState('c1', 1000)).toBe('pending');
+    await subscribe('a@example.com', 'c2', 'u2', [], 8 * DAY);
+    expect(await store.confirmationState('c1', 0)).toBeUndefined();
+    expect(await store.confirmSubscriber('c2', 8 * DAY, cutoff)).toMatchObject({ state: 'confirmed' });
   });
 
   it('leaves a confirmed subscriber alone when the address subscribes again', async () => {
     await subscribe('a@example.com', 'c1', 'u1');
-    await store.confirmSubscriber('c1', 2000, () => undefined);
+    await store.confirmSubscriber('c1', 2000, 0);
     const seen: unknown[] = [];
     await subscribe('a@example.com', 'c9', 'u9', seen);
-    expect(seen).toEqual([['confirmed', 'u1']]);
+    expect(seen).toEqual(['confirmed']);
     expect((await store.subscriber('a@example.com'))?.status).toBe('confirmed');
     expect(await store.pendingMailCount()).toBe(1);
+    // No mail carried u9, so it unsubscribes nobody.
+    expect(await store.unsubscribe('u9', 3000)).toBeUndefined();
   });
 
-  it('unsubscribes by token, and a later subscription starts pending again', async () => {
+  it('unsubscribes by token, again without harm, and a later subscription starts pending again', async () => {
     await subscribe('a@example.com', 'c1', 'u1');
-    await store.confirmSubscriber('c1', 2000, () => undefined);
+    await store.confirmSubscriber('c1', 2000, 0);
     expect(await store.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+    expect(await store.unsubscribe('u1', 3500)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
     expect(await store.unsubscribe('wrong', 3000)).toBeUndefined();
     await subscribe('a@example.com', 'c3', 'u3');
     expect((await store.subscriber('a@example.com'))?.status).toBe('pending');
+  });
+
+  it('an unsubscribe of a pending address voids its confirmation link', async () => {
+    await subscribe('a@example.com', 'c1', 'u1');
+    await store.unsubscribe('u1', 2000);
+    expect(await store.confirmationState('c1', 0)).toBeUndefined();
+    expect(await store.confirmSubscriber('c1', 3000, 0)).toBeUndefined();
+    expect((await store.subscriber('a@example.com'))?.status).toBe('unsubscribed');
   });
 
   it('stores support messages with their mail in one write', async () => {
@@ -115,6 +143,21 @@ describe.each(backends)('the $name store', ({ open }) => {
     await store.markMailSent(retried!.id, 600);
     expect(await store.pendingMailCount()).toBe(0);
     expect(await store.claimDueMail(10_000, 10, 100)).toEqual([]);
+  });
+
+  it('purges sent mail older than the cutoff, keeping newer sent mail and every unsent message', async () => {
+    await store.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('old'), mail('new'), mail('unsent'), mail('failing')]);
+    const claimed = await store.claimDueMail(10, 10, 100);
+    const id = (subject: string) => claimed.find((entry) => entry.mail.subject === subject)!.id;
+    await store.markMailSent(id('old'), 1_000);
+    await store.markMailSent(id('new'), 5_000);
+    await store.retryMailLater(id('failing'), 1, 20, 'connection refused');
+    expect(await store.purgeSentMail(5_000)).toBe(1);
+    expect(await store.purgeSentMail(5_000)).toBe(0);
+    // The unsent ones are still there to send (the lease of 'unsent' ends at 110).
+    expect((await store.claimDueMail(200, 10, 100)).map((entry) => entry.mail.subject).sort()).toEqual(['failing', 'unsent']);
+    expect(await store.purgeSentMail(5_001)).toBe(1);
+    expect(await store.pendingMailCount()).toBe(2);
   });
 });
 
@@ -192,5 +235,56 @@ describe('the sqlite store file', () => {
     const second = openSqliteStore(file);
     expect((await second.supportMessages()).map((message) => message.id)).toEqual(['m1']);
     await second.close();
+  });
+});
+
+describe('stores written before tokens were hashed and sent mail purged', () => {
+  const raw = 'raw-unsubscribe-token-from-an-old-mail';
+
+  it('sqlite: the upgrade keeps old unsubscribe links working, keeps no raw token, and dates pending confirmations', async () => {
+    const file = path.join(tmp, 'upgrade.db');
+    const old = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 2)) old.exec(migration);
+    old.pragma('user_version = 2');
+    old.prepare(`INSERT INTO subscribers (email, status, confirm_token_hash, unsubscribe_token, created_at, updated_at) VALUES ('old@example.com', 'pending', 'c-old', ?, 10, 20)`).run(raw);
+    old.prepare(`INSERT INTO outbox (id, mail, next_attempt_at, sent_at, created_at) VALUES ('sent-1', '{}', 10, 30, 10)`).run();
+    old.close();
+
+    const store = openSqliteStore(file);
+    expect(await store.confirmationState('c-old', 20)).toBe('pending');
+    expect(await store.confirmationState('c-old', 21)).toBe('expired');
+    expect(await store.purgeSentMail(31)).toBe(1);
+    expect(await store.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    const everything = db
+      .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+      .all()
+      .flatMap(({ name }) => db.prepare(`SELECT * FROM "${name}"`).all())
+      .map((row) => JSON.stringify(row))
+      .join('\n');
+    db.close();
+    expect(everything).not.toContain(raw);
+  });
+
+  it('redis: the upgrade keeps old unsubscribe links working, keeps no raw token, and purges old sent mail', async () => {
+    const url = testRedisUrl(2);
+    await flushRedis(url);
+    const client = createClient({ url });
+    await client.connect();
+    const P = 'lectern:store:';
+    await client.hSet(`${P}subscriber:old@example.com`, { email: 'old@example.com', status: 'confirmed', unsub: raw, created: '10', updated: '20', confirmed: '20' });
+    await client.zAdd(`${P}subscribers`, { score: 10, value: 'old@example.com' });
+    await client.set(`${P}unsubscribe-token:${raw}`, 'old@example.com');
+    await client.hSet(`${P}mail:sent-1`, { mail: '{}', attempts: '0', created: '10', sent: '30' });
+
+    const store = openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => undefined);
+    expect(await store.purgeSentMail(31)).toBe(1);
+    expect(await client.exists(`${P}mail:sent-1`)).toBe(0);
+    expect(await store.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
+    const keys = await client.keys(`${P}*`);
+    const values = await Promise.all(keys.map(async (key) => ((await client.type(key)) === 'hash' ? JSON.stringify(await client.hGetAll(key)) : (await client.type(key)) === 'string' ? await client.get(key) : '')));
+    expect([...keys, ...values].join('\n')).not.toContain(raw);
+    await client.quit();
   });
 });
