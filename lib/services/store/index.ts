@@ -16,14 +16,23 @@ export function dataDir(): string {
   return path.resolve(process.env.DATA_DIR || '.data');
 }
 
+/**
+ * The store on Upstash (Redis over HTTP): the same scripts as on a Redis server.
+ * Replies are taken as Redis gives them: the client's default would parse every
+ * string that looks like JSON (a queued mail, a booking) into an object.
+ */
+export function openUpstashStore(url: string, token: string): Store {
+  const redis = new UpstashRedis({ url, token, retry: { retries: 0 }, automaticDeserialization: false });
+  return openRedisStore({ eval: (script, keys, args) => redis.eval(script, keys, args) }, async () => undefined);
+}
+
 /** The process's store: Redis when REDIS_URL or Upstash is configured, else SQLite under DATA_DIR. */
 export function store(): Store {
   const holder = globalThis as Holder;
   if (!holder[GLOBAL_KEY]) {
     const env = limitsEnv();
     if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-      const redis = new UpstashRedis({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
-      holder[GLOBAL_KEY] = openRedisStore({ eval: (script, keys, args) => redis.eval(script, keys, args) }, async () => undefined);
+      holder[GLOBAL_KEY] = openUpstashStore(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN);
     } else if (env.REDIS_URL) {
       const client = createClient({ url: env.REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) } });
       client.on('error', () => undefined);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLimiter, type Limiter } from '@/lib/limits/limiter';
-import { redisServerLimiter } from '@/lib/limits';
+import { redisServerLimiter, upstashLimiter } from '@/lib/limits';
 import { writeRouteLimits } from '@/lib/limits/table';
 import { flushRedis, testRedisUrl } from '../../support/redis';
+import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
 
 /** Windows scaled so the subscribe route's ten minutes last two seconds. */
 const SCALE = 2 / writeRouteLimits.subscribe.windowSeconds;
@@ -20,6 +21,20 @@ const backends: Backend[] = [
     },
   },
 ];
+
+let upstash: UpstashStandIn | undefined;
+backends.push({
+  name: 'upstash',
+  create: async (windowScale) => {
+    if (!upstash) {
+      await flushRedis(testRedisUrl(13));
+      upstash = await startUpstashStandIn(testRedisUrl(13));
+    }
+    // One HTTP request per decision, answered in this process: more room than a Redis socket needs.
+    return upstashLimiter(upstash.url, upstash.token, { timeoutMs: 5000, windowScale });
+  },
+});
+afterAll(async () => upstash?.close());
 
 let unique = 0;
 const clientId = () => `198.51.100.${++unique}-${Date.now()}`;

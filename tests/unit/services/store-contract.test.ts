@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { openUpstashStore } from '@/lib/services/store';
 import { openRedisStore } from '@/lib/services/store/redis';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
 import { flushRedis, testRedisUrl } from '../../support/redis';
+import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
 
 const mail = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: 't', html: '<p>t</p>' });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-store-'));
@@ -27,7 +29,20 @@ const backends: { name: string; open: () => Promise<Store> }[] = [
   },
 ];
 
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+let upstash: UpstashStandIn | undefined;
+backends.push({
+  name: 'upstash',
+  open: async () => {
+    await flushRedis(testRedisUrl(12));
+    upstash ??= await startUpstashStandIn(testRedisUrl(12));
+    return openUpstashStore(upstash.url, upstash.token);
+  },
+});
+
+afterAll(async () => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  await upstash?.close();
+});
 
 describe.each(backends)('the $name store', ({ open }) => {
   let store: Store;
