@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
-# `npm run bench -- reads` (or profile, weight, limits, build, render, build-profile,
+# `npm run bench -- reads` (or profile, weight, limits, flood, build, render, build-profile,
 # build-memory, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
@@ -20,6 +20,8 @@ parts (default: all of them, in this order)
   profile   CPU profile of lectern's server under load on a cached read (needs reads first)
   weight    bytes of the home page and a post: HTML, JS, CSS, fonts, images
   limits    latency and throughput of rate-limit decisions, in memory and on a local Redis
+  flood     lectern's memory before and after 3,000 spellings of one post URL and 2,000
+            query strings, and whether a page is still answered from memory
   build     next build time and peak memory for 100, 1,000 and 10,000 generated posts, and Hugo
   render    lectern's markdown pipeline alone, per post (lib/content/render.ts)
   build-profile
@@ -40,6 +42,8 @@ options (passed to every part)
   --posts=N             posts for render (default 300), build-profile (default 1000)
                         and build-memory (default 10000)
   --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096,3072)
+  --spellings=N, --queries=N
+                        URLs the flood part sends (default 3000 and 2000)
   --quick               a short smoke run: 3 s reads, 1 round, sizes 100 and 1000
 
 environment
@@ -58,12 +62,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | build | render | build-profile | build-memory | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits build render build-profile build-memory) ;;
+    reads | profile | weight | limits | flood | build | render | build-profile | build-memory | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits flood build render build-profile build-memory) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits build render build-profile build-memory)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood build render build-profile build-memory)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -96,6 +100,7 @@ for part in "${parts[@]}"; do
     profile) timeout 20m node bench/profile-reads.mjs "${options[@]}" || status=$? ;;
     weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
+    flood) timeout 20m node bench/flood.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
     render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;

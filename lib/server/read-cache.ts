@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { cacheProfiles } from '../http/cache';
 import { prefersMarkdown } from '../http/negotiate';
+import { canonicalPath } from './canonical-path';
 import { addVaryAccept, applyWriteHeadArgs, INTERNAL_HEADERS, isNegotiatedPath } from './response-headers';
 
 /**
@@ -12,8 +15,17 @@ import { addVaryAccept, applyWriteHeadArgs, INTERNAL_HEADERS, isNegotiatedPath }
  *
  * Only responses that say a shared cache may keep them (`public` or
  * `s-maxage`, no `Set-Cookie`) are kept; everything else passes through with
- * an ETag computed on the way. Content changes only with a new build, so an
- * entry lives as long as the process.
+ * an ETag computed on the way, uncompressed. Content changes only with a new
+ * build, so an entry is dropped only to make room: the cache holds at most
+ * `maxBytes` (bodies, their gzip copies and a fixed allowance per entry) and
+ * lets the least recently used entries go first.
+ *
+ * One entry per resource: the key is the path in its one canonical spelling
+ * (lib/server/canonical-path.ts), and a URL is rendered in that spelling, so
+ * `/blog/%65tags` and `/blog/etags` share their bytes and ETag. A URL with a
+ * query is never kept (some pages read theirs: a confirmation token, a booking
+ * to cancel). Concurrent first requests for one key wait for a single render,
+ * and a kept body is compressed once, off the event loop, before it is first sent.
  */
 
 /** Request headers that make Next answer with something other than the page (RSC payloads). */
@@ -21,6 +33,9 @@ const NEXT_ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-t
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
 const GZIP_MIN_BYTES = 1024;
 const MAX_ENTRIES = 20_000;
+/** What an entry holds besides its bodies (its head, up to eight finished heads, the key), counted against maxBytes. */
+export const ENTRY_OVERHEAD_BYTES = 4096;
+const gzipAsync = promisify(gzip);
 
 export type HeaderList = [string, OutgoingHttpHeader][];
 
@@ -29,18 +44,23 @@ type Entry = {
   headers: HeaderList;
   body: Buffer;
   etag: string;
+  /** Whether the response varies on Accept-Encoding: a kept body that gzip was tried on. */
   compressible: boolean;
-  gzip?: { body: Buffer; etag: string } | null;
+  /** The gzip copy, when it is smaller than the body. */
+  gzip: { body: Buffer; etag: string } | null;
   /** Finished heads, made on first use: index = gzip (1) | https (2) | 304 (4). */
   heads: OutgoingHttpHeader[][];
 };
+
+/** Next's request handler: writes a response for a request. */
+type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
 export type ReadCache = {
   /**
    * Takes a GET or HEAD (answering from memory, or rendering it with `render` and
    * keeping the result) and returns true; returns false for any other method.
    */
-  handle: (req: IncomingMessage, res: ServerResponse, render: (req: IncomingMessage, res: ServerResponse) => void) => boolean;
+  handle: (req: IncomingMessage, res: ServerResponse, render: Render) => boolean;
 };
 
 function strongEtag(body: Buffer, suffix = ''): string {
@@ -113,14 +133,7 @@ function headOf(entry: Entry, gzip: boolean, https: boolean, notModified: boolea
 
 /** Sends an entry: picks the encoding, answers 304 to a matching validator, no body to HEAD. */
 function send(req: IncomingMessage, res: ServerResponse, entry: Entry, options: Required<ReadCacheOptions>): void {
-  let gzip = false;
-  if (entry.compressible && acceptsGzip(req)) {
-    if (entry.gzip === undefined) {
-      const zipped = gzipSync(entry.body);
-      entry.gzip = zipped.length < entry.body.length ? { body: zipped, etag: strongEtag(entry.body, '-gz') } : null;
-    }
-    gzip = entry.gzip !== null;
-  }
+  const gzip = entry.gzip !== null && acceptsGzip(req);
   const https = options.isHttps(req);
   const notModified = isNotModified(req, entry);
   const index = (gzip ? 1 : 0) | (https ? 2 : 0) | (notModified ? 4 : 0);
@@ -194,7 +207,10 @@ export type ReadCacheOptions = {
   isHttps?: (req: IncomingMessage) => boolean;
   /** Headers every response carries, added once per entry and scheme. */
   secureHead?: SecureHead;
-  /** Bytes of bodies kept at most (identity and gzip); past it, reads are rendered each time. */
+  /**
+   * Bytes kept at most: every body, its gzip copy and ENTRY_OVERHEAD_BYTES per entry. Past it the
+   * least recently used entries go; 0 keeps nothing (every read is rendered).
+   */
   maxBytes?: number;
 };
 
@@ -219,63 +235,126 @@ function keptHeaders(raw: HeaderList, pathname: string): HeaderList {
   return [...headers.filter(([name]) => name !== 'vary'), ...(vary ? [['vary', vary] as [string, OutgoingHttpHeader]] : [])];
 }
 
+/** Bytes an entry is counted for: its body, its gzip copy and a fixed allowance for the rest. */
+function sizeOf(entry: Entry): number {
+  return entry.body.length + (entry.gzip?.body.length ?? 0) + ENTRY_OVERHEAD_BYTES;
+}
+
+/**
+ * Renders a GET or HEAD as a plain GET (a HEAD gets the same headers and ETag as its GET,
+ * and the validators are checked here, against the bytes, not by Next), and hands the
+ * finished response to `done`, uncompressed, with the request as it came.
+ */
+function renderEntry(req: IncomingMessage, res: ServerResponse, render: Render, settings: Required<ReadCacheOptions>, done: (entry: Entry) => void): void {
+  const method = req.method;
+  const conditional = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
+  req.method = 'GET';
+  for (const name of ['if-none-match', 'if-modified-since', 'range']) delete req.headers[name];
+  capture(res, (status, rawHeaders, body) => {
+    req.method = method;
+    for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
+    const headers = settings.finishHeaders(keptHeaders(rawHeaders, (req.url ?? '/').split('?', 1)[0] ?? '/'), body);
+    done({ status, headers, body, etag: strongEtag(body), compressible: false, gzip: null, heads: [] });
+  });
+  render(req, res);
+}
+
+/** Answers with a rendered response: a redirect as it is, anything else by `send`. */
+function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, settings: Required<ReadCacheOptions>): void {
+  if (entry.status >= 300 && entry.status < 400) {
+    // A redirect carries no representation worth a validator.
+    res.writeHead(entry.status, settings.secureHead([...entry.headers, ['content-length', entry.body.length]], settings.isHttps(req)).flat());
+    res.end(req.method === 'HEAD' ? undefined : entry.body);
+    return;
+  }
+  send(req, res, entry, settings);
+}
+
+/** A request answered by rendering it, kept nowhere: identity, so no client makes the server compress at will. */
+function pass(req: IncomingMessage, res: ServerResponse, render: Render, settings: Required<ReadCacheOptions>): void {
+  renderEntry(req, res, render, settings, (entry) => answer(req, res, entry, settings));
+}
+
+/** Where a GET or HEAD is answered from: its key in the cache and the path it is rendered as. */
+type Target = { key: string; path: string };
+
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
-  const entries = new Map<string, Entry>();
   const settings: Required<ReadCacheOptions> = {
     finishHeaders: options.finishHeaders ?? ((headers) => headers),
     isHttps: options.isHttps ?? (() => false),
     secureHead: options.secureHead ?? ((headers) => headers),
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
   };
-  let bytes = 0;
+  const entries = settings.maxBytes > 0 ? new LRUCache<string, Entry>({ max: MAX_ENTRIES, maxSize: settings.maxBytes, sizeCalculation: sizeOf }) : undefined;
+  /** Renders under way, by key: a request for a key being rendered waits for that render. */
+  const rendering = new Map<string, Promise<Entry | undefined>>();
 
-  function keyOf(req: IncomingMessage, url: string): string | undefined {
+  function targetOf(req: IncomingMessage): Target | undefined {
+    const url = req.url ?? '/';
     for (const name of NEXT_ROUTER_HEADERS) if (req.headers[name] !== undefined) return undefined;
-    if (url.startsWith('/_next/') && !url.startsWith('/_next/static/')) return undefined;
-    // One entry per URL (and per Accept variant where the URL negotiates); queries are not kept,
-    // so no client can grow the cache without bound.
+    // Queries are not kept: some pages read theirs, and no client can grow the cache with them.
     if (url.includes('?')) return undefined;
-    if (isNegotiatedPath(url)) return `${url} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}`;
-    return url;
+    const path = canonicalPath(url);
+    if (path === undefined || (path.startsWith('/_next/') && !path.startsWith('/_next/static/'))) return undefined;
+    // One entry per path, and per Accept variant where the path negotiates.
+    return { key: isNegotiatedPath(path) ? `${path} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}` : path, path };
+  }
+
+  /**
+   * A rendered response made ready to share: compressed once (zlib's thread pool, not the event
+   * loop) and kept, as long as it fits. Undefined when it may not be shared.
+   */
+  async function keep(cache: LRUCache<string, Entry>, key: string, entry: Entry): Promise<Entry | undefined> {
+    if (entry.status !== 200 || !isShareable(entry)) return undefined;
+    if (sizeOf(entry) > settings.maxBytes) return entry;
+    if (isCompressible(headerValue(entry.headers, 'content-type')) && entry.body.length >= GZIP_MIN_BYTES) {
+      const zipped = await gzipAsync(entry.body);
+      entry.compressible = true;
+      if (zipped.length < entry.body.length) entry.gzip = { body: zipped, etag: strongEtag(entry.body, '-gz') };
+    }
+    cache.set(key, entry);
+    return entry;
   }
 
   return {
     handle(req, res, render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const url = req.url ?? '/';
-      const key = keyOf(req, url);
-      const cached = key === undefined ? undefined : entries.get(key);
+      const target = entries ? targetOf(req) : undefined;
+      if (!entries || !target) {
+        pass(req, res, render, settings);
+        return true;
+      }
+      // Rendered in its canonical spelling, so every spelling gets the same bytes.
+      req.url = target.path;
+      const cached = entries.get(target.key);
       if (cached) {
         send(req, res, cached, settings);
         return true;
       }
-
-      // Render as a plain GET: a HEAD gets the same headers and ETag as its GET, and the
-      // validators are checked here, against the bytes, not by Next.
-      const method = req.method;
-      const conditional = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
-      req.method = 'GET';
-      for (const name of ['if-none-match', 'if-modified-since', 'range']) delete req.headers[name];
-      capture(res, (status, rawHeaders, body) => {
-        req.method = method;
-        const headers = settings.finishHeaders(keptHeaders(rawHeaders, url.split('?', 1)[0] ?? '/'), body);
-        for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
-        const contentType = headerValue(headers, 'content-type');
-        const entry: Entry = { status, headers, body, etag: strongEtag(body), compressible: isCompressible(contentType) && body.length >= GZIP_MIN_BYTES, heads: [] };
-        if (key !== undefined && status === 200 && isShareable(entry) && entries.size < MAX_ENTRIES && bytes + 2 * body.length <= settings.maxBytes) {
-          // Counted with room for its gzip copy, which is made on the first request that accepts it.
-          bytes += 2 * body.length;
-          entries.set(key, entry);
-        }
-        if (status >= 300 && status < 400) {
-          // A redirect carries no representation worth a validator.
-          res.writeHead(status, settings.secureHead([...headers, ['content-length', body.length]], settings.isHttps(req)).flat());
-          res.end(method === 'HEAD' ? undefined : body);
-          return;
-        }
-        send(req, res, entry, settings);
+      const pending = rendering.get(target.key);
+      if (pending) {
+        void pending.then((entry) => (entry ? send(req, res, entry, settings) : pass(req, res, render, settings)));
+        return true;
+      }
+      const flight = new Promise<Entry | undefined>((resolve) => {
+        // Requests waiting on a render whose client went away first render for themselves.
+        res.once('close', () => resolve(undefined));
+        renderEntry(req, res, render, settings, (entry) => {
+          keep(entries, target.key, entry).then(
+            (shared) => {
+              answer(req, res, shared ?? entry, settings);
+              resolve(shared);
+            },
+            (error: unknown) => {
+              console.error('read cache: compressing a response failed', error);
+              answer(req, res, entry, settings);
+              resolve(undefined);
+            },
+          );
+        });
       });
-      render(req, res);
+      rendering.set(target.key, flight);
+      void flight.then(() => rendering.delete(target.key));
       return true;
     },
   };

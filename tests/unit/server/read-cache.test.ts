@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { matchesIfNoneMatch } from '@/lib/server/read-cache';
+import { createServer, get as httpGet, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createReadCache, ENTRY_OVERHEAD_BYTES, matchesIfNoneMatch, type ReadCacheOptions } from '@/lib/server/read-cache';
 
 describe('If-None-Match', () => {
   it.each([
@@ -13,5 +15,164 @@ describe('If-None-Match', () => {
     ['"a-gz"', false],
   ])('%j matches "a": %s', (header, expected) => {
     expect(matchesIfNoneMatch(header, ['"a"'])).toBe(expected);
+  });
+});
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+type Page = { status?: number; type?: string; cacheControl?: string; body: string };
+
+/**
+ * The read cache in front of a renderer that answers `page(url, accept)` and records each URL
+ * it is asked to render. `hold` keeps every render waiting until the server has received that
+ * many requests, so concurrent first requests really overlap.
+ */
+async function serve(page: (url: string, accept: string) => Page, options: ReadCacheOptions & { hold?: number } = {}) {
+  const rendered: string[] = [];
+  const cache = createReadCache(options);
+  let received = 0;
+  const arrived: (() => void)[] = [];
+  const allArrived = new Promise<void>((resolve) => arrived.push(resolve));
+  const render = (req: IncomingMessage, res: ServerResponse) => {
+    rendered.push(req.url ?? '');
+    const { status = 200, type = 'text/plain; charset=utf-8', cacheControl = 'public, max-age=60', body } = page(req.url ?? '', req.headers.accept ?? '');
+    const write = () => {
+      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': cacheControl });
+      res.end(body);
+    };
+    if (options.hold) void allArrived.then(write);
+    else write();
+  };
+  server = createServer((req, res) => {
+    received += 1;
+    if (received === options.hold) arrived.forEach((resolve) => resolve());
+    if (!cache.handle(req, res, render)) res.writeHead(405).end();
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const port = (server!.address() as AddressInfo).port;
+  /** A GET with the path sent exactly as written (fetch would resolve dot segments first). */
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      httpGet({ host: '127.0.0.1', port, path, headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  return { get, rendered };
+}
+
+const echo = (url: string): Page => ({ body: `page ${url}` });
+
+describe('the read cache', () => {
+  it('renders concurrent first requests for one URL once and answers them all with its bytes and ETag', async () => {
+    const { get, rendered } = await serve(echo, { hold: 8 });
+    const responses = await Promise.all(Array.from({ length: 8 }, () => get('/page')));
+    expect(rendered).toEqual(['/page']);
+    expect(responses.map(({ status }) => status)).toEqual(Array(8).fill(200));
+    expect(new Set(responses.map(({ body }) => body.toString())).size).toBe(1);
+    expect(new Set(responses.map(({ headers }) => headers.etag)).size).toBe(1);
+  });
+
+  it('keeps one entry for every spelling of a path, rendered in its canonical spelling', async () => {
+    const { get, rendered } = await serve(echo);
+    const spellings = ['/blog/etags', '/blog/%65tags', '/blog/%65t%61gs', '/blog/e%74ags', '/x/../blog/etags', '/blog/./%65tags', '/blog/%2E/etags', '/blog/etags#top'];
+    const responses = [];
+    for (const spelling of spellings) responses.push(await get(spelling));
+    expect(rendered).toEqual(['/blog/etags']);
+    expect(responses.map(({ body }) => body.toString())).toEqual(Array(spellings.length).fill('page /blog/etags'));
+    expect(new Set(responses.map(({ headers }) => headers.etag)).size).toBe(1);
+  });
+
+  it('keeps an escaped slash apart from a slash, and escapes of other characters apart from the characters', async () => {
+    const { get, rendered } = await serve(echo);
+    await get('/blog/a%2Fb');
+    await get('/blog/a%2fb');
+    await get('/blog/a/b');
+    await get('/blog/a%21');
+    await get('/blog/a!');
+    expect(rendered).toEqual(['/blog/a%2Fb', '/blog/a/b', '/blog/a%21', '/blog/a!']);
+  });
+
+  it('keeps a variant per Accept on a negotiated path, whatever its spelling', async () => {
+    const { get, rendered } = await serve((url, accept) => ({ body: `${url} as ${accept.includes('markdown') ? 'markdown' : 'html'}` }));
+    const markdown = await get('/blog/%65tags', { Accept: 'text/markdown' });
+    const html = await get('/blog/etags', { Accept: 'text/html' });
+    expect((await get('/blog/etags', { Accept: 'text/markdown' })).body.toString()).toBe('/blog/etags as markdown');
+    expect(markdown.headers.etag).not.toBe(html.headers.etag);
+    expect(rendered).toEqual(['/blog/etags', '/blog/etags']);
+  });
+
+  it('answers a malformed escape, a trailing slash and an absolute URL without keeping them', async () => {
+    const { get, rendered } = await serve(echo);
+    for (const path of ['/blog/a%zz', '/blog/a%zz', '/blog/a/', '/blog/a/', 'http://example.com/blog/a', 'http://example.com/blog/a']) {
+      expect((await get(path)).status).toBe(200);
+    }
+    expect(rendered).toEqual(['/blog/a%zz', '/blog/a%zz', '/blog/a/', '/blog/a/', 'http://example.com/blog/a', 'http://example.com/blog/a']);
+  });
+
+  it('lets the least recently used entries go when the bytes run out, and keeps the new ones', async () => {
+    const body = 'x'.repeat(1000);
+    // Room for three entries of this size.
+    const { get, rendered } = await serve(() => ({ body, type: 'application/octet-stream' }), { maxBytes: 3 * (1000 + ENTRY_OVERHEAD_BYTES) + 100 });
+    for (const path of ['/a', '/b', '/c', '/a', '/d', '/d', '/b', '/a', '/d']) expect((await get(path)).body.toString()).toBe(body);
+    // /d pushed out /b (the least recently used once /a was read again); /b coming back pushed out /c.
+    expect(rendered).toEqual(['/a', '/b', '/c', '/d', '/b']);
+    await get('/c');
+    expect(rendered.at(-1)).toBe('/c');
+  });
+
+  it('counts the gzip copy of an entry against its bytes', async () => {
+    const text = (url: string) => `${url} `.repeat(500);
+    const size = Buffer.byteLength(text('/a'));
+    // Room for two bodies of this size, not for two bodies and their gzip copies.
+    const { get, rendered } = await serve((url) => ({ body: text(url) }), { maxBytes: 2 * (size + ENTRY_OVERHEAD_BYTES) + 10 });
+    expect((await get('/a', { 'Accept-Encoding': 'gzip' })).headers['content-encoding']).toBe('gzip');
+    await get('/b');
+    await get('/a');
+    expect(rendered).toEqual(['/a', '/b', '/a']);
+  });
+
+  it('compresses a kept page for the first request that accepts gzip', async () => {
+    const { get } = await serve(() => ({ body: 'compressible text '.repeat(200) }));
+    const first = await get('/page', { 'Accept-Encoding': 'gzip' });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(first.headers.etag).toMatch(/-gz"$/);
+    expect(first.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+
+  it('answers a URL with a query by rendering it each time, uncompressed', async () => {
+    const { get, rendered } = await serve(() => ({ body: 'compressible text '.repeat(200) }));
+    const responses = [await get('/llms-full.txt?1', { 'Accept-Encoding': 'gzip' }), await get('/llms-full.txt?1', { 'Accept-Encoding': 'gzip' })];
+    expect(rendered).toEqual(['/llms-full.txt?1', '/llms-full.txt?1']);
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body.toString()).toBe('compressible text '.repeat(200));
+    }
+  });
+
+  it('renders each concurrent request for a response that may not be shared', async () => {
+    const { get, rendered } = await serve((url) => ({ body: `private ${url}`, cacheControl: 'private, no-store' }), { hold: 3 });
+    const responses = await Promise.all([get('/account'), get('/account'), get('/account')]);
+    expect(responses.map(({ body }) => body.toString())).toEqual(Array(3).fill('private /account'));
+    expect(rendered).toEqual(['/account', '/account', '/account']);
+  });
+
+  it('still answers a kept page after the cache has been filled many times over', async () => {
+    const page = (url: string): Page => ({ body: `page ${url}`.padEnd(1000, '.'), type: 'application/octet-stream' });
+    const { get, rendered } = await serve(page, { maxBytes: 4 * (1000 + ENTRY_OVERHEAD_BYTES) });
+    for (let i = 0; i < 200; i += 1) await get(`/filler/${i}`);
+    expect(rendered).toHaveLength(200);
+    const first = await get('/blog/etags');
+    const again = await get('/blog/etags');
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body.toString()).toBe(page('/blog/etags').body);
+    expect(rendered).toHaveLength(201);
   });
 });

@@ -1,0 +1,95 @@
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { url } from '../support/http';
+
+type Raw = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/** A GET with the path sent exactly as written: fetch would resolve dot segments first. */
+function rawGet(path: string, headers: Record<string, string> = {}): Promise<Raw> {
+  const { host, port } = new URL(url('/'));
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: host.replace(/:\d+$/, ''), port, path, headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Distinct spellings of one path: a different set of its letters percent-encoded in each, hex in either case. */
+function spellings(path: string, count: number): string[] {
+  const letters = [...path].map((char, index) => (/[a-z]/.test(char) ? index : -1)).filter((index) => index >= 0);
+  return Array.from({ length: count }, (_, n) => {
+    const chars = [...path];
+    letters.forEach((index, bit) => {
+      if ((n + 1) & (1 << bit % 16)) {
+        const hex = chars[index]!.charCodeAt(0).toString(16);
+        chars[index] = `%${bit % 2 ? hex.toUpperCase() : hex}`;
+      }
+    });
+    return chars.join('');
+  });
+}
+
+describe('one entry per resource, whatever the spelling', () => {
+  it('answers every spelling of a post URL with the same page and ETag', async () => {
+    const canonical = await rawGet('/blog/alpha-post', { Accept: 'text/html' });
+    expect(canonical.status).toBe(200);
+    const odd = [...spellings('/blog/alpha-post', 40), '/x/../blog/alpha-post', '/blog/%2E/alph%61-post', '/blog/alpha-post#top'];
+    expect(new Set(odd).size).toBe(odd.length);
+    for (const path of odd) {
+      const response = await rawGet(path, { Accept: 'text/html' });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.etag, path).toBe(canonical.headers.etag);
+      expect(response.body.equals(canonical.body), path).toBe(true);
+    }
+  });
+
+  it('gives every spelling the same markdown variant and the same gzip copy', async () => {
+    const markdown = await rawGet('/blog/beta-post', { Accept: 'text/markdown', 'Accept-Encoding': 'gzip' });
+    const spelled = await rawGet('/blog/b%65ta-p%6Fst', { Accept: 'text/markdown', 'Accept-Encoding': 'gzip' });
+    expect(spelled.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(spelled.headers.etag).toBe(markdown.headers.etag);
+    expect(spelled.headers['content-encoding']).toBe(markdown.headers['content-encoding']);
+    expect(spelled.body.equals(markdown.body)).toBe(true);
+  });
+
+  it('answers concurrent first requests for a page in different spellings with one ETag', async () => {
+    const responses = await Promise.all(spellings('/api/blog/gamma-post/markdown', 12).map((path) => rawGet(path)));
+    expect(responses.map(({ status }) => status)).toEqual(Array(12).fill(200));
+    expect(new Set(responses.map(({ headers }) => headers.etag)).size).toBe(1);
+    expect(new Set(responses.map(({ body }) => body.toString())).size).toBe(1);
+  });
+
+  it('never lets an escaped slash reach the resource of a slash', async () => {
+    expect((await rawGet('/api/blog/alpha-post/markdown')).status).toBe(200);
+    for (const path of ['/api/blog/alpha-post%2Fmarkdown', '/api/blog/alpha-post%2fmarkdown', '/api%2Fblog']) {
+      expect((await rawGet(path)).status, path).toBe(404);
+    }
+  });
+
+  it('answers a read URL with a query uncompressed, with the bytes of its path', async () => {
+    const plain = await rawGet('/openapi.json');
+    const zipped = await rawGet('/openapi.json', { 'Accept-Encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    for (const query of ['?1', '?2', '?utm_source=feed']) {
+      const response = await rawGet(`/openapi.json${query}`, { 'Accept-Encoding': 'gzip' });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body.equals(plain.body)).toBe(true);
+    }
+  });
+
+  it('still answers a page after a flood of spellings and queries', async () => {
+    for (const path of [...spellings('/blog/gamma-post', 100), ...Array.from({ length: 100 }, (_, i) => `/api/rss?${i}`)]) {
+      expect((await rawGet(path, { 'Accept-Encoding': 'gzip' })).status, path).toBe(200);
+    }
+    const page = await rawGet('/blog/alpha-post.md');
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toMatch(/^---\n/);
+  });
+});
