@@ -5,6 +5,7 @@ import { blogListSchema } from '../feeds/blog-json';
 import { formSchemas } from '../forms/schemas';
 import { problemTypes } from '../http/problem';
 import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
+import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
 import { API_CATALOG_TYPE } from './api-catalog';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
@@ -70,7 +71,15 @@ function write(route: WriteRoute) {
         '400': problemResponse('The body is not valid: `errors` names each field.'),
         ...(route === 'indexNotify' ? { '401': problemResponse('Missing or wrong bearer token.') } : {}),
         ...(route === 'bookingCancel' ? { '404': problemResponse('No booking matches this id and token (the same answer for both).') } : {}),
-        ...(route === 'trainingCheckout' || route === 'bookingCancel' ? { '409': problemResponse(route === 'bookingCancel' ? 'Outside the cancellation policy, or already cancelled.' : 'The session has not enough free seats.') } : {}),
+        ...(route === 'trainingCheckout' || route === 'bookingCancel'
+          ? {
+              '409': problemResponse(
+                route === 'bookingCancel'
+                  ? 'Outside the cancellation policy, or already cancelled.'
+                  : `The session has not enough free seats, or this address already holds ${MAX_HELD_SEATS_PER_CLIENT} seats in checkouts not yet paid (\`detail\` says which); nothing is held.`,
+              ),
+            }
+          : {}),
         ...(route === 'specialOfferCheckout' || route === 'trainingCheckout' ? { '410': problemResponse(route === 'specialOfferCheckout' ? 'Outside the offer window (given in `detail`).' : 'The session has already started.') } : {}),
         '403': problemResponse('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
@@ -82,7 +91,15 @@ function write(route: WriteRoute) {
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
         ...(route === 'indexNotify' ? { '502': problemResponse('IndexNow did not answer.') } : {}),
-        '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
+        '503':
+          route === 'bookingCancel'
+            ? {
+                ...problemResponse(
+                  'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
+                ),
+                headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+              }
+            : problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
       },
     },
   };
@@ -141,7 +158,7 @@ export function openApiDocument() {
       ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
       '/api/payments/webhook': {
         post: {
-          summary: "Stripe's webhook: records paid checkouts (once per event id) and releases expired seat holds.",
+          summary: "Stripe's webhook: records paid checkouts (once per event id), refunds a training payment whose session is full by the time it arrives, and releases expired seat holds.",
           description: 'Authenticated by the Stripe-Signature header over the raw body; not rate limited.',
           parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
@@ -149,7 +166,7 @@ export function openApiDocument() {
             '200': { description: 'Received.', content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } } },
             '400': problemResponse('The signature does not match the body.'),
             '413': problemResponse('The event is larger than 1 MiB.'),
-            '503': problemResponse('Payments are not configured.'),
+            '503': problemResponse('Payments are not configured, or the event could not be handled right now (Stripe sends it again).'),
           },
         },
       },
