@@ -1,6 +1,7 @@
+import { AttemptField } from '@/components/attempt-field';
 import { MarkdownHtml } from '@/components/markdown-html';
 import { products, site, type Product } from '@/lib/content';
-import { CANCELLATION_NOTICE_DAYS } from '@/lib/products';
+import { CANCELLATION_NOTICE_DAYS, MAX_HELD_SEATS_PER_CLIENT, SEAT_HOLD_MINUTES } from '@/lib/products';
 import { paymentsConfigured } from '@/lib/services/payments';
 import { renderMarkdown } from '@/lib/content/render';
 import { formatPrice } from '@/lib/products/price';
@@ -17,6 +18,7 @@ function BuyForm({ product }: { product: Product }) {
     return (
       <form method="post" action="/api/payments/training/checkout" className="buy-form">
         <input type="hidden" name="product" value={product.slug} />
+        <AttemptField />
         <label htmlFor={`session-${product.slug}`}>Session</label>
         <select id={`session-${product.slug}`} name="session">
           {product.sessions.map((session) => (
@@ -26,7 +28,7 @@ function BuyForm({ product }: { product: Product }) {
           ))}
         </select>
         <label htmlFor={`seats-${product.slug}`}>Seats</label>
-        <input id={`seats-${product.slug}`} name="seats" type="number" min={1} max={10} defaultValue={1} />
+        <input id={`seats-${product.slug}`} name="seats" type="number" min={1} max={MAX_HELD_SEATS_PER_CLIENT} defaultValue={1} />
         <button type="submit" className="button">
           Book
         </button>
@@ -37,6 +39,7 @@ function BuyForm({ product }: { product: Product }) {
   return (
     <form method="post" action={action} className="buy-form">
       <input type="hidden" name="product" value={product.slug} />
+      <AttemptField />
       <button type="submit" className="button">
         Buy {product.title}
       </button>
@@ -80,6 +83,13 @@ export default async function PricingPage() {
             <p>
               <strong>Cancellation policy:</strong> cancel free of charge until {CANCELLATION_NOTICE_DAYS} days before your session starts, with the
               link in your booking email, and the full price is refunded. After that, bookings cannot be cancelled online.
+            </p>
+          )}
+          {product.kind === 'training' && (
+            <p>
+              Book up to {MAX_HELD_SEATS_PER_CLIENT} seats at a time. Seats are held for you for {SEAT_HOLD_MINUTES} minutes while you pay, and one
+              internet address can hold at most {MAX_HELD_SEATS_PER_CLIENT} at once. If a session is full by the time a late payment arrives, the
+              payment is refunded in full.
             </p>
           )}
           {purchasable && <BuyForm product={product} />}

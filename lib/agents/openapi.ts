@@ -7,6 +7,7 @@ import { CONFIRMATION_DAYS } from '../forms/subscribe';
 import { FORM_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { problemTypes } from '../http/problem';
 import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
+import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
 import { API_CATALOG_TYPE } from './api-catalog';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
@@ -61,8 +62,19 @@ const routeResponses: Partial<Record<WriteRoute, Record<string, unknown>>> = {
   bookingCancel: {
     '404': problemResponse('No booking matches this id and token (the same answer for both).'),
     '409': problemResponse('Outside the cancellation policy, or already cancelled.'),
+    '503': {
+      ...problemResponse(
+        'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
+      ),
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    },
   },
-  trainingCheckout: { '409': problemResponse('The session has not enough free seats.'), '410': problemResponse('The session has already started.') },
+  trainingCheckout: {
+    '409': problemResponse(
+      `The session has not enough free seats, or this address already holds ${MAX_HELD_SEATS_PER_CLIENT} seats in checkouts not yet paid (\`detail\` says which); nothing is held.`,
+    ),
+    '410': problemResponse('The session has already started.'),
+  },
   specialOfferCheckout: { '410': problemResponse('Outside the offer window (given in `detail`).') },
   subscribeConfirm: {
     '404': problemResponse('The token is unknown or already used.'),
@@ -164,7 +176,7 @@ export function openApiDocument() {
       ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
       [PAYMENTS_WEBHOOK_PATH]: {
         post: {
-          summary: "Stripe's webhook: records paid checkouts (once per event id) and releases expired seat holds.",
+          summary: "Stripe's webhook: records paid checkouts (once per event id), refunds a training payment whose session is full by the time it arrives, and releases expired seat holds.",
           description: 'Authenticated by the Stripe-Signature header over the raw body; not rate limited.',
           parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
@@ -172,7 +184,7 @@ export function openApiDocument() {
             '200': { description: 'Received.', content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } } },
             '400': problemResponse('The signature does not match the body.'),
             '413': problemResponse(`The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`),
-            '503': problemResponse('Payments are not configured.'),
+            '503': problemResponse('Payments are not configured, or the event could not be handled right now (Stripe sends it again).'),
           },
         },
       },

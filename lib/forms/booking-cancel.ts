@@ -1,39 +1,66 @@
+import type Stripe from 'stripe';
 import type { WriteResult } from '../http/write-route';
+import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
 import { mailWorker } from '../services/mail/worker';
 import { payments } from '../services/payments';
-import { store } from '../services/store';
+import { store, type Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import type { FormInput } from './schemas';
 
 export const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
 
 const notFound: WriteResult = { ok: false, problem: 'not-found', detail: 'No booking matches this id and token.' };
+const alreadyCancelled: WriteResult = { ok: false, problem: 'conflict', detail: 'This booking is already cancelled.' };
+
+/** A cancellation begun but not finished: the reader is told so, and that sending the form again finishes it. */
+function pending(detail: string): WriteResult {
+  return { ok: false, problem: 'cancellation-pending', detail: `${detail} Send this form again in a minute to finish it: it completes the same refund, never a second one.`, headers: { 'Retry-After': '60' } };
+}
 
 /**
  * Cancels a training booking with its emailed token (compared in constant
  * time; a wrong token and an unknown booking get the same 404), inside the
- * cancellation policy: refund through Stripe, seats freed, confirmation mailed.
+ * cancellation policy. In three steps, so that no failure loses money or
+ * tells the reader something untrue: the intent is recorded (`cancelling`),
+ * the refund is asked of Stripe under one idempotency key per booking, then
+ * the booking is cancelled (seats freed, confirmation mailed). A booking left
+ * `cancelling` by a failure is finished by the next submission, whatever the
+ * date: its cancellation was asked for in time.
  */
 export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<WriteResult> {
   const booking = await store().booking(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
-  if (booking.status === 'cancelled') return { ok: false, problem: 'conflict', detail: 'This booking is already cancelled.' };
+  if (booking.status === 'cancelled') return alreadyCancelled;
   const product = productBySlug(booking.product) as TrainingProduct | undefined;
   const session = product?.sessions.find((entry) => entry.id === booking.session);
   const deadline = session ? cancellationDeadline(session.start) : 0;
-  if (Date.now() > deadline) {
+  if (booking.status === 'confirmed' && Date.now() > deadline) {
     return { ok: false, problem: 'conflict', detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.` };
   }
   const stripe = payments()?.stripe;
   if (!stripe) return { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so no refund can be made right now.' };
-  const refund = await stripe.refunds.create({ payment_intent: booking.paymentIntent, metadata: { booking: booking.id } }, { idempotencyKey: `refund:${booking.id}` });
-  const cancelled = await store().cancelBooking(booking.id, Date.now(), [
-    bookingCancelledMail({ name: booking.name, address: booking.email }, { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency }),
-  ]);
-  if (!cancelled) return { ok: false, problem: 'conflict', detail: 'This booking is already cancelled.' };
+  if (!(await store().beginCancellation(booking.id))) return alreadyCancelled;
+
+  let refund: Stripe.Refund;
+  try {
+    refund = await stripe.refunds.create({ payment_intent: booking.paymentIntent, metadata: { booking: booking.id } }, { idempotencyKey: `refund:${booking.id}` });
+  } catch (error) {
+    console.error(`/api/booking/cancel: refund of ${booking.id}: ${describeError(error)}`);
+    return pending(`Your cancellation of booking ${booking.id} is recorded, but the payment service has not confirmed the refund yet.`);
+  }
+  let cancelled: Booking | undefined;
+  try {
+    cancelled = await store().cancelBooking(booking.id, Date.now(), [
+      bookingCancelledMail({ name: booking.name, address: booking.email }, { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency }),
+    ]);
+  } catch (error) {
+    console.error(`/api/booking/cancel: recording the cancellation of ${booking.id}: ${describeError(error)}`);
+    return pending(`The refund for booking ${booking.id} is made (${refund.id}), but the cancellation could not be recorded yet.`);
+  }
+  if (!cancelled) return alreadyCancelled;
   mailWorker().kick();
   return { ok: true, status: 200, body: { status: 'cancelled', booking: booking.id, refund: refund.id }, redirect: BOOKING_CANCELLED_PAGE };
 }

@@ -1,26 +1,32 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
 import type { Product } from '../content';
 import type { WriteContext, WriteResult } from '../http/write-route';
-import { productBySlug, type OfferProduct, type TrainingProduct } from '../products';
+import { MAX_HELD_SEATS_PER_CLIENT, productBySlug, SEAT_HOLD_MINUTES, type OfferProduct, type TrainingProduct } from '../products';
 import { payments } from '../services/payments';
-import { store } from '../services/store';
+import { store, type Hold } from '../services/store';
 import type { FormInput } from './schemas';
 
 /** Seats are held this long while the buyer is on Stripe; Stripe's session expires a little earlier. */
-const HOLD_MS = 35 * 60 * 1000;
+const HOLD_MS = SEAT_HOLD_MINUTES * 60 * 1000;
 const SESSION_MS = 31 * 60 * 1000;
 
 const notConfigured: WriteResult = { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so nothing can be bought right now.' };
 
 /**
- * The same request from the same client within a minute gets the same Stripe
- * session (a double click, a retry), a later one a new session.
+ * The Stripe idempotency key of one checkout attempt. The form carries a
+ * random attempt id made in the browser per page view, so a double submit is
+ * one session and two people, even behind one address, are two. The key also
+ * holds the client and the fields: an attempt id sent from another address
+ * never reaches someone else's session, and the same form sent again with
+ * other fields gets a session of its own instead of Stripe refusing a key
+ * reused with other parameters. Without an attempt id, every post is an
+ * attempt of its own.
  */
-function idempotencyKey(route: string, client: string, parts: (string | number)[]): string {
-  const minute = Math.floor(Date.now() / 60_000);
-  return `${route}:${createHash('sha256').update([client, minute, ...parts].join('|')).digest('base64url').slice(0, 32)}`;
+function attemptKey(route: string, client: string, attempt: string | undefined, parts: (string | number)[]): string {
+  const id = attempt ? createHash('sha256').update(JSON.stringify([client, attempt, ...parts])).digest('base64url').slice(0, 32) : randomBytes(24).toString('base64url');
+  return `${route}:${id}`;
 }
 
 function lineItem(product: Product, quantity: number, description?: string): Stripe.Checkout.SessionCreateParams.LineItem {
@@ -61,11 +67,20 @@ export async function checkout(input: FormInput<'checkout'>, context: WriteConte
   if (!payments()) return notConfigured;
   return createSession(
     { mode: 'payment', line_items: [lineItem(product, 1)], ...urls(product), metadata: { product: product.slug, kind: product.kind } },
-    idempotencyKey('checkout', context.client, [product.slug]),
+    attemptKey('checkout', context.client, input.attempt, [product.slug]),
   );
 }
 
-/** Seats in one session of the training; refused with 409 when the session has not enough free seats. */
+function seatsText(seats: number): string {
+  return `${seats} seat${seats === 1 ? '' : 's'}`;
+}
+
+/**
+ * Seats in one session of the training, held while the buyer pays: 409 when
+ * the session has not enough free seats, or when this client would hold more
+ * than MAX_HELD_SEATS_PER_CLIENT seats across every session. A repeated
+ * attempt holds its seats once and gets the same Stripe session.
+ */
 export async function trainingCheckout(input: FormInput<'trainingCheckout'>, context: WriteContext): Promise<WriteResult> {
   const product = productBySlug(input.product);
   if (!product || product.kind !== 'training') return wrongKind(input.product, 'training');
@@ -75,25 +90,39 @@ export async function trainingCheckout(input: FormInput<'trainingCheckout'>, con
   if (Date.parse(session.start) <= Date.now()) return { ok: false, problem: 'gone', detail: `The session ${session.id} has already started.` };
   if (!payments()) return notConfigured;
   const now = Date.now();
-  const hold = { id: randomUUID(), product: product.slug, session: session.id, seats: input.seats, expiresAt: now + HOLD_MS };
-  if (!(await store().holdSeats(hold, session.seats, now))) {
+  const attempt = attemptKey('training', context.client, input.attempt, [product.slug, session.id, input.seats]);
+  const request: Hold = { id: attempt.slice(attempt.indexOf(':') + 1), client: context.client, product: product.slug, session: session.id, seats: input.seats, expiresAt: now + HOLD_MS };
+  const outcome = await store().holdSeats(request, { capacity: session.seats, perClient: MAX_HELD_SEATS_PER_CLIENT }, now);
+  if ('refused' in outcome) {
+    if (outcome.refused === 'client-limit') {
+      const held = await store().seatsHeldBy(context.client, now);
+      return {
+        ok: false,
+        problem: 'conflict',
+        detail: `Your address already holds ${seatsText(held)} in checkouts that are not paid yet, and at most ${MAX_HELD_SEATS_PER_CLIENT} can be held at once; ${input.seats} more were asked for. Pay for those, or ask again once they lapse (${SEAT_HOLD_MINUTES} minutes after they were started).`,
+      };
+    }
     const free = Math.max(0, session.seats - (await store().seatsTaken(product.slug, session.id, now)));
     return { ok: false, problem: 'conflict', detail: `The session ${session.id} has ${free} free seat${free === 1 ? '' : 's'}; ${input.seats} were asked for.` };
   }
+  const hold = outcome.held;
   try {
     return await createSession(
       {
         mode: 'payment',
         line_items: [lineItem(product, input.seats, `${product.title}, session ${session.id} (${session.start})`)],
         ...urls(product),
-        expires_at: Math.floor((now + SESSION_MS) / 1000),
+        // From the hold, so a repeated attempt sends Stripe the same parameters under the same key.
+        expires_at: Math.floor((hold.expiresAt - HOLD_MS + SESSION_MS) / 1000),
         metadata: { product: product.slug, kind: 'training', session: session.id, seats: String(input.seats), hold: hold.id },
         payment_intent_data: { metadata: { product: product.slug, session: session.id } },
       },
-      idempotencyKey('training', context.client, [product.slug, session.id, input.seats]),
+      // One key per attempt and hold: a hold made again after its first one lapsed gets a session of its own.
+      `${attempt}:${hold.expiresAt}`,
     );
   } catch (error) {
-    await store().releaseHold(hold.id);
+    // A repeated attempt leaves the hold to the session its first attempt made.
+    if (outcome.fresh) await store().releaseHold(hold.id);
     throw error;
   }
 }
@@ -111,6 +140,6 @@ export async function specialOfferCheckout(input: FormInput<'specialOfferCheckou
   if (!payments()) return notConfigured;
   return createSession(
     { mode: 'payment', line_items: [lineItem(product, 1)], ...urls(product), metadata: { product: product.slug, kind: 'offer' } },
-    idempotencyKey('offer', context.client, [product.slug]),
+    attemptKey('offer', context.client, input.attempt, [product.slug]),
   );
 }

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
 import { readBody, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
+import { describeError } from '../log';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
-import { bookingReceiptMail, orderReceiptMail } from '../services/mail/templates';
+import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
 import { mailWorker } from '../services/mail/worker';
 import { payments } from '../services/payments';
 import { store } from '../services/store';
@@ -16,7 +17,22 @@ export function bookingCancelUrl(id: string, token: string): string {
   return absoluteUrl(`/booking/cancel?booking=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
 }
 
-async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<'recorded' | 'duplicate' | 'ignored'> {
+/**
+ * A payment for a session that filled up meanwhile (its hold lapsed and the
+ * seats went to others) is refunded in full (one refund per checkout session,
+ * by its idempotency key) and the buyer is told. If Stripe fails, the error
+ * makes the webhook answer 5xx, so Stripe sends the event again and the refund
+ * is tried again.
+ */
+async function refundOversold(event: Stripe.Event, session: Stripe.Checkout.Session, mail: () => ReturnType<typeof sessionFullRefundMail>): Promise<'refunded' | 'duplicate'> {
+  const stripe = payments()?.stripe;
+  const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+  if (!stripe || !paymentIntent) throw new Error(`checkout ${session.id} paid for a full session but cannot be refunded: no payment intent`);
+  await stripe.refunds.create({ payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { checkout_session: session.id, cause: 'session full' } }, { idempotencyKey: `refund:${session.id}` });
+  return (await store().recordRefund({ eventId: event.id, now: Date.now(), mails: [mail()] })) === 'recorded' ? 'refunded' : 'duplicate';
+}
+
+async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<'recorded' | 'duplicate' | 'refunded' | 'ignored'> {
   const slug = session.metadata?.product;
   const product = slug ? productBySlug(slug) : undefined;
   const email = session.customer_details?.email ?? session.customer_email;
@@ -57,15 +73,23 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       cancelUrl: bookingCancelUrl(booking.id, token.token),
       deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
     });
-    return store().recordPayment({ eventId: event.id, order, booking, holdId: session.metadata?.hold, mails: [mail] });
+    const outcome = await store().recordPayment({ eventId: event.id, order, booking, capacity: trainingSession.seats, holdId: session.metadata?.hold, mails: [mail] });
+    if (outcome !== 'full') return outcome;
+    return refundOversold(event, session, () =>
+      sessionFullRefundMail(to, { id: session.id, title: product.title, session: trainingSession.id, start: trainingSession.start, seats: booking.seats, amount, currency }),
+    );
   }
-  return store().recordPayment({ eventId: event.id, order, mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })] });
+  const outcome = await store().recordPayment({ eventId: event.id, order, mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })] });
+  // Without a capacity (only a training booking has one) a payment is never full.
+  return outcome === 'full' ? 'ignored' : outcome;
 }
 
 /**
  * Stripe's webhook: the signature is checked on the raw body with the SDK;
- * a paid checkout is recorded once per event id (a replay changes nothing);
- * an expired one gives its held seats back.
+ * a paid checkout is recorded once per event id (a replay changes nothing),
+ * and a paid training seat is checked against the session's capacity again
+ * (a full session's payment is refunded); an expired checkout gives its held
+ * seats back.
  */
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const configured = payments();
@@ -83,13 +107,19 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     return problem('invalid-body', 'The Stripe signature does not match this body.', { cache: 'write' });
   }
   let outcome: string = 'ignored';
-  if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
-    outcome = await recordCompletedCheckout(event, event.data.object);
-    if (outcome === 'recorded') mailWorker().kick();
-  } else if (event.type === 'checkout.session.expired') {
-    const hold = event.data.object.metadata?.hold;
-    if (hold) await store().releaseHold(hold);
-    outcome = 'released';
+  try {
+    if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
+      outcome = await recordCompletedCheckout(event, event.data.object);
+      if (outcome === 'recorded' || outcome === 'refunded') mailWorker().kick();
+    } else if (event.type === 'checkout.session.expired') {
+      const hold = event.data.object.metadata?.hold;
+      if (hold) await store().releaseHold(hold);
+      outcome = 'released';
+    }
+  } catch (error) {
+    // Stripe sends an event again until it is answered 2xx; everything above is safe to repeat.
+    console.error(`/api/payments/webhook: event ${event.id} (${event.type}): ${describeError(error)}`);
+    return problem('service-unavailable', 'The event could not be handled right now; send it again later.', { cache: 'write', headers: { 'Retry-After': '60' } });
   }
   return jsonResponse({ received: true, outcome }, { cache: 'write' });
 }

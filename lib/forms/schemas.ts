@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../content/schema';
 import type { WriteRoute } from '../limits/table';
+import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
 
 /**
  * Request bodies of the write routes: one zod schema each, used to validate,
@@ -22,6 +23,18 @@ const line = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, 'must be a single line of text');
+/**
+ * One checkout attempt: the pricing page makes a random id per page view in
+ * the browser, so a double submit of one form is one Stripe session and two
+ * people are two.
+ */
+const attempt = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be 16 to 64 letters, digits, - or _')
+  .optional()
+  .describe(
+    'A random id of this checkout attempt, the same for every submission of one form (16 to 64 letters, digits, - or _). Posts with the same attempt id, from the same address and with the same fields, get the same Checkout Session; without one, every post starts a new session.',
+  );
 
 /** A token from a newsletter link (32 random bytes, base64url). */
 const linkToken = z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the email link');
@@ -35,14 +48,21 @@ export const formSchemas = {
     message: z.string(required('text')).trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
     website: honeypot,
   }),
-  checkout: z.strictObject({ product: slug('bundle or the book'), website: honeypot }),
+  checkout: z.strictObject({ product: slug('bundle or the book'), attempt, website: honeypot }),
   trainingCheckout: z.strictObject({
     product: slug('training'),
     session: slug('training session'),
-    seats: z.coerce.number<string | number>(required('a number')).int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(1),
+    seats: z.coerce
+      .number<string | number>(required('a number'))
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(MAX_HELD_SEATS_PER_CLIENT, `must be at most ${MAX_HELD_SEATS_PER_CLIENT}`)
+      .default(1)
+      .describe(`Seats to book, 1 to ${MAX_HELD_SEATS_PER_CLIENT}: one address may hold at most ${MAX_HELD_SEATS_PER_CLIENT} seats at once in checkouts not yet paid, across every session.`),
+    attempt,
     website: honeypot,
   }),
-  specialOfferCheckout: z.strictObject({ product: slug('special offer'), website: honeypot }),
+  specialOfferCheckout: z.strictObject({ product: slug('special offer'), attempt, website: honeypot }),
   bookingCancel: z.strictObject({
     booking: z.string(required('text')).regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a booking id'),
     token: z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),

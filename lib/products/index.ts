@@ -7,6 +7,17 @@ export function productBySlug(slug: string): Product | undefined {
   return products().find((product) => product.slug === slug);
 }
 
+/** How long a training checkout holds its seats while the buyer pays (Stripe's session expires a little earlier). */
+export const SEAT_HOLD_MINUTES = 35;
+
+/**
+ * Seats one client (an IPv4 address or an IPv6 /64) may hold at once, across
+ * every session, in checkouts not yet paid: held seats wait SEAT_HOLD_MINUTES for
+ * a payment, so without a bound a few requests could keep every session full.
+ * It is also the most seats one checkout can ask for.
+ */
+export const MAX_HELD_SEATS_PER_CLIENT = 4;
+
 /** Free cancellation until this long before a training session starts (the pricing page says so). */
 export const CANCELLATION_NOTICE_DAYS = 7;
 

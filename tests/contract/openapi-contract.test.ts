@@ -85,3 +85,28 @@ describe('write responses match /openapi.json', () => {
     expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
   });
 });
+
+describe('checkout attempts in /openapi.json', () => {
+  it('declares the attempt id of every checkout route with the form the pricing page sends, and the most seats one address may hold', async () => {
+    const spec = await loadSpec();
+    const ajv = new Ajv2020({ strict: false });
+    const bodies: [string, Record<string, unknown>][] = [
+      ['CheckoutRequest', { product: 'fixture-book' }],
+      ['TrainingCheckoutRequest', { product: 'fixture-training', session: 'spring', seats: 2 }],
+      ['SpecialOfferCheckoutRequest', { product: 'fixture-offer' }],
+    ];
+    for (const [name, body] of bodies) {
+      const schema = spec.components.schemas[name] as { properties: Record<string, { description?: string }>; required?: string[] };
+      expect(schema.properties.attempt?.description, name).toMatch(/same Checkout Session/);
+      expect(schema.required ?? []).not.toContain('attempt');
+      const validate = ajv.compile(schema);
+      expect(validate({ ...body, attempt: '0123456789abcdef0123456789abcdef' }), name).toBe(true);
+      expect(validate(body), name).toBe(true);
+      expect(validate({ ...body, attempt: 'short' }), name).toBe(false);
+      expect(validate({ ...body, attempt: 'x'.repeat(16).replace('x', '<') }), name).toBe(false);
+    }
+    const seats = (spec.components.schemas.TrainingCheckoutRequest as { properties: { seats: { maximum?: number; description?: string } } }).properties.seats;
+    expect(seats.maximum).toBe(4);
+    expect(seats.description).toMatch(/at most 4 seats at once/);
+  });
+});

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { freshAddress, postForm, postJson, request, unfinishedUpload } from '../support/client';
-import { startRecorder, stripeForm } from '../support/recorder';
+import { startRecorder, stripeForm, type Recorded, type Reply } from '../support/recorder';
 import { startSmtp } from '../support/smtp';
 import { freePort, startSite, type RunningSite } from '../support/site';
 
@@ -15,12 +16,34 @@ let indexNow: Awaited<ReturnType<typeof startRecorder>>;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let running: RunningSite;
 
+/** While true, the fake Stripe drops every refund request unanswered (Stripe unreachable). */
+let refundsDown = false;
+
+/**
+ * What Stripe answers, with its idempotency: a key seen before with the same
+ * parameters gets the first answer again, with other parameters a 400
+ * idempotency_error. A dropped request is not kept (it never reached Stripe).
+ */
+function fakeStripe(): (req: Recorded, index: number) => Reply {
+  const seen = new Map<string, { body: string; reply: Reply }>();
+  return (req, index) => {
+    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const earlier = key ? seen.get(key) : undefined;
+    if (earlier) {
+      return earlier.body === req.body
+        ? earlier.reply
+        : { status: 400, body: { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } } };
+    }
+    let reply: Reply = { status: 404, body: { error: { type: 'invalid_request_error', message: 'unknown' } } };
+    if (req.path === '/v1/checkout/sessions') reply = { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
+    if (req.path === '/v1/refunds') reply = refundsDown ? 'drop' : { status: 200, body: { id: `re_test_${index}`, object: 'refund', status: 'succeeded' } };
+    if (key && reply !== 'drop') seen.set(key, { body: req.body, reply });
+    return reply;
+  };
+}
+
 beforeAll(async () => {
-  stripeApi = await startRecorder((req, index) => {
-    if (req.path === '/v1/checkout/sessions') return { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
-    if (req.path === '/v1/refunds') return { status: 200, body: { id: `re_test_${index}`, object: 'refund', status: 'succeeded' } };
-    return { status: 404, body: { error: { message: 'unknown' } } };
-  });
+  stripeApi = await startRecorder(fakeStripe());
   indexNow = await startRecorder(() => ({ status: 202, body: '' }));
   smtp = await startSmtp();
   running = await startSite({
@@ -72,6 +95,22 @@ function completed(id: string, session: { id: string; metadata: Record<string, s
       },
     },
   };
+}
+
+const sessionRequests = () => stripeApi.requests.filter((req) => req.path === '/v1/checkout/sessions');
+const refundRequests = (paymentIntent: string) => stripeApi.requests.filter((req) => req.path === '/v1/refunds' && stripeForm(req.body).payment_intent === paymentIntent);
+/** What the pricing page's forms send as `attempt`: 16 random bytes, hex. */
+const attemptId = () => randomBytes(16).toString('hex');
+const openStore = () => openSqliteStore(path.join(running.dataDir, 'lectern.db'));
+
+/** Pays for a training seat through a signed webhook event and returns the booking id and token from the receipt mail. */
+async function bookedSeat(eventId: string, session: string, paymentIntent: string): Promise<{ booking: string; token: string }> {
+  const buyer = `${eventId}@example.com`;
+  const event = completed(eventId, { id: `cs_${eventId}`, metadata: { product: 'fixture-training', kind: 'training', session, seats: '1' }, amount: 49000, currency: 'eur', email: buyer, paymentIntent });
+  expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'recorded' });
+  const receipt = await smtp.waitFor((mail) => mail.envelopeTo.includes(buyer));
+  const url = new URL(/https?:\/\/\S+\/booking\/cancel\?booking=[\w-]+&token=[\w-]+/.exec(receipt.text ?? '')![0]);
+  return { booking: url.searchParams.get('booking')!, token: url.searchParams.get('token')! };
 }
 
 const lastSessionRequest = () => stripeForm(stripeApi.requests.filter((req) => req.path === '/v1/checkout/sessions').at(-1)?.body ?? '');
@@ -231,8 +270,9 @@ describe('a training booking, end to end', () => {
   });
 
   it('refuses with 409 when the session has not enough free seats', async () => {
-    const full = await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 8 }, { from: freshAddress() });
-    expect(full.status).toBe(200);
+    for (const from of [freshAddress(), freshAddress()]) {
+      expect((await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 4 }, { from })).status).toBe(200);
+    }
     const refused = await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 3 }, { from: freshAddress() });
     expect(refused.status).toBe(409);
     expect((refused.json() as { detail: string }).detail).toContain('2 free seats');
@@ -249,6 +289,190 @@ describe('a training booking, end to end', () => {
     expect(response.status).toBe(409);
     expect((response.json() as { detail: string }).detail).toContain('7 days before the session starts');
     expect(stripeApi.requests.filter((req) => req.path === '/v1/refunds')).toHaveLength(refunds);
+  });
+});
+
+describe('seat holds', () => {
+  it('lets one address hold at most 4 seats at once across sessions, and holds nothing for a checkout over it', async () => {
+    const from = freshAddress();
+    const checkout = (session: string, seats: number, address = from) =>
+      postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session, seats, attempt: attemptId() }, { from: address });
+    expect((await checkout('autumn', 3)).status).toBe(200);
+    const store = openStore();
+    const taken = await store.seatsTaken('fixture-training', 'spring', Date.now());
+    const sessions = sessionRequests().length;
+
+    const over = await checkout('spring', 2);
+    expect(over.status).toBe(409);
+    expect(over.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect((over.json() as { detail: string }).detail).toMatch(/already holds 3 seats .* at most 4 can be held at once/);
+    expect(await store.seatsTaken('fixture-training', 'spring', Date.now())).toBe(taken);
+    expect(sessionRequests()).toHaveLength(sessions);
+
+    expect((await checkout('spring', 1)).status).toBe(200);
+    expect((await checkout('autumn', 1)).status).toBe(409);
+    // The bound is per address: another one may hold its own seats.
+    expect((await checkout('autumn', 2, freshAddress())).status).toBe(200);
+    const tooMany = await checkout('autumn', 5, freshAddress());
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json()).toMatchObject({ errors: [{ path: 'seats', message: 'must be at most 4' }] });
+    await store.close();
+  });
+
+  it('refunds a payment that arrives when its session is full, mails the buyer so, and answers the webhook 200', async () => {
+    // The buyer's hold lapsed; both seats of the winter session are now held by someone else's checkout.
+    expect((await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'winter', seats: 2 }, { from: freshAddress() })).status).toBe(200);
+    const buyer = `late-payer-${Date.now()}@example.com`;
+    const event = completed('evt_oversold_1', {
+      id: 'cs_oversold_1',
+      metadata: { product: 'fixture-training', kind: 'training', session: 'winter', seats: '1', hold: 'a-hold-that-lapsed' },
+      amount: 49000,
+      currency: 'eur',
+      email: buyer,
+      paymentIntent: 'pi_oversold_1',
+    });
+
+    // Stripe unreachable: the webhook says so (Stripe sends the event again) and mails nothing.
+    refundsDown = true;
+    const failed = await signedEvent(event).finally(() => {
+      refundsDown = false;
+    });
+    expect(failed.status).toBe(503);
+    expect(failed.headers['retry-after']).toBe('60');
+
+    const handled = await signedEvent(event);
+    expect(handled.status).toBe(200);
+    expect(handled.json()).toMatchObject({ received: true, outcome: 'refunded' });
+    const refunds = refundRequests('pi_oversold_1');
+    expect(refunds.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(refunds.map((req) => req.headers['idempotency-key']))).toEqual(new Set(['refund:cs_oversold_1']));
+
+    const mail = await smtp.waitFor((message) => message.envelopeTo.includes(buyer));
+    expect(mail.subject).toBe('Session full, payment refunded: Fixture Training');
+    expect(mail.text).toContain('the session is now full');
+    expect(mail.text).toContain('€490.00 has been refunded in full');
+    expect(mail.text).not.toContain('/booking/cancel');
+
+    const store = openStore();
+    expect(await store.seatsTaken('fixture-training', 'winter', Date.now())).toBe(2);
+    expect((await store.orders()).map((order) => order.id)).not.toContain('cs_oversold_1');
+    await store.close();
+
+    const refundCount = refunds.length;
+    expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'duplicate' });
+    expect(refundRequests('pi_oversold_1')).toHaveLength(refundCount);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.messages.filter((message) => message.envelopeTo.includes(buyer))).toHaveLength(1);
+  });
+});
+
+describe('booking cancellation', () => {
+  it('says the cancellation is pending when the refund fails, and a second submission finishes the same refund', async () => {
+    const { booking, token } = await bookedSeat('evt_cancel_retry', 'autumn', 'pi_cancel_retry');
+    const store = openStore();
+    const taken = await store.seatsTaken('fixture-training', 'autumn', Date.now());
+
+    refundsDown = true;
+    const first = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() }).finally(() => {
+      refundsDown = false;
+    });
+    expect(first.status).toBe(503);
+    expect(first.headers['retry-after']).toBe('60');
+    expect(first.json()).toMatchObject({ title: 'Cancellation pending', detail: expect.stringContaining(`cancellation of booking ${booking} is recorded`) });
+    expect((first.json() as { detail: string }).detail).toContain('Send this form again');
+    expect((await store.booking(booking))?.status).toBe('cancelling');
+    expect(await store.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken);
+
+    const second = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
+    expect(second.status).toBe(200);
+    expect(second.json()).toMatchObject({ status: 'cancelled', booking });
+    const refunds = refundRequests('pi_cancel_retry');
+    expect(refunds.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(refunds.map((req) => req.headers['idempotency-key']))).toEqual(new Set([`refund:${booking}`]));
+    expect((await store.booking(booking))?.status).toBe('cancelled');
+    expect(await store.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken - 1);
+    await smtp.waitFor((mail) => mail.envelopeTo.includes('evt_cancel_retry@example.com') && (mail.subject ?? '').startsWith('Booking cancelled'));
+    expect((await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() })).status).toBe(409);
+    await store.close();
+  });
+});
+
+describe('checkout attempts', () => {
+  const post = (path: string, body: Record<string, unknown>, from: string) => postJson(running.baseUrl, path, body, { from });
+  const url = (response: { json: () => unknown }) => (response.json() as { url: string }).url;
+
+  it('answers two posts of one attempt with one Stripe session, and holds its seats once', async () => {
+    const from = freshAddress();
+    const attempt = attemptId();
+    const before = sessionRequests().length;
+    const first = await post('/api/payments/checkout', { product: 'fixture-bundle', attempt }, from);
+    const again = await post('/api/payments/checkout', { product: 'fixture-bundle', attempt }, from);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(url(again)).toBe(url(first));
+    const keys = sessionRequests()
+      .slice(before)
+      .map((req) => req.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^checkout:/);
+    expect(keys[1]).toBe(keys[0]);
+
+    const store = openStore();
+    const taken = await store.seatsTaken('fixture-training', 'autumn', Date.now());
+    const training = { product: 'fixture-training', session: 'autumn', seats: 2, attempt: attemptId() };
+    const booked = await post('/api/payments/training/checkout', training, from);
+    const rebooked = await post('/api/payments/training/checkout', training, from);
+    expect([booked.status, rebooked.status]).toEqual([200, 200]);
+    expect(url(rebooked)).toBe(url(booked));
+    expect(await store.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken + 2);
+    await store.close();
+  });
+
+  it('gives two attempts from one address (two people behind one NAT) two sessions', async () => {
+    const from = freshAddress();
+    for (const path of ['/api/payments/checkout', '/api/payments/special-offer/checkout']) {
+      const product = path === '/api/payments/checkout' ? 'fixture-book' : 'fixture-offer';
+      const before = sessionRequests().length;
+      const one = await post(path, { product, attempt: attemptId() }, from);
+      const other = await post(path, { product, attempt: attemptId() }, from);
+      expect([one.status, other.status]).toEqual([200, 200]);
+      expect(url(other)).not.toBe(url(one));
+      const [first, second] = sessionRequests()
+        .slice(before)
+        .map((req) => req.headers['idempotency-key']);
+      expect(second).not.toBe(first);
+    }
+  });
+
+  it('answers a retry with other fields or under a new attempt with a new session, never a 503', async () => {
+    const from = freshAddress();
+    const attempt = attemptId();
+    const training = (seats: number, id?: string) => post('/api/payments/training/checkout', { product: 'fixture-training', session: 'autumn', seats, ...(id ? { attempt: id } : {}) }, from);
+    const first = await training(1, attempt);
+    const otherSeats = await training(2, attempt);
+    const newAttempt = await training(1, attemptId());
+    expect([first.status, otherSeats.status, newAttempt.status]).toEqual([200, 200, 200]);
+    expect(new Set([url(first), url(otherSeats), url(newAttempt)]).size).toBe(3);
+    // Without an attempt id (a form posted without JavaScript) every post is an attempt of its own.
+    const elsewhere = freshAddress();
+    const plain = await post('/api/payments/training/checkout', { product: 'fixture-training', session: 'autumn', seats: 1 }, elsewhere);
+    const plainAgain = await post('/api/payments/training/checkout', { product: 'fixture-training', session: 'autumn', seats: 1 }, elsewhere);
+    expect([plain.status, plainAgain.status]).toEqual([200, 200]);
+    expect(url(plainAgain)).not.toBe(url(plain));
+  });
+
+  it('takes the attempt id from a form post, and refuses one that is not an attempt id', async () => {
+    const from = freshAddress();
+    const attempt = attemptId();
+    const origin = { Origin: new URL(inject('siteUrl')).origin };
+    const first = await postForm(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book', attempt }, { from, headers: origin });
+    const again = await postForm(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book', attempt }, { from, headers: origin });
+    expect([first.status, again.status]).toEqual([303, 303]);
+    expect(again.headers.location).toBe(first.headers.location);
+    const empty = await postForm(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book', attempt: '' }, { from, headers: origin });
+    expect(empty.status).toBe(303);
+    const bad = await postJson(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book', attempt: 'short<>' }, { from });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ errors: [{ path: 'attempt' }] });
   });
 });
 

@@ -3,11 +3,15 @@ import { freePort } from './site';
 
 export type Recorded = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string };
 
+export type Reply = { status: number; body: unknown } | 'drop';
+
 /**
  * A local HTTP server standing in for a service we cannot reach (Stripe,
- * IndexNow): it records every request and answers with `reply`.
+ * IndexNow): it records every request and answers with `reply`, or, for
+ * `'drop'`, closes the connection without an answer (the service unreachable
+ * mid-request).
  */
-export async function startRecorder(reply: (request: Recorded, index: number) => { status: number; body: unknown }) {
+export async function startRecorder(reply: (request: Recorded, index: number) => Reply) {
   const requests: Recorded[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -15,7 +19,12 @@ export async function startRecorder(reply: (request: Recorded, index: number) =>
     req.on('end', () => {
       const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       requests.push(recorded);
-      const { status, body } = reply(recorded, requests.length);
+      const answer = reply(recorded, requests.length);
+      if (answer === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      const { status, body } = answer;
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     });

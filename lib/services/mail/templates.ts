@@ -127,6 +127,20 @@ export function bookingReceiptMail(to: Address, booking: { id: string; title: st
   });
 }
 
+export function sessionFullRefundMail(to: Address, payment: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string }): OutgoingMail {
+  return compose({
+    to,
+    subject: `Session full, payment refunded: ${payment.title}`,
+    paragraphs: [
+      `Your payment for ${payment.seats} seat${payment.seats === 1 ? '' : 's'} in ${payment.title}, session ${payment.session} (starting ${payment.start}), arrived after the seats held for you had lapsed, and the session is now full. We are sorry: there is no booking.`,
+      `Your payment of ${money(payment.amount, payment.currency)} has been refunded in full to the card that paid; banks usually show it within 5 to 10 days. Reference: ${payment.id}.`,
+      'Another session may still have seats: see the pricing page.',
+    ],
+    action: { label: 'See the sessions', url: absoluteUrl('/pricing') },
+    footer: ['You receive this email because you paid for a training session on this site.'],
+  });
+}
+
 export function bookingCancelledMail(to: Address, booking: { id: string; title: string; session: string; amount: number; currency: string }): OutgoingMail {
   const { name } = site();
   return compose({

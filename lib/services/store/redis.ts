@@ -166,49 +166,97 @@ local function heldSeats(holds, prefix, now)
   return held
 end`;
 
+// Active holds of one client across sessions, expired ones dropped on the way: a client set, the hold prefix.
+const CLIENT_HOLDS = `
+local function clientSeats(holds, prefix, now)
+  redis.call('ZREMRANGEBYSCORE', holds, '-inf', now)
+  local held = 0
+  for _, id in ipairs(redis.call('ZRANGE', holds, 0, -1)) do held = held + tonumber(redis.call('HGET', prefix .. id, 'seats') or 0) end
+  return held
+end`;
+
+// Drops a hold from its session's set and its client's set: the hold prefix, the prefixes of the sessions' and the clients' hold sets.
+const RELEASE_HOLD = `
+local function releaseHold(prefix, sessions, clients, id)
+  local hold = prefix .. id
+  local product = redis.call('HGET', hold, 'product')
+  if product then
+    redis.call('ZREM', sessions .. product .. ':' .. redis.call('HGET', hold, 'session'), id)
+    local client = redis.call('HGET', hold, 'client')
+    if client then redis.call('ZREM', clients .. client, id) end
+    redis.call('DEL', hold)
+  end
+end`;
+
+// KEYS: the session's hold set, the hold prefix, the session's booked counter, the client's hold set.
 const HOLD = `${SUM_HOLDS}
+${CLIENT_HOLDS}
+local hold = KEYS[2] .. ARGV[1]
+if tonumber(redis.call('HGET', hold, 'expires') or 0) > tonumber(ARGV[6]) then return { 'existing', redis.call('HGETALL', hold) } end
 local booked = tonumber(redis.call('GET', KEYS[3]) or 0)
-if booked + heldSeats(KEYS[1], KEYS[2], ARGV[6]) + tonumber(ARGV[4]) > tonumber(ARGV[5]) then return 0 end
-redis.call('HSET', KEYS[2] .. ARGV[1], 'product', ARGV[2], 'session', ARGV[3], 'seats', ARGV[4])
+if booked + heldSeats(KEYS[1], KEYS[2], ARGV[6]) + tonumber(ARGV[4]) > tonumber(ARGV[5]) then return { 'session-full' } end
+if clientSeats(KEYS[4], KEYS[2], ARGV[6]) + tonumber(ARGV[4]) > tonumber(ARGV[9]) then return { 'client-limit' } end
+redis.call('HSET', hold, 'product', ARGV[2], 'session', ARGV[3], 'seats', ARGV[4], 'client', ARGV[8], 'expires', ARGV[7])
 redis.call('ZADD', KEYS[1], ARGV[7], ARGV[1])
-return 1`;
+redis.call('ZADD', KEYS[4], ARGV[7], ARGV[1])
+return { 'fresh' }`;
 
 const TAKEN = `${SUM_HOLDS}
 return tonumber(redis.call('GET', KEYS[3]) or 0) + heldSeats(KEYS[1], KEYS[2], ARGV[1])`;
 
-// KEYS[1] hold prefix, KEYS[2] prefix of the sessions' hold sets.
-const RELEASE = `
-local hold = KEYS[1] .. ARGV[1]
-local product = redis.call('HGET', hold, 'product')
-if product then
-  redis.call('ZREM', KEYS[2] .. product .. ':' .. redis.call('HGET', hold, 'session'), ARGV[1])
-  redis.call('DEL', hold)
-end
+const HELD_BY = `${CLIENT_HOLDS}
+return clientSeats(KEYS[1], KEYS[2], ARGV[1])`;
+
+// KEYS: the hold prefix, the prefix of the sessions' hold sets, the prefix of the clients' hold sets.
+const RELEASE = `${RELEASE_HOLD}
+releaseHold(KEYS[1], KEYS[2], KEYS[3], ARGV[1])
 return 1`;
 
+// The event key holds 'refusing' while a payment refused as full awaits its refund, then 'refunded'.
 const RECORD_PAYMENT = `${QUEUE_MAILS}
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 'duplicate' end
+${SUM_HOLDS}
+${RELEASE_HOLD}
+local seen = redis.call('GET', KEYS[1])
+if seen then
+  if seen == 'refusing' then return 'full' end
+  return 'duplicate'
+end
 local order = cjson.decode(ARGV[2])
+local booking = ARGV[3] ~= '' and cjson.decode(ARGV[3]) or nil
+if booking and ARGV[1] ~= '' then
+  local session = booking.product .. ':' .. booking.session
+  local held = heldSeats(KEYS[7] .. session, KEYS[6], order.createdAt)
+  if ARGV[4] ~= '' and redis.call('ZSCORE', KEYS[7] .. session, ARGV[4]) then held = held - tonumber(redis.call('HGET', KEYS[6] .. ARGV[4], 'seats') or 0) end
+  if tonumber(redis.call('GET', KEYS[5] .. session) or 0) + held + booking.seats > tonumber(ARGV[1]) then
+    redis.call('SET', KEYS[1], 'refusing')
+    return 'full'
+  end
+end
+redis.call('SET', KEYS[1], 'recorded')
 redis.call('HSET', KEYS[2], 'json', ARGV[2])
 redis.call('ZADD', KEYS[3], order.createdAt, order.id)
-if ARGV[3] ~= '' then
-  local booking = cjson.decode(ARGV[3])
+if booking then
   redis.call('HSET', KEYS[4] .. booking.id, 'json', ARGV[3], 'status', 'confirmed')
   redis.call('INCRBY', KEYS[5] .. booking.product .. ':' .. booking.session, booking.seats)
 end
-if ARGV[4] ~= '' then
-  local hold = KEYS[6] .. ARGV[4]
-  local product = redis.call('HGET', hold, 'product')
-  if product then
-    redis.call('ZREM', KEYS[7] .. product .. ':' .. redis.call('HGET', hold, 'session'), ARGV[4])
-    redis.call('DEL', hold)
-  end
-end
+if ARGV[4] ~= '' then releaseHold(KEYS[6], KEYS[7], KEYS[10], ARGV[4]) end
 queueMails(KEYS[8], KEYS[9], 5, order.createdAt)
 return 'recorded'`;
 
+const RECORD_REFUND = `${QUEUE_MAILS}
+if redis.call('GET', KEYS[1]) ~= 'refusing' then return 'duplicate' end
+redis.call('SET', KEYS[1], 'refunded')
+queueMails(KEYS[2], KEYS[3], 2, ARGV[1])
+return 'recorded'`;
+
+const BEGIN_CANCELLATION = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'confirmed' then redis.call('HSET', KEYS[1], 'status', 'cancelling') elseif status ~= 'cancelling' then return false end
+return redis.call('HGETALL', KEYS[1])`;
+
+// Seats stay counted until the booking is cancelled, so a cancellation waiting for its refund still takes them.
 const CANCEL_BOOKING = `${QUEUE_MAILS}
-if redis.call('HGET', KEYS[1], 'status') ~= 'confirmed' then return false end
+if redis.call('HGET', KEYS[1], 'status') ~= 'cancelling' then return false end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'cancelled', ARGV[1])
 local booking = cjson.decode(redis.call('HGET', KEYS[1], 'json'))
 redis.call('DECRBY', KEYS[2] .. booking.product .. ':' .. booking.session, booking.seats)
@@ -362,8 +410,8 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
       }
     },
 
-    async holdSeats(hold, capacity, now) {
-      const result = await run(HOLD, [`holds:${hold.product}:${hold.session}`, 'hold:', `booked:${hold.product}:${hold.session}`], [
+    async holdSeats(hold, { capacity, perClient }, now) {
+      const [outcome, stored] = (await run(HOLD, [`holds:${hold.product}:${hold.session}`, 'hold:', `booked:${hold.product}:${hold.session}`, `client-holds:${hold.client}`], [
         hold.id,
         hold.product,
         hold.session,
@@ -371,25 +419,42 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
         capacity,
         now,
         hold.expiresAt,
-      ]);
-      return Number(result) === 1;
+        hold.client,
+        perClient,
+      ])) as [string, unknown?];
+      if (outcome === 'session-full' || outcome === 'client-limit') return { refused: outcome };
+      if (outcome === 'fresh') return { held: hold, fresh: true };
+      const fields = pairs(stored);
+      return {
+        held: { id: hold.id, client: fields.client ?? '', product: fields.product ?? '', session: fields.session ?? '', seats: Number(fields.seats), expiresAt: Number(fields.expires) },
+        fresh: false,
+      };
     },
 
     async releaseHold(id) {
-      await run(RELEASE, ['hold:', 'holds:'], [id]);
+      await run(RELEASE, ['hold:', 'holds:', 'client-holds:'], [id]);
     },
 
     async seatsTaken(product, session, now) {
       return Number(await run(TAKEN, [`holds:${product}:${session}`, 'hold:', `booked:${product}:${session}`], [now]));
     },
 
-    async recordPayment({ eventId, order, booking, holdId, mails }) {
+    async seatsHeldBy(client, now) {
+      return Number(await run(HELD_BY, [`client-holds:${client}`, 'hold:'], [now]));
+    },
+
+    async recordPayment({ eventId, order, booking, capacity, holdId, mails }) {
       const result = await run(
         RECORD_PAYMENT,
-        [`event:${eventId}`, `order:${order.id}`, 'orders', 'booking:', 'booked:', 'hold:', 'holds:', 'mail:', 'outbox'],
-        [eventId, JSON.stringify(order), booking ? JSON.stringify({ ...booking, status: 'confirmed' }) : '', holdId ?? '', JSON.stringify(mails), ...mails.map(() => randomUUID())],
+        [`event:${eventId}`, `order:${order.id}`, 'orders', 'booking:', 'booked:', 'hold:', 'holds:', 'mail:', 'outbox', 'client-holds:'],
+        [capacity ?? '', JSON.stringify(order), booking ? JSON.stringify({ ...booking, status: 'confirmed' }) : '', holdId ?? '', JSON.stringify(mails), ...mails.map(() => randomUUID())],
       );
-      return result === 'duplicate' ? 'duplicate' : 'recorded';
+      return result === 'duplicate' || result === 'full' ? result : 'recorded';
+    },
+
+    async recordRefund({ eventId, now, mails }) {
+      const result = await run(RECORD_REFUND, [`event:${eventId}`, 'mail:', 'outbox'], [now, JSON.stringify(mails), ...mails.map(() => randomUUID())]);
+      return result === 'recorded' ? 'recorded' : 'duplicate';
     },
 
     async orders() {
@@ -399,6 +464,11 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
 
     async booking(id) {
       return toStoredBooking(pairs(await run(HGETALL, [`booking:${id}`], [])));
+    },
+
+    async beginCancellation(id) {
+      const result = await run(BEGIN_CANCELLATION, [`booking:${id}`], []);
+      return result ? toStoredBooking(pairs(result)) : undefined;
     },
 
     async cancelBooking(id, now, mails) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashToken } from '../tokens';
-import type { Booking, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
+import type { Booking, Hold, HoldOutcome, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
 
 /**
  * Schema changes, applied in order, each once; the version is kept in the file.
@@ -92,6 +92,29 @@ export const MIGRATIONS: string[] = [
    DROP TABLE subscribers;
    ALTER TABLE subscribers_next RENAME TO subscribers;
    CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL;`,
+  // A booking's cancellation is recorded before its refund; holds belong to a client; a refused payment is settled after its refund.
+  `CREATE TABLE bookings_next (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL,
+     product TEXT NOT NULL,
+     session TEXT NOT NULL,
+     seats INTEGER NOT NULL,
+     email TEXT NOT NULL,
+     name TEXT,
+     payment_intent TEXT NOT NULL,
+     amount INTEGER NOT NULL,
+     currency TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('confirmed', 'cancelling', 'cancelled')),
+     created_at INTEGER NOT NULL,
+     cancelled_at INTEGER
+   );
+   INSERT INTO bookings_next SELECT id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at, cancelled_at FROM bookings;
+   DROP TABLE bookings;
+   ALTER TABLE bookings_next RENAME TO bookings;
+   CREATE INDEX bookings_session ON bookings (product, session, status);
+   ALTER TABLE holds ADD COLUMN client TEXT NOT NULL DEFAULT '';
+   CREATE INDEX holds_client ON holds (client, expires_at);
+   ALTER TABLE webhook_events ADD COLUMN outcome TEXT NOT NULL DEFAULT 'recorded' CHECK (outcome IN ('recorded', 'refusing', 'refunded'));`,
 ];
 
 type BookingRow = {
@@ -105,7 +128,7 @@ type BookingRow = {
   payment_intent: string;
   amount: number;
   currency: string;
-  status: 'confirmed' | 'cancelled';
+  status: Booking['status'];
   created_at: number;
   cancelled_at: number | null;
 };
@@ -162,11 +185,18 @@ export function openSqliteStore(file: string): Store {
   const enqueue = db.prepare('INSERT INTO outbox (id, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?)');
   const queueMail = (mail: OutgoingMail, now: number) => enqueue.run(randomUUID(), JSON.stringify(mail), now, now);
 
-  const taken = (product: string, session: string, now: number): number => {
-    const booked = db.prepare<[string, string], { n: number | null }>(`SELECT SUM(seats) AS n FROM bookings WHERE product = ? AND session = ? AND status = 'confirmed'`).get(product, session);
-    const held = db.prepare<[string, string, number], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE product = ? AND session = ? AND expires_at > ?').get(product, session, now);
+  // Seats stay taken until a booking is cancelled, so a cancellation waiting for its refund still counts.
+  const taken = (product: string, session: string, now: number, exceptHold = ''): number => {
+    const booked = db.prepare<[string, string], { n: number | null }>(`SELECT SUM(seats) AS n FROM bookings WHERE product = ? AND session = ? AND status != 'cancelled'`).get(product, session);
+    const held = db
+      .prepare<[string, string, number, string], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE product = ? AND session = ? AND expires_at > ? AND id != ?')
+      .get(product, session, now, exceptHold);
     return (booked?.n ?? 0) + (held?.n ?? 0);
   };
+  const heldBy = (client: string, now: number): number =>
+    db.prepare<[string, number], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE client = ? AND expires_at > ?').get(client, now)?.n ?? 0;
+  type HoldRow = { id: string; client: string; product: string; session: string; seats: number; expires_at: number };
+  const toHold = (row: HoldRow): Hold => ({ id: row.id, client: row.client, product: row.product, session: row.session, seats: row.seats, expiresAt: row.expires_at });
 
   const selectSubscriber = db.prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = ?`);
   const selectPending = db.prepare<[string], SubscriberRow & { confirm_token_at: number }>(
@@ -289,11 +319,21 @@ export function openSqliteStore(file: string): Store {
       return db.prepare('DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?').run(sentBefore).changes;
     },
 
-    async holdSeats(hold, capacity, now) {
-      return db.transaction(() => {
-        if (taken(hold.product, hold.session, now) + hold.seats > capacity) return false;
-        db.prepare('INSERT INTO holds (id, product, session, seats, expires_at) VALUES (?, ?, ?, ?, ?)').run(hold.id, hold.product, hold.session, hold.seats, hold.expiresAt);
-        return true;
+    async holdSeats(hold, { capacity, perClient }, now) {
+      return db.transaction((): HoldOutcome => {
+        const existing = db.prepare<[string, number], HoldRow>('SELECT * FROM holds WHERE id = ? AND expires_at > ?').get(hold.id, now);
+        if (existing) return { held: toHold(existing), fresh: false };
+        if (taken(hold.product, hold.session, now, hold.id) + hold.seats > capacity) return { refused: 'session-full' };
+        if (heldBy(hold.client, now) + hold.seats > perClient) return { refused: 'client-limit' };
+        db.prepare('INSERT OR REPLACE INTO holds (id, client, product, session, seats, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+          hold.id,
+          hold.client,
+          hold.product,
+          hold.session,
+          hold.seats,
+          hold.expiresAt,
+        );
+        return { held: hold, fresh: true };
       })();
     },
 
@@ -305,9 +345,19 @@ export function openSqliteStore(file: string): Store {
       return taken(product, session, now);
     },
 
-    async recordPayment({ eventId, order, booking, holdId, mails }) {
+    async seatsHeldBy(client, now) {
+      return heldBy(client, now);
+    },
+
+    async recordPayment({ eventId, order, booking, capacity, holdId, mails }) {
       return db.transaction(() => {
-        if (db.prepare('INSERT OR IGNORE INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt).changes === 0) return 'duplicate' as const;
+        const seen = db.prepare<[string], { outcome: string }>('SELECT outcome FROM webhook_events WHERE id = ?').get(eventId);
+        if (seen) return seen.outcome === 'refusing' ? ('full' as const) : ('duplicate' as const);
+        if (booking && capacity !== undefined && taken(booking.product, booking.session, order.createdAt, holdId) + booking.seats > capacity) {
+          db.prepare(`INSERT INTO webhook_events (id, received_at, outcome) VALUES (?, ?, 'refusing')`).run(eventId, order.createdAt);
+          return 'full' as const;
+        }
+        db.prepare('INSERT INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt);
         db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
           order.id,
           order.product,
@@ -329,6 +379,14 @@ export function openSqliteStore(file: string): Store {
       })();
     },
 
+    async recordRefund({ eventId, now, mails }) {
+      return db.transaction(() => {
+        if (db.prepare(`UPDATE webhook_events SET outcome = 'refunded' WHERE id = ? AND outcome = 'refusing'`).run(eventId).changes === 0) return 'duplicate' as const;
+        for (const mail of mails) queueMail(mail, now);
+        return 'recorded' as const;
+      })();
+    },
+
     async orders() {
       return db
         .prepare<[], { id: string; product: string; kind: string; amount: number; currency: string; email: string; created_at: number }>('SELECT * FROM orders ORDER BY created_at, id')
@@ -341,9 +399,17 @@ export function openSqliteStore(file: string): Store {
       return row ? toBooking(row) : undefined;
     },
 
+    async beginCancellation(id) {
+      return db.transaction(() => {
+        db.prepare(`UPDATE bookings SET status = 'cancelling' WHERE id = ? AND status = 'confirmed'`).run(id);
+        const row = db.prepare<[string], BookingRow>(`SELECT * FROM bookings WHERE id = ? AND status = 'cancelling'`).get(id);
+        return row ? toBooking(row) : undefined;
+      })();
+    },
+
     async cancelBooking(id, now, mails) {
       return db.transaction(() => {
-        if (db.prepare(`UPDATE bookings SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND status = 'confirmed'`).run(now, id).changes === 0) return undefined;
+        if (db.prepare(`UPDATE bookings SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND status = 'cancelling'`).run(now, id).changes === 0) return undefined;
         for (const mail of mails) queueMail(mail, now);
         const row = db.prepare<[string], BookingRow>('SELECT * FROM bookings WHERE id = ?').get(id);
         return row ? toBooking(row) : undefined;

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { createClient } from 'redis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openUpstashStore } from '@/lib/services/store';
 import { openRedisStore } from '@/lib/services/store/redis';
-import Database from 'better-sqlite3';
 import { MIGRATIONS, openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
@@ -200,21 +200,50 @@ describe.each(backends)('the $name store for payments', ({ open }) => {
     createdAt: 1_000,
   });
 
+  const hold = (id: string, session: string, seats: number, expiresAt: number, client = '192.0.2.1') => ({ id, client, product: 'course', session, seats, expiresAt });
+  const limits = { capacity: 10, perClient: 100 };
+
   it('holds seats only while bookings and unexpired holds leave room', async () => {
-    expect(await store.holdSeats({ id: 'h1', product: 'course', session: 's1', seats: 6, expiresAt: 5_000 }, 10, 1_000)).toBe(true);
-    expect(await store.holdSeats({ id: 'h2', product: 'course', session: 's1', seats: 5, expiresAt: 5_000 }, 10, 1_000)).toBe(false);
-    expect(await store.holdSeats({ id: 'h3', product: 'course', session: 's2', seats: 5, expiresAt: 5_000 }, 10, 1_000)).toBe(true);
+    expect(await store.holdSeats(hold('h1', 's1', 6, 5_000), limits, 1_000)).toEqual({ held: hold('h1', 's1', 6, 5_000), fresh: true });
+    expect(await store.holdSeats(hold('h2', 's1', 5, 5_000), limits, 1_000)).toEqual({ refused: 'session-full' });
+    expect(await store.holdSeats(hold('h3', 's2', 5, 5_000), limits, 1_000)).toMatchObject({ fresh: true });
     expect(await store.seatsTaken('course', 's1', 1_000)).toBe(6);
     // The hold of h1 has expired by 5_000.
-    expect(await store.holdSeats({ id: 'h4', product: 'course', session: 's1', seats: 10, expiresAt: 9_000 }, 10, 5_000)).toBe(true);
+    expect(await store.holdSeats(hold('h4', 's1', 10, 9_000), limits, 5_000)).toMatchObject({ fresh: true });
     await store.releaseHold('h4');
     expect(await store.seatsTaken('course', 's1', 5_000)).toBe(0);
   });
 
+  it('limits the seats one client holds at once across sessions; expired, released and paid holds stop counting', async () => {
+    const perClient = { capacity: 10, perClient: 4 };
+    expect(await store.holdSeats(hold('a1', 's1', 3, 5_000), perClient, 1_000)).toMatchObject({ fresh: true });
+    expect(await store.holdSeats(hold('a2', 's2', 2, 6_000), perClient, 1_000)).toEqual({ refused: 'client-limit' });
+    expect(await store.seatsTaken('course', 's2', 1_000)).toBe(0);
+    expect(await store.holdSeats(hold('b1', 's2', 2, 6_000, '2001:db8:1:2::/64'), perClient, 1_000)).toMatchObject({ fresh: true });
+    expect(await store.holdSeats(hold('a3', 's2', 1, 6_000), perClient, 1_000)).toMatchObject({ fresh: true });
+    expect(await store.seatsHeldBy('192.0.2.1', 1_000)).toBe(4);
+    expect(await store.seatsHeldBy('2001:db8:1:2::/64', 1_000)).toBe(2);
+    // a1 expires at 5_000; a3 is released; so the client holds nothing and may hold 4 again.
+    await store.releaseHold('a3');
+    expect(await store.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
+    expect(await store.holdSeats(hold('a4', 's1', 4, 9_000), perClient, 5_000)).toMatchObject({ fresh: true });
+    expect(await store.recordPayment({ eventId: 'evt_a4', order: order('cs_a4'), booking: booking('bk_a4', 4), capacity: 10, holdId: 'a4', mails: [] })).toBe('recorded');
+    expect(await store.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
+  });
+
+  it('holds a repeated hold id once, as first stored, until it expires', async () => {
+    expect(await store.holdSeats(hold('h1', 's1', 3, 5_000), { capacity: 10, perClient: 4 }, 1_000)).toMatchObject({ fresh: true });
+    expect(await store.holdSeats(hold('h1', 's1', 3, 7_000), { capacity: 10, perClient: 4 }, 2_000)).toEqual({ held: hold('h1', 's1', 3, 5_000), fresh: false });
+    expect(await store.seatsTaken('course', 's1', 2_000)).toBe(3);
+    expect(await store.seatsHeldBy('192.0.2.1', 2_000)).toBe(3);
+    expect(await store.holdSeats(hold('h1', 's1', 3, 9_000), { capacity: 10, perClient: 4 }, 5_000)).toEqual({ held: hold('h1', 's1', 3, 9_000), fresh: true });
+    expect(await store.seatsTaken('course', 's1', 5_000)).toBe(3);
+  });
+
   it('records a payment once per event, turning its hold into a booking', async () => {
-    await store.holdSeats({ id: 'h1', product: 'course', session: 's1', seats: 2, expiresAt: 5_000 }, 10, 1_000);
-    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 2), holdId: 'h1', mails: [mail('receipt')] })).toBe('recorded');
-    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_2', 2), holdId: 'h1', mails: [mail('receipt')] })).toBe('duplicate');
+    await store.holdSeats(hold('h1', 's1', 2, 5_000), limits, 1_000);
+    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('recorded');
+    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_2', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('duplicate');
     expect(await store.seatsTaken('course', 's1', 1_000)).toBe(2);
     expect(await store.seatsTaken('course', 's1', 10_000)).toBe(2);
     expect((await store.orders()).map((entry) => entry.id)).toEqual(['cs_1']);
@@ -223,11 +252,43 @@ describe.each(backends)('the $name store for payments', ({ open }) => {
     expect(await store.pendingMailCount()).toBe(1);
   });
 
-  it('cancels a confirmed booking once, freeing its seats', async () => {
-    await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), mails: [] });
+  it('records a payment whose own hold still stands even when the session is otherwise full', async () => {
+    await store.holdSeats(hold('mine', 's1', 4, 5_000), limits, 500);
+    await store.holdSeats(hold('other', 's1', 6, 5_000, '198.51.100.7'), limits, 500);
+    expect(await store.recordPayment({ eventId: 'evt_mine', order: order('cs_mine'), booking: booking('bk_mine', 4), capacity: 10, holdId: 'mine', mails: [] })).toBe('recorded');
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(10);
+  });
+
+  it('refuses a payment for a session that is full now, keeping nothing until its refund is settled once', async () => {
+    // The buyer's hold h1 expired at 900; someone else holds 9 of 10 seats.
+    await store.holdSeats(hold('h1', 's1', 2, 900), limits, 500);
+    await store.holdSeats(hold('h2', 's1', 9, 5_000, '198.51.100.7'), limits, 950);
+    const late = { eventId: 'evt_late', order: order('cs_late'), booking: booking('bk_late', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] };
+    expect(await store.recordPayment(late)).toBe('full');
+    expect(await store.recordPayment(late)).toBe('full');
+    expect(await store.booking('bk_late')).toBeUndefined();
+    expect(await store.orders()).toEqual([]);
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(9);
+    expect(await store.pendingMailCount()).toBe(0);
+    expect(await store.recordRefund({ eventId: 'evt_late', now: 1_000, mails: [mail('refunded')] })).toBe('recorded');
+    expect(await store.recordRefund({ eventId: 'evt_late', now: 1_000, mails: [mail('refunded')] })).toBe('duplicate');
+    expect(await store.recordPayment(late)).toBe('duplicate');
+    expect(await store.pendingMailCount()).toBe(1);
+    expect(await store.recordRefund({ eventId: 'evt_unknown', now: 1_000, mails: [mail('refunded')] })).toBe('duplicate');
+  });
+
+  it('cancels in two steps: the intent first (seats still taken), then once, freeing its seats', async () => {
+    await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), capacity: 10, mails: [] });
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
+    expect(await store.cancelBooking('bk_1', 2_000, [mail('cancelled')])).toBeUndefined();
+    expect(await store.beginCancellation('bk_1')).toMatchObject({ id: 'bk_1', status: 'cancelling' });
+    expect(await store.beginCancellation('bk_1')).toMatchObject({ id: 'bk_1', status: 'cancelling' });
+    expect((await store.booking('bk_1'))?.status).toBe('cancelling');
     expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
     expect(await store.cancelBooking('bk_1', 2_000, [mail('cancelled')])).toMatchObject({ id: 'bk_1', status: 'cancelled', cancelledAt: 2_000 });
     expect(await store.cancelBooking('bk_1', 3_000, [mail('cancelled')])).toBeUndefined();
+    expect(await store.beginCancellation('bk_1')).toBeUndefined();
+    expect(await store.beginCancellation('bk_none')).toBeUndefined();
     expect(await store.cancelBooking('bk_none', 3_000, [])).toBeUndefined();
     expect(await store.seatsTaken('course', 's1', 3_000)).toBe(0);
     expect(await store.pendingMailCount()).toBe(1);
@@ -250,6 +311,24 @@ describe('the sqlite store file', () => {
     const second = openSqliteStore(file);
     expect((await second.supportMessages()).map((message) => message.id)).toEqual(['m1']);
     await second.close();
+  });
+
+  it('upgrades a store made before cancellations had two steps, keeping its bookings and holds', async () => {
+    const file = path.join(tmp, 'upgrade-bookings.db');
+    const old = new Database(file);
+    old.exec(`${MIGRATIONS[0]};${MIGRATIONS[1]}`);
+    old.pragma('user_version = 2');
+    old.prepare(`INSERT INTO bookings VALUES ('bk_old', 'hash', 'course', 's1', 2, 'b@example.com', NULL, 'pi_old', 98000, 'EUR', 'confirmed', 1000, NULL)`).run();
+    old.prepare(`INSERT INTO holds VALUES ('h_old', 'course', 's1', 3, 5000)`).run();
+    old.prepare(`INSERT INTO webhook_events VALUES ('evt_old', 1000)`).run();
+    old.close();
+    const store = openSqliteStore(file);
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(5);
+    expect(await store.recordPayment({ eventId: 'evt_old', order: { id: 'cs', product: 'course', kind: 'training', amount: 1, currency: 'EUR', email: 'b@example.com', createdAt: 1 }, mails: [] })).toBe('duplicate');
+    expect(await store.beginCancellation('bk_old')).toMatchObject({ status: 'cancelling', seats: 2 });
+    expect(await store.cancelBooking('bk_old', 2_000, [])).toMatchObject({ status: 'cancelled' });
+    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
+    await store.close();
   });
 });
 
