@@ -22,7 +22,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 // Settings read later by the mail worker fail start-up now, with every bad value named.
 mailSettings();
 
-const app = next({ dev, hostname, port });
+// Next builds its own idea of the request URL from this name; one that differs from the
+// name it gives proxy.ts makes every rewrite a proxied request to itself (over https when
+// a client says X-Forwarded-Proto: https, which then fails). The socket is ours to bind.
+const app = next({ dev, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();
 

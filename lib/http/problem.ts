@@ -7,6 +7,7 @@ export const problemTypes = {
   'invalid-query': { status: 400, title: 'Invalid query parameter' },
   'invalid-body': { status: 400, title: 'Body cannot be parsed' },
   'invalid-input': { status: 400, title: 'Invalid input' },
+  'invalid-path': { status: 400, title: 'Malformed URL' },
   unauthorized: { status: 401, title: 'Authentication required' },
   'forbidden-origin': { status: 403, title: 'Cross-site post refused' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },

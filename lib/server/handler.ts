@@ -3,11 +3,29 @@ import { bodyLimit, hasBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp } from '../http/client-ip';
 import { problemDetails } from '../http/problem';
-import { createReadCache } from './read-cache';
+import { createReadCache, NEXT_ROUTER_HEADERS, type HeaderList } from './read-cache';
 import { adjustResponseHead, isNegotiatedPath } from './response-headers';
 import { applySecurityHeaders, requestIsHttps, securedHead, withDocumentPolicy, type SecurityOptions } from './security';
+import { originForm, unroutable, unroutableResponse } from './unroutable';
+
+/**
+ * What Next's client sends to call a server action and to ask for its React
+ * Server Components answer. The site defines no server actions, and Next
+ * answers a post that looks like one (a form type, or this header) with a 500
+ * when it also asks for that answer.
+ */
+const SERVER_ACTION_HEADERS = ['next-action', ...NEXT_ROUTER_HEADERS];
 
 export type Render = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Sends a response lectern made itself, with the headers every response gets. */
+async function sendOwn(req: IncomingMessage, res: ServerResponse, response: Response, security: SecurityOptions): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: HeaderList = [...response.headers, ['content-length', body.length]];
+  const head = securedHead(security.csp ? withDocumentPolicy(headers, body) : headers, { https: requestIsHttps(req, security), csp: security.csp });
+  res.writeHead(response.status, head.flat());
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
 /**
  * Answers a request that sends a body to a URL that reads none (every page and
@@ -22,12 +40,17 @@ function refuseBody(res: ServerResponse): void {
 
 /**
  * lectern's request handler in front of Next's (`render`):
- * - a body sent to a URL that reads none is refused (413);
+ * - a body sent to a URL that reads none is refused (413), unread;
+ * - a request Next cannot route (a target that is not a path or does not decode,
+ *   a method a Fetch `Request` cannot carry, anything but GET and HEAD outside
+ *   the write routes) is answered here with a 400 or 405, never reaching Next;
+ *   an absolute-form target is taken as its path;
  * - a GET or HEAD is answered by the read cache: from memory once rendered,
  *   with every header final and computed once per page (no Next on that path);
  * - any other request (the write routes) reaches Next with the socket address
  *   recorded as the client IP, with its proof (headers no client can set), and
- *   its response gets the same headers on the way out.
+ *   its response gets the same headers on the way out;
+ * - no write reaches Next as a server action call (the site has none).
  */
 export function createRequestHandler(render: Render, security: SecurityOptions, options: { dev?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const readCache = createReadCache({
@@ -42,10 +65,20 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     render(req, res);
   };
   return (req, res) => {
-    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
+    req.url = originForm(req.url ?? '/');
+    const pathname = req.url.split('?', 1)[0] ?? '/';
     if (hasBody(req.headers) && bodyLimit(pathname) === undefined) {
       applySecurityHeaders(req, res, security);
       refuseBody(res);
+      return;
+    }
+    const refusal = unroutable(req.method ?? 'GET', req.url);
+    if (refusal) {
+      sendOwn(req, res, unroutableResponse(refusal, req.url, req.headers.accept), security).catch((error: unknown) => {
+        console.error('request failed', error);
+        res.destroy();
+      });
       return;
     }
     if (readCache.handle(req, res, renderWithClientIp)) return;

@@ -29,7 +29,7 @@ import { addVaryAccept, applyWriteHeadArgs, INTERNAL_HEADERS, isNegotiatedPath }
  */
 
 /** Request headers that make Next answer with something other than the page (RSC payloads). */
-const NEXT_ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-url'];
+export const NEXT_ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-url'];
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
 const GZIP_MIN_BYTES = 1024;
 const MAX_ENTRIES = 20_000;
@@ -110,6 +110,29 @@ function addVary(headers: HeaderList, name: string): HeaderList {
   return [...headers.filter(([key]) => key !== 'vary'), ['vary', [...list, name].join(', ')]];
 }
 
+/** Request headers whose conditions the cache evaluates itself, against the bytes. */
+const CONDITIONAL_HEADERS = ['if-match', 'if-unmodified-since', 'if-none-match', 'if-modified-since', 'if-range'] as const;
+
+/**
+ * RFC 9110 §13.2.2, steps 1 and 2: If-Match (strong comparison), else
+ * If-Unmodified-Since, on a 2xx representation; false means answer 412.
+ */
+export function preconditionHolds(req: Pick<IncomingMessage, 'headers'>, entry: Pick<Entry, 'status' | 'etag' | 'gzip' | 'headers'>): boolean {
+  if (entry.status < 200 || entry.status > 299) return true;
+  const ifMatch = req.headers['if-match'];
+  if (ifMatch !== undefined) {
+    if (ifMatch.trim() === '*') return true;
+    const current = entry.gzip ? [entry.etag, entry.gzip.etag] : [entry.etag];
+    return ifMatch.split(',').some((tag) => current.includes(tag.trim()));
+  }
+  const ifUnmodifiedSince = req.headers['if-unmodified-since'];
+  if (ifUnmodifiedSince === undefined) return true;
+  const since = Date.parse(ifUnmodifiedSince);
+  const lastModified = Date.parse(headerValue(entry.headers, 'last-modified'));
+  // An invalid date, or no date to compare, leaves the condition unevaluated.
+  return Number.isNaN(since) || Number.isNaN(lastModified) || lastModified <= since;
+}
+
 function isNotModified(req: IncomingMessage, entry: Entry): boolean {
   if (entry.status !== 200) return false;
   const ifNoneMatch = req.headers['if-none-match'];
@@ -135,6 +158,11 @@ function headOf(entry: Entry, gzip: boolean, https: boolean, notModified: boolea
 function send(req: IncomingMessage, res: ServerResponse, entry: Entry, options: Required<ReadCacheOptions>): void {
   const gzip = entry.gzip !== null && acceptsGzip(req);
   const https = options.isHttps(req);
+  if (!preconditionHolds(req, entry)) {
+    res.writeHead(412, options.secureHead([['etag', gzip && entry.gzip ? entry.gzip.etag : entry.etag], ['content-length', 0]], https).flat());
+    res.end();
+    return;
+  }
   const notModified = isNotModified(req, entry);
   const index = (gzip ? 1 : 0) | (https ? 2 : 0) | (notModified ? 4 : 0);
   const head = (entry.heads[index] ??= headOf(entry, gzip, https, notModified, options.secureHead));
@@ -247,9 +275,10 @@ function sizeOf(entry: Entry): number {
  */
 function renderEntry(req: IncomingMessage, res: ServerResponse, render: Render, settings: Required<ReadCacheOptions>, done: (entry: Entry) => void): void {
   const method = req.method;
-  const conditional = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
+  const conditional = Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, req.headers[name]]));
   req.method = 'GET';
-  for (const name of ['if-none-match', 'if-modified-since', 'range']) delete req.headers[name];
+  // Ranges are not served (every read is whole), so If-Range goes with Range.
+  for (const name of [...CONDITIONAL_HEADERS, 'range']) delete req.headers[name];
   capture(res, (status, rawHeaders, body) => {
     req.method = method;
     for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;

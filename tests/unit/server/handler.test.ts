@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_IP_HEADER } from '@/lib/http/client-ip';
@@ -96,4 +96,62 @@ describe("lectern's request handler", () => {
     expect(seen).toEqual([]);
     expect((await fetch(`${base}/blog/a-post`)).status).toBe(200);
   });
+
+  it('answers If-Match that fails with 412 from memory, and never hands a precondition to the renderer', async () => {
+    const seen: (string | undefined)[] = [];
+    const { base } = await serve((req, res) => {
+      seen.push(req.headers['if-match']);
+      shareable('kept')(req, res);
+    });
+    expect((await fetch(`${base}/file.svg`, { headers: { 'If-Match': '"other"' } })).status).toBe(412);
+    const etag = (await fetch(`${base}/file.svg`)).headers.get('etag') ?? '';
+    expect((await fetch(`${base}/file.svg`, { headers: { 'If-Match': etag } })).status).toBe(200);
+    expect(seen).toEqual([undefined]);
+  });
+
+  it('hands a post to the renderer without the headers of a server action call (the site has none)', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const { base } = await serve((req, res) => {
+      seen.push({ action: req.headers['next-action'], rsc: req.headers.rsc });
+      res.writeHead(404);
+      res.end();
+    });
+    await fetch(`${base}/api/support`, { method: 'POST', headers: { 'Next-Action': 'x', RSC: '1', 'Content-Type': 'multipart/form-data; boundary=x' }, body: '' });
+    expect(seen).toEqual([{ action: undefined, rsc: undefined }]);
+  });
+
+  it('answers a path that does not decode with a 400 of its own, with the security headers, without reaching the renderer', async () => {
+    const { base, seen } = await serve(shareable('never'));
+    const page = await rawGet(base, '/tags/%ff', {});
+    expect(page.status).toBe(400);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['content-security-policy']).toMatch(/style-src 'self' 'sha256-/);
+    const api = await rawGet(base, '/api/blog/%c0%af/markdown', { method: 'HEAD' });
+    expect(api.status).toBe(400);
+    expect(api.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(Number(api.headers['content-length'])).toBeGreaterThan(0);
+    expect(api.body).toBe('');
+    const trace = await rawGet(base, '/blog/alpha-post', { method: 'TRACE' });
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toBe('GET, HEAD');
+    const asterisk = await rawGet(base, '*', { method: 'OPTIONS' });
+    expect(asterisk.status).toBe(400);
+    expect(seen).toEqual([]);
+  });
 });
+
+/** A request sent as written (fetch would normalise the path and refuses TRACE). */
+function rawGet(base: string, path: string, options: { method?: string }): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: options.method ?? 'GET', agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

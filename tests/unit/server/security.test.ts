@@ -30,7 +30,7 @@ describe('security headers on every response', () => {
       res.write(Buffer.from(PAGE.slice(40, 90)));
       res.end(PAGE.slice(90));
     });
-    const response = await fetch(`${base}/form-answer`, { method: 'POST' });
+    const response = await fetch(`${base}/api/support`, { method: 'POST' });
     expect(await response.text()).toBe(PAGE);
     const policy = response.headers.get('content-security-policy') ?? '';
     expect(policy).toContain(`script-src 'self' ${sha('boot()')}`);
@@ -46,7 +46,7 @@ describe('security headers on every response', () => {
       res.writeHead(400, 'Bad Input', { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(PAGE), 'X-Extra': 'kept' });
       res.end(PAGE);
     });
-    const response = await fetch(`${base}/bad`, { method: 'POST' });
+    const response = await fetch(`${base}/api/subscribe`, { method: 'POST' });
     expect(response.status).toBe(400);
     expect(response.statusText).toBe('Bad Input');
     expect(response.headers.get('x-extra')).toBe('kept');
