@@ -24,6 +24,8 @@ await app.prepare();
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: trustProxyFromEnv(), csp: !dev };
+// Development: while the content folder does not load, every page shows the build's message instead.
+const contentError = dev ? (await import('./lib/content')).contentError : undefined;
 const server = createServer(
   createRequestHandler((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -31,7 +33,7 @@ const server = createServer(
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal Server Error');
     });
-  }, security, { dev }),
+  }, security, { dev, contentError }),
 );
 
 server.listen(port, hostname, () => {
