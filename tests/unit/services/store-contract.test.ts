@@ -48,6 +48,10 @@ describe.each(backends)('the $name store', ({ open }) => {
       },
     });
 
+  it('answers a ping', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
   it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
     const seen: unknown[] = [];
     await subscribe('a@example.com', 'c1', 'u1', seen);
