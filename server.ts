@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import nextEnv from '@next/env';
 import next from 'next';
 import { config } from './lib/config';
 import { createRequestHandler } from './lib/server/handler';
@@ -10,6 +11,9 @@ import { trustProxyFromEnv } from './lib/server/security';
  * puts the security headers (lib/http/security-headers.ts) on every response.
  */
 const dev = process.argv.includes('--dev');
+// The .env files Next.js reads (.env.production.local, .env.local, .env.production, .env; in development
+// the .env.development ones), loaded before PORT and HOSTNAME are read, which Next itself loads later.
+nextEnv.loadEnvConfig(process.cwd(), dev);
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 
