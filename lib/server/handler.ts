@@ -8,6 +8,12 @@ import { applySecurityHeaders, requestIsHttps, securedHead, withDocumentPolicy, 
 
 export type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
+export type HandlerOptions = {
+  dev?: boolean;
+  /** Development: the content folder's problems as it is now, answered instead of any page while there are some. */
+  contentError?: () => ContentError | undefined;
+};
+
 /**
  * lectern's request handler in front of Next's (`render`):
  * - a GET or HEAD is answered by the read cache: from memory once rendered,
@@ -16,12 +22,6 @@ export type Render = (req: IncomingMessage, res: ServerResponse) => void;
  *   recorded as the client IP (a header no client can set), and its response
  *   gets the same headers on the way out.
  */
-export type HandlerOptions = {
-  dev?: boolean;
-  /** Development: the content folder's problems as it is now, answered instead of any page while there are some. */
-  contentError?: () => ContentError | undefined;
-};
-
 export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
