@@ -48,7 +48,8 @@ export async function startRedis(options: { port?: number } = {}): Promise<{ url
     resume: () => child.kill('SIGCONT'),
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Stopped already (a signal leaves exitCode null): nothing to wait for.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => {
           fs.rmSync(dir, { recursive: true, force: true });
           resolve();
