@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import nextEnv from '@next/env';
 import next from 'next';
 import { config } from './lib/config';
 import { createRequestHandler } from './lib/server/handler';
@@ -11,6 +12,9 @@ import { mailSettings } from './lib/services/mail/settings';
  * puts the security headers (lib/http/security-headers.ts) on every response.
  */
 const dev = process.argv.includes('--dev');
+// The .env files Next.js reads (.env.production.local, .env.local, .env.production, .env; in development
+// the .env.development ones), loaded before PORT and HOSTNAME are read, which Next itself loads later.
+nextEnv.loadEnvConfig(process.cwd(), dev);
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 
@@ -31,6 +35,8 @@ await app.prepare();
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: trustProxyFromEnv(), csp: !dev };
+// Development: while the content folder does not load, every page shows the build's message instead.
+const contentError = dev ? (await import('./lib/content')).contentError : undefined;
 const server = createServer(
   createRequestHandler((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -38,7 +44,7 @@ const server = createServer(
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal Server Error');
     });
-  }, security, { dev }),
+  }, security, { dev, contentError }),
 );
 
 server.listen(port, hostname, () => {

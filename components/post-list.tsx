@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { Post } from '@/lib/content';
 import { PostDate } from './dates';
+import { UnpublishedMark } from './unpublished-mark';
 
 /** `heading`: the level of each post title, one below the heading the list sits under. */
 export function PostList({ posts, heading = 'h2' }: { posts: readonly Post[]; heading?: 'h2' | 'h3' }) {
@@ -15,6 +16,12 @@ export function PostList({ posts, heading = 'h2' }: { posts: readonly Post[]; he
           </Heading>
           <p className="meta">
             <PostDate value={post.date} />
+            {!post.published && (
+              <>
+                {' · '}
+                <UnpublishedMark post={post} />
+              </>
+            )}
           </p>
           <p>{post.description}</p>
         </li>

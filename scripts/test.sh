@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every test lectern has: types, lint, unit tests, contract tests against the
-# built site served by lectern's own server on loopback ports, and browser tests
-# (Playwright, axe, Lighthouse, link check) in Debian's Chromium. Installs the
-# Debian tools the tests use when they are missing, starts a Redis server on a
-# free loopback port for the tests, and stops it afterwards.
+# built site served by lectern's own server on loopback ports (also behind
+# Debian's nginx, with deploy/nginx.conf), and browser tests (Playwright, axe,
+# Lighthouse, link check) in Debian's Chromium. Installs the Debian tools the
+# tests use when they are missing, starts a Redis server on a free loopback
+# port for the tests, and stops it afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -17,6 +18,9 @@ need() { # need <command> <debian package>
 }
 need xmllint libxml2-utils
 need redis-server redis-server
+# Debian installs nginx in /usr/sbin, which is not on every user's PATH.
+PATH="$PATH:/usr/sbin"
+need nginx nginx
 need chromium chromium
 
 redis_dir=$(mktemp -d)

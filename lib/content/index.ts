@@ -1,31 +1,103 @@
 import GithubSlugger from 'github-slugger';
 import { absoluteUrl, config } from '../config';
-import { isPublished, loadContent, newestFirst, type App, type Content, type Post, type Product } from './load';
+import { contentFingerprint } from './fingerprint';
+import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 
-export type { App, Post, Product } from './load';
+export type { App, Product } from './load';
 export { ContentError } from './load';
 
-let cache: { content: Content; published: Post[]; bySlug: Map<string, Post> } | undefined;
+/**
+ * `npm run dev`: the content folder is looked at on every call and reread when
+ * it changed, and drafts and future posts are listed too, marked. Next's
+ * development server loads this module once per module graph (pages, route
+ * handlers), so the check is made per call rather than by a watcher in one of them.
+ */
+const live = process.env.NODE_ENV === 'development';
 
-function state() {
-  if (!cache) {
-    const { contentDir, publishedBefore } = config();
-    const content = loadContent(contentDir);
-    const published = content.posts.filter((post) => isPublished(post, publishedBefore)).sort(newestFirst);
-    cache = { content, published, bySlug: new Map(published.map((post) => [post.slug, post])) };
+export type Post = LoadedPost & {
+  /** False only in development, for a draft or a post dated in the future; a production build never lists one. */
+  published: boolean;
+};
+
+type State = { content: Content; posts: Post[]; bySlug: Map<string, Post> };
+type Loaded = { fingerprint?: string } & ({ state: State; error?: undefined } | { state?: undefined; error: unknown });
+
+let cache: Loaded | undefined;
+let lookedThisTurn = false;
+
+function build(): State {
+  const { contentDir, publishedBefore } = config();
+  const content = loadContent(contentDir);
+  // In development "published" is judged now, for the marks; the list keeps every post.
+  const now = live ? Date.now() : publishedBefore;
+  const posts = content.posts
+    .map((post) => ({ ...post, published: isPublished(post, now) }))
+    .filter((post) => live || post.published)
+    .sort(newestFirst);
+  return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
+}
+
+function load(fingerprint: string | undefined): Loaded {
+  try {
+    return { fingerprint, state: build() };
+  } catch (error) {
+    if (!live) throw error;
+    // Kept until the folder changes again, so a broken file is not reread on every call.
+    return { fingerprint, error };
   }
-  return cache;
+}
+
+function state(): State {
+  if (live) {
+    // One look at the folder per synchronous stretch: a page asking for posts, tags and site
+    // facts at once stats the files once; any later request looks again.
+    if (!lookedThisTurn || !cache) {
+      lookedThisTurn = true;
+      queueMicrotask(() => (lookedThisTurn = false));
+      const fingerprint = contentFingerprint(config().contentDir);
+      if (cache?.fingerprint !== fingerprint) cache = load(fingerprint);
+    }
+  } else {
+    cache ??= load(undefined);
+  }
+  if (!cache.state) throw cache.error;
+  return cache.state;
+}
+
+/** In development, the ContentError of the content folder as it is now (undefined when it loads). */
+export function contentError(): ContentError | undefined {
+  try {
+    state();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ContentError) return error;
+    throw error;
+  }
+}
+
+/**
+ * What a dynamic route's generateStaticParams returns: `params()` for a build,
+ * nothing in development. Next's development server keeps a route's last list
+ * and answers 404 (with dynamicParams false) to a value missing from it until a
+ * later request has refreshed it, so a new post or tag would be missing on its
+ * first request; with no list, every value is rendered on request, and the
+ * route's own lookup answers 404 for one that does not exist.
+ */
+export function staticParams<T>(params: () => T[]): T[] {
+  return live ? [] : params();
 }
 
 /**
  * THE list of posts: published only, newest first. Every output takes its
- * posts from here; nothing else filters drafts or future posts.
+ * posts from here; nothing else filters drafts or future posts. In development
+ * it also lists drafts and future posts, with `published: false`, so the
+ * author sees them where they will appear.
  */
 export function publishedPosts(): readonly Post[] {
-  return state().published;
+  return state().posts;
 }
 
-/** A published post by slug, or undefined. Never touches the file system with the slug. */
+/** A published post by slug (in development, any post), or undefined. Never touches the file system with the slug. */
 export function publishedPost(slug: string): Post | undefined {
   return state().bySlug.get(slug);
 }

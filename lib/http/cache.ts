@@ -9,6 +9,8 @@ export const cacheProfiles = {
   error: { 'Cache-Control': 'public, max-age=60', 'Access-Control-Allow-Origin': '*' },
   /** Answers to POSTs and anything personal: never stored anywhere. */
   write: { 'Cache-Control': 'no-store' },
+  /** Answers about this moment (the health check): never stored, so a probe always reaches the instance. */
+  live: { 'Cache-Control': 'no-store' },
 } as const satisfies Record<string, Record<string, string>>;
 export type CacheProfile = keyof typeof cacheProfiles;
 

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContentError } from '../content/load';
 import { bodyLimit, hasBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp } from '../http/client-ip';
 import { problemDetails } from '../http/problem';
+import { sendContentError } from './content-error-page';
 import { createReadCache, NEXT_ROUTER_HEADERS, type HeaderList } from './read-cache';
 import { adjustResponseHead, isNegotiatedPath } from './response-headers';
 import { applySecurityHeaders, requestIsHttps, securedHead, withDocumentPolicy, type SecurityOptions } from './security';
@@ -38,6 +40,12 @@ function refuseBody(res: ServerResponse): void {
   res.end(body);
 }
 
+export type HandlerOptions = {
+  dev?: boolean;
+  /** Development: the content folder's problems as it is now, answered instead of any page while there are some. */
+  contentError?: () => ContentError | undefined;
+};
+
 /**
  * lectern's request handler in front of Next's (`render`):
  * - a body sent to a URL that reads none is refused (413), unread;
@@ -52,7 +60,7 @@ function refuseBody(res: ServerResponse): void {
  *   its response gets the same headers on the way out;
  * - no write reaches Next as a server action call (the site has none).
  */
-export function createRequestHandler(render: Render, security: SecurityOptions, options: { dev?: boolean } = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
     maxBytes: options.dev ? 0 : undefined,
@@ -79,6 +87,12 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
         console.error('request failed', error);
         res.destroy();
       });
+      return;
+    }
+    const contentError = options.contentError && !pathname.startsWith('/_next/') ? options.contentError() : undefined;
+    if (contentError) {
+      applySecurityHeaders(req, res, security);
+      sendContentError(req, res, contentError);
       return;
     }
     if (readCache.handle(req, res, renderWithClientIp)) return;

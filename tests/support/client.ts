@@ -1,6 +1,6 @@
 import http from 'node:http';
 
-export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; json: () => unknown };
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; bytes: Buffer; json: () => unknown };
 
 /**
  * One HTTP request with node:http, so a test can choose its source address
@@ -19,8 +19,9 @@ export function request(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
+          const bytes = Buffer.concat(chunks);
+          const body = bytes.toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, json: () => JSON.parse(body) });
         });
       },
     );
@@ -49,9 +50,10 @@ export function unfinishedUpload(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const body = bytes.toString('utf8');
           req.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, json: () => JSON.parse(body) });
         });
       },
     );

@@ -1,13 +1,13 @@
 import { ImageResponse } from 'next/og';
 import { OG_SIZE, OgCard } from '@/components/og-card';
-import { publishedPost, publishedPosts, site } from '@/lib/content';
+import { publishedPost, publishedPosts, site, staticParams } from '@/lib/content';
 
 export const size = OG_SIZE;
 export const contentType = 'image/png';
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return publishedPosts().map(({ slug }) => ({ slug }));
+  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
 }
 
 export const alt = `The post's title on a card of ${site().name}`;

@@ -3,14 +3,15 @@ import { PostDate } from '@/components/dates';
 import { JsonLd } from '@/components/json-ld';
 import { MarkdownHtml } from '@/components/markdown-html';
 import { TagList } from '@/components/tag-list';
-import { publishedPost, publishedPosts, site, urls } from '@/lib/content';
+import { UnpublishedMark } from '@/components/unpublished-mark';
+import { publishedPost, publishedPosts, site, staticParams, urls } from '@/lib/content';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
 
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return publishedPosts().map(({ slug }) => ({ slug }));
+  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
 }
 
 export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
@@ -50,6 +51,7 @@ export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
         }}
       />
       <header className="post-header">
+        <UnpublishedMark post={post} banner />
         <h1>{post.title}</h1>
         <p className="meta">
           <PostDate value={post.date} />

@@ -1,12 +1,12 @@
 import { notFound } from 'next/navigation';
 import { PostList } from '@/components/post-list';
-import { tags } from '@/lib/content';
+import { staticParams, tags } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
 
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return tags().map((tag) => ({ tag: tag.slug }));
+  return staticParams(() => tags().map((tag) => ({ tag: tag.slug })));
 }
 
 function findTag(slug: string) {

@@ -476,6 +476,10 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
       return result ? toStoredBooking(pairs(result)) : undefined;
     },
 
+    async ping() {
+      await redis.eval(`return redis.call('PING')`, [], []);
+    },
+
     async setting(key) {
       const value = await redis.eval(`return redis.call('GET', KEYS[1])`, [`${P}setting:${key}`], []);
       return typeof value === 'string' ? value : undefined;

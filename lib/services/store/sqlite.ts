@@ -416,6 +416,10 @@ export function openSqliteStore(file: string): Store {
       })();
     },
 
+    async ping() {
+      db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+    },
+
     async setting(key) {
       return (db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key) ?? undefined)?.value;
     },

@@ -132,6 +132,9 @@ export interface Store {
   /** Finishes a cancelling booking (freeing its seats) and queues its mail; undefined if it was not cancelling. */
   cancelBooking(id: string, now: number, mails: OutgoingMail[]): Promise<Booking | undefined>;
 
+  /** One cheap round trip to the backend: resolves when it answers (the health check). */
+  ping(): Promise<void>;
+
   setting(key: string): Promise<string | undefined>;
   setSetting(key: string, value: string): Promise<void>;
 

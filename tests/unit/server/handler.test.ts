@@ -2,7 +2,8 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIENT_IP_HEADER } from '@/lib/http/client-ip';
-import { createRequestHandler } from '@/lib/server/handler';
+import { ContentError } from '@/lib/content/load';
+import { createRequestHandler, type HandlerOptions } from '@/lib/server/handler';
 
 let server: Server | undefined;
 
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 /** lectern's handler in front of `render`, which counts what reaches it. */
-async function serve(render: (req: IncomingMessage, res: ServerResponse) => void, options: { dev?: boolean } = {}) {
+async function serve(render: (req: IncomingMessage, res: ServerResponse) => void, options: HandlerOptions = {}) {
   const seen: { method: string; url: string; clientIp: string | undefined }[] = [];
   const handler = createRequestHandler(
     (req, res) => {
@@ -138,6 +139,31 @@ describe("lectern's request handler", () => {
     const asterisk = await rawGet(base, '*', { method: 'OPTIONS' });
     expect(asterisk.status).toBe(400);
     expect(seen).toEqual([]);
+  });
+
+  it("answers every page with the content's problems while there are some, and reaches Next again once they are fixed", async () => {
+    let problem: ContentError | undefined = new ContentError([
+      { file: 'content/posts/a.md', key: 'drfat', message: 'is not a known key' },
+      { file: 'content/posts/<b>.md', key: '', message: 'file name "<b>" is not a valid slug' },
+    ]);
+    const { base, seen } = await serve(shareable('page'), { dev: true, contentError: () => problem });
+    const page = await fetch(`${base}/blog/a`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(500);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const html = await page.text();
+    expect(html).toContain('<p>Content has 2 problems:</p>');
+    expect(html).toContain('<li>content/posts/a.md › drfat: is not a known key</li>');
+    expect(html).toContain('<li>content/posts/&lt;b&gt;.md: file name &quot;&lt;b&gt;&quot; is not a valid slug</li>');
+    const text = await fetch(`${base}/api/blog`);
+    expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await text.text()).toBe(`${problem.message}\n`);
+    // Next's own files still load while the content is broken.
+    expect((await fetch(`${base}/_next/static/chunks/a.js`)).status).toBe(200);
+    expect(seen.map(({ url }) => url)).toEqual(['/_next/static/chunks/a.js']);
+
+    problem = undefined;
+    expect(await (await fetch(`${base}/blog/a`)).text()).toBe('page');
   });
 });
 

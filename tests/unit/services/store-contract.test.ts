@@ -66,6 +66,10 @@ describe.each(backends)('the $name store', ({ open }) => {
     });
   const DAY = 24 * 60 * 60 * 1000;
 
+  it('answers a ping', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
   it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
     const seen: unknown[] = [];
     await subscribe('a@example.com', 'c1', 'u1', seen);

@@ -1,10 +1,10 @@
-import { publishedPost, publishedPosts } from '@/lib/content';
+import { publishedPost, publishedPosts, staticParams } from '@/lib/content';
 import { markdownPostResponse } from '@/lib/http/markdown-post';
 import { markdownNotFound } from '@/lib/http/responses';
 
 // Target of proxy.ts for `/blog/{slug}.md` and for `/blog/{slug}` negotiated to markdown.
 export function generateStaticParams() {
-  return publishedPosts().map(({ slug }) => ({ slug }));
+  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
 }
 
 export async function GET(_request: Request, { params }: RouteContext<'/blog/[slug]/index.md'>) {

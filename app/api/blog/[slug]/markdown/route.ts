@@ -1,9 +1,9 @@
-import { publishedPost, publishedPosts } from '@/lib/content';
+import { publishedPost, publishedPosts, staticParams } from '@/lib/content';
 import { markdownPostResponse } from '@/lib/http/markdown-post';
 import { problem } from '@/lib/http/problem';
 
 export function generateStaticParams() {
-  return publishedPosts().map(({ slug }) => ({ slug }));
+  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
 }
 
 export async function GET(_request: Request, { params }: RouteContext<'/api/blog/[slug]/markdown'>) {

@@ -1,0 +1,24 @@
+/**
+ * Validates the content folder (CONTENT_DIR) with the build's own rules and
+ * prints every problem, without building the site. Exits 1 when there are any.
+ *   npm run check
+ */
+import { config } from '../lib/config';
+import { ContentError, isPublished, loadContent } from '../lib/content/load';
+
+const { contentDir } = config();
+try {
+  const content = loadContent(contentDir);
+  const now = Date.now();
+  const published = content.posts.filter((post) => isPublished(post, now)).length;
+  const drafts = content.posts.filter((post) => post.draft).length;
+  const scheduled = content.posts.length - published - drafts;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  console.log(
+    `Content is valid: ${count(content.posts.length, 'post')} (${published} published, ${count(drafts, 'draft')}, ${scheduled} scheduled), ${count(content.apps.length, 'app')}, ${count(content.products.length, 'product')}.`,
+  );
+} catch (error) {
+  if (!(error instanceof ContentError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}

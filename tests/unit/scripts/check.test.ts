@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runScript } from './run-script';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/content');
+let contentDir: string;
+
+beforeEach(() => {
+  contentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-check-'));
+  fs.cpSync(FIXTURE, contentDir, { recursive: true });
+});
+afterEach(() => fs.rmSync(contentDir, { recursive: true, force: true }));
+
+describe('npm run check', () => {
+  it('exits 0 with a one-line summary when the content is valid', () => {
+    const result = runScript('check.ts', [], contentDir);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(['Content is valid: 6 posts (4 published, 1 draft, 1 scheduled), 1 app, 5 products.']);
+  });
+
+  it('exits 1 listing every problem of every file, as the build does', () => {
+    fs.writeFileSync(path.join(contentDir, 'posts', 'alpha-post.md'), '---\ntitle: Alpha\ndrfat: true\ndate: 2025-13-01\n---\nBody.\n');
+    fs.writeFileSync(path.join(contentDir, 'posts', 'Bad_Name.md'), '---\ntitle: x\n---\n');
+    fs.writeFileSync(path.join(contentDir, 'apps', 'fixture-app.md'), '---\nname: App\n---\n');
+    const result = runScript('check.ts', [], contentDir);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^Content has \d+ problems:$/);
+    expect(result.stderr).toMatch(/alpha-post\.md › drfat: is not a known key/);
+    expect(result.stderr).toMatch(/alpha-post\.md › date: must be YYYY-MM-DD/);
+    expect(result.stderr).toMatch(/alpha-post\.md › description: /);
+    expect(result.stderr).toMatch(/Bad_Name\.md: file name "Bad_Name" is not a valid slug/);
+    expect(result.stderr).toMatch(/fixture-app\.md › version: /);
+    expect(result.stderr).toMatch(/fixture-app\.md › download: /);
+  });
+});
