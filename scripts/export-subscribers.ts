@@ -4,9 +4,11 @@
  *   npm run subscribers:csv -- --confirmed > subscribers.csv
  */
 import { subscribersCsv } from '../lib/forms/subscribers-csv';
-import { store } from '../lib/services/store';
+import { openStore } from '../lib/services/store';
 
 const confirmedOnly = process.argv.includes('--confirmed');
-const all = await store().subscribers();
+// A whole list may take Redis longer than a request is allowed to wait.
+const store = openStore({ redisTimeoutMs: 60_000 });
+const all = await store.subscribers();
 process.stdout.write(subscribersCsv(confirmedOnly ? all.filter((subscriber) => subscriber.status === 'confirmed') : all));
-await store().close();
+await store.close();

@@ -23,9 +23,9 @@ export async function flushRedis(url: string): Promise<void> {
   await client.quit();
 }
 
-/** A Redis server of a test's own, to stop and start at will. */
-export async function startRedis(): Promise<{ url: string; port: number; stop: () => Promise<void>; pause: () => void; resume: () => void; process: ChildProcess }> {
-  const port = await freePort();
+/** A Redis server of a test's own, to stop and start at will (on a given port: one that comes back where another stopped). */
+export async function startRedis(options: { port?: number } = {}): Promise<{ url: string; port: number; stop: () => Promise<void>; pause: () => void; resume: () => void; process: ChildProcess }> {
+  const port = options.port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-redis-'));
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
@@ -48,7 +48,8 @@ export async function startRedis(): Promise<{ url: string; port: number; stop: (
     resume: () => child.kill('SIGCONT'),
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Stopped already (a kill leaves exitCode null and sets signalCode).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => {
           fs.rmSync(dir, { recursive: true, force: true });
           resolve();
