@@ -7,13 +7,15 @@
  *   npm run subscribers:csv -- --status=pending
  */
 import { EXPORT_USAGE, exportStatuses, subscribersCsv } from '../lib/forms/subscribers-csv';
-import { store } from '../lib/services/store';
+import { openStore } from '../lib/services/store';
 
 const wanted = exportStatuses(process.argv.slice(2));
 if (!wanted.ok) {
   process.stderr.write(`${wanted.error}\n${EXPORT_USAGE}\n`);
   process.exit(2);
 }
-const all = await store().subscribers();
+// A whole list may take Redis longer than a request is allowed to wait.
+const store = openStore({ redisTimeoutMs: 60_000 });
+const all = await store.subscribers();
 process.stdout.write(subscribersCsv(all.filter((subscriber) => wanted.statuses.includes(subscriber.status))));
-await store().close();
+await store.close();

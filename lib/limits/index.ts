@@ -1,6 +1,6 @@
 import { Redis as UpstashRedis } from '@upstash/redis';
-import { createClient } from 'redis';
 import { z } from 'zod';
+import { failFastRedis } from '../services/redis-client';
 import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
 import { nodeRedisAdapter } from './node-redis-adapter';
 
@@ -38,32 +38,21 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 /** A Redis server through node-redis: fails fast while disconnected, reconnects in the background. */
 export function redisServerLimiter(url: string, options: { timeoutMs: number; windowScale: number }): Limiter & { close: () => Promise<void> } {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
-  });
-  // Errors are reported once per outage by withFallback; node-redis only needs a listener.
-  client.on('error', () => undefined);
-  const connecting = client.connect().catch(() => undefined);
-  const adapter = nodeRedisAdapter(client);
-  const ready = async () => {
-    await connecting;
-    if (!client.isReady) throw new Error('Redis is not connected');
-  };
+  const redis = failFastRedis(url, { commandTimeoutMs: options.timeoutMs });
+  const adapter = nodeRedisAdapter(redis.client);
   const limiter = slidingWindowLimiter(
     'redis',
     {
-      evalsha: async (...args) => (await ready(), adapter.evalsha(...args)),
-      eval: async (...args) => (await ready(), adapter.eval(...args)),
+      evalsha: (...args) => redis.run(() => adapter.evalsha(...args)),
+      eval: (...args) => redis.run(() => adapter.eval(...args)),
     },
     async (key) => {
-      const value = await withTimeout(client.get(key), options.timeoutMs, 'Redis');
+      const value = await redis.run((client) => client.get(key));
       return value === null ? undefined : Number(value);
     },
     options,
   );
-  return { ...limiter, close: async () => void (await client.quit().catch(() => client.destroy())) };
+  return { ...limiter, close: redis.close };
 }
 
 export function upstashLimiter(url: string, token: string, options: { timeoutMs: number; windowScale: number }): Limiter {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Redis as UpstashRedis } from '@upstash/redis';
-import { createClient } from 'redis';
 import { limitsEnv } from '../../limits';
+import { failFastRedis } from '../redis-client';
 import { openRedisStore } from './redis';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './types';
@@ -17,38 +17,42 @@ export function dataDir(): string {
 }
 
 /**
+ * How long the store waits for Redis: a write answers within a second (a 503 when
+ * Redis is down or hangs), after the limiter's own wait.
+ */
+export const STORE_REDIS_TIMEOUT_MS = 500;
+
+/**
  * The store on Upstash (Redis over HTTP): the same scripts as on a Redis server.
  * Replies are taken as Redis gives them: the client's default would parse every
  * string that looks like JSON (a queued mail, a booking) into an object.
  */
-export function openUpstashStore(url: string, token: string): Store {
-  const redis = new UpstashRedis({ url, token, retry: { retries: 0 }, automaticDeserialization: false });
+export function openUpstashStore(url: string, token: string, timeoutMs = STORE_REDIS_TIMEOUT_MS): Store {
+  const redis = new UpstashRedis({ url, token, retry: { retries: 0 }, automaticDeserialization: false, signal: () => AbortSignal.timeout(timeoutMs) });
   return openRedisStore({ eval: (script, keys, args) => redis.eval(script, keys, args) }, async () => undefined);
 }
 
-/** The process's store: Redis when REDIS_URL or Upstash is configured, else SQLite under DATA_DIR. */
+/**
+ * A store chosen from the environment: Redis when REDIS_URL or Upstash is
+ * configured, else SQLite under DATA_DIR. `redisTimeoutMs` bounds each Redis
+ * command (a one-off export may allow more than a request can).
+ */
+export function openStore(options: { redisTimeoutMs?: number } = {}): Store {
+  const timeoutMs = options.redisTimeoutMs ?? STORE_REDIS_TIMEOUT_MS;
+  const env = limitsEnv();
+  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
+    return openUpstashStore(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN, timeoutMs);
+  }
+  if (env.REDIS_URL) {
+    const redis = failFastRedis(env.REDIS_URL, { commandTimeoutMs: timeoutMs });
+    return openRedisStore({ eval: (script, keys, args) => redis.run((client) => client.eval(script, { keys, arguments: args })) }, redis.close);
+  }
+  return openSqliteStore(path.join(dataDir(), 'lectern.db'));
+}
+
+/** The process's store, opened once. */
 export function store(): Store {
   const holder = globalThis as Holder;
-  if (!holder[GLOBAL_KEY]) {
-    const env = limitsEnv();
-    if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-      holder[GLOBAL_KEY] = openUpstashStore(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN);
-    } else if (env.REDIS_URL) {
-      const client = createClient({ url: env.REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) } });
-      client.on('error', () => undefined);
-      const connecting = client.connect();
-      holder[GLOBAL_KEY] = openRedisStore(
-        {
-          eval: async (script, keys, args) => {
-            await connecting;
-            return client.eval(script, { keys, arguments: args });
-          },
-        },
-        async () => void (await client.quit().catch(() => client.destroy())),
-      );
-    } else {
-      holder[GLOBAL_KEY] = openSqliteStore(path.join(dataDir(), 'lectern.db'));
-    }
-  }
+  holder[GLOBAL_KEY] ??= openStore();
   return holder[GLOBAL_KEY];
 }

@@ -35,7 +35,7 @@ backends.push({
   open: async () => {
     await flushRedis(testRedisUrl(12));
     upstash ??= await startUpstashStandIn(testRedisUrl(12));
-    return openUpstashStore(upstash.url, upstash.token);
+    return openUpstashStore(upstash.url, upstash.token, 5000);
   },
 });
 
