@@ -22,9 +22,10 @@ import { addVaryAccept, applyWriteHeadArgs, INTERNAL_HEADERS, isNegotiatedPath }
  *
  * One entry per resource: the key is the path in its one canonical spelling
  * (lib/server/canonical-path.ts), and a URL is rendered in that spelling, so
- * `/blog/%65tags` and `/blog/etags` share their bytes and ETag. A URL with a
- * query is never kept (some pages read theirs: a confirmation token, a booking
- * to cancel). Concurrent first requests for one key wait for a single render,
+ * `/blog/%65tags` and `/blog/etags` share their bytes and ETag. A query never
+ * makes an entry of its own: a path Next serves from its build output answers
+ * every query from its path's entry, and any other URL with a query is rendered
+ * each time (some pages read theirs: a confirmation token, a booking to cancel). Concurrent first requests for one key wait for a single render,
  * and a kept body is compressed once, off the event loop, before it is first sent.
  */
 
@@ -50,6 +51,8 @@ type Entry = {
   gzip: { body: Buffer; etag: string } | null;
   /** Finished heads, made on first use: index = gzip (1) | https (2) | 304 (4). */
   heads: OutgoingHttpHeader[][];
+  /** Served by Next from its build output (it says so with `x-nextjs-cache`): the same bytes whatever the query. */
+  prerendered?: boolean;
 };
 
 /** Next's request handler: writes a response for a request. */
@@ -283,7 +286,8 @@ function renderEntry(req: IncomingMessage, res: ServerResponse, render: Render, 
     req.method = method;
     for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
     const headers = settings.finishHeaders(keptHeaders(rawHeaders, (req.url ?? '/').split('?', 1)[0] ?? '/'), body);
-    done({ status, headers, body, etag: strongEtag(body), compressible: false, gzip: null, heads: [] });
+    const prerendered = rawHeaders.some(([name]) => name === 'x-nextjs-cache');
+    done({ status, headers, body, etag: strongEtag(body), compressible: false, gzip: null, heads: [], prerendered });
   });
   render(req, res);
 }
@@ -305,7 +309,7 @@ function pass(req: IncomingMessage, res: ServerResponse, render: Render, setting
 }
 
 /** Where a GET or HEAD is answered from: its key in the cache and the path it is rendered as. */
-type Target = { key: string; path: string };
+type Target = { key: string; path: string; query?: string };
 
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const settings: Required<ReadCacheOptions> = {
@@ -321,12 +325,12 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   function targetOf(req: IncomingMessage): Target | undefined {
     const url = req.url ?? '/';
     for (const name of NEXT_ROUTER_HEADERS) if (req.headers[name] !== undefined) return undefined;
-    // Queries are not kept: some pages read theirs, and no client can grow the cache with them.
-    if (url.includes('?')) return undefined;
-    const path = canonicalPath(url);
+    const queryAt = url.indexOf('?');
+    const path = canonicalPath(queryAt === -1 ? url : url.slice(0, queryAt));
     if (path === undefined || (path.startsWith('/_next/') && !path.startsWith('/_next/static/'))) return undefined;
     // One entry per path, and per Accept variant where the path negotiates.
-    return { key: isNegotiatedPath(path) ? `${path} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}` : path, path };
+    const key = isNegotiatedPath(path) ? `${path} ${prefersMarkdown(req.headers.accept) ? 'markdown' : 'html'}` : path;
+    return queryAt === -1 ? { key, path } : { key, path, query: url.slice(queryAt) };
   }
 
   /**
@@ -351,6 +355,25 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       const target = entries ? targetOf(req) : undefined;
       if (!entries || !target) {
         pass(req, res, render, settings);
+        return true;
+      }
+      if (target.query !== undefined) {
+        // A query never makes an entry of its own, so no client can grow the cache with queries.
+        // Some pages read theirs (a confirmation token, a booking to cancel) and are rendered each
+        // time; a path Next serves from its build output ignores the query and shares its entry.
+        const kept = entries.get(target.key);
+        if (kept?.prerendered) {
+          send(req, res, kept, settings);
+          return true;
+        }
+        req.url = `${target.path}${target.query}`;
+        renderEntry(req, res, render, settings, (entry) => {
+          if (!entry.prerendered) return answer(req, res, entry, settings);
+          keep(entries, target.key, entry).then(
+            (shared) => answer(req, res, shared ?? entry, settings),
+            () => answer(req, res, entry, settings),
+          );
+        });
         return true;
       }
       // Rendered in its canonical spelling, so every spelling gets the same bytes.

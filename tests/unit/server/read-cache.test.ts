@@ -25,7 +25,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-type Page = { status?: number; type?: string; cacheControl?: string; body: string };
+type Page = { status?: number; type?: string; cacheControl?: string; headers?: Record<string, string>; body: string };
 
 /**
  * The read cache in front of a renderer that answers `page(url, accept)` and records each URL
@@ -40,9 +40,9 @@ async function serve(page: (url: string, accept: string) => Page, options: ReadC
   const allArrived = new Promise<void>((resolve) => arrived.push(resolve));
   const render = (req: IncomingMessage, res: ServerResponse) => {
     rendered.push(req.url ?? '');
-    const { status = 200, type = 'text/plain; charset=utf-8', cacheControl = 'public, max-age=60', body } = page(req.url ?? '', req.headers.accept ?? '');
+    const { status = 200, type = 'text/plain; charset=utf-8', cacheControl = 'public, max-age=60', headers = {}, body } = page(req.url ?? '', req.headers.accept ?? '');
     const write = () => {
-      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': cacheControl });
+      res.writeHead(status, { ...headers, 'Content-Type': type, 'Cache-Control': cacheControl });
       res.end(body);
     };
     if (options.hold) void allArrived.then(write);
@@ -155,6 +155,22 @@ describe('the read cache', () => {
       expect(response.headers['content-encoding']).toBeUndefined();
       expect(response.body.toString()).toBe('compressible text '.repeat(200));
     }
+  });
+
+  it('answers any query of a path Next serves from its build output from that path entry, and renders the others each time', async () => {
+    const page = (url: string): Page => (url.startsWith('/llms-full.txt') ? { body: 'built text '.repeat(200), headers: { 'x-nextjs-cache': 'HIT' } } : { body: `confirm ${url}` });
+    const { get, rendered } = await serve(page);
+    const built = [];
+    for (let i = 0; i < 20; i += 1) built.push(await get(`/llms-full.txt?${i}`, { 'Accept-Encoding': 'gzip' }));
+    built.push(await get('/llms-full.txt'));
+    expect(rendered).toEqual(['/llms-full.txt?0']);
+    expect(new Set(built.map(({ headers }) => headers.etag)).size).toBe(2);
+    expect(built[1]?.headers['content-encoding']).toBe('gzip');
+    expect(built.at(-1)?.body.toString()).toBe('built text '.repeat(200));
+    expect(built.every(({ headers }) => headers['x-nextjs-cache'] === undefined)).toBe(true);
+    const confirms = [await get('/subscribe/confirm?token=a'), await get('/subscribe/confirm?token=b')];
+    expect(confirms.map(({ body }) => body.toString())).toEqual(['confirm /subscribe/confirm?token=a', 'confirm /subscribe/confirm?token=b']);
+    expect(rendered).toEqual(['/llms-full.txt?0', '/subscribe/confirm?token=a', '/subscribe/confirm?token=b']);
   });
 
   it('renders each concurrent request for a response that may not be shared', async () => {
