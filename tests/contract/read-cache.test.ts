@@ -93,3 +93,20 @@ describe('one entry per resource, whatever the spelling', () => {
     expect(page.body.toString()).toMatch(/^---\n/);
   });
 });
+
+describe('queries', () => {
+  it('answers any query on a built file with that file, and still answers a query a route reads', async () => {
+    const plain = await rawGet('/llms-full.txt');
+    const queried = await Promise.all(['/llms-full.txt?1', '/llms-full.txt?utm_source=x', '/llms-full.txt?'].map((path) => rawGet(path)));
+    for (const response of queried) {
+      expect(response.status).toBe(200);
+      expect(response.headers.etag).toBe(plain.headers.etag);
+      expect(response.body.equals(plain.body)).toBe(true);
+    }
+    const list = await rawGet('/api/blog');
+    const limited = await rawGet('/api/blog?limit=1');
+    expect((JSON.parse(list.body.toString()) as { posts: unknown[] }).posts.length).toBeGreaterThan(1);
+    expect((JSON.parse(limited.body.toString()) as { posts: unknown[] }).posts).toHaveLength(1);
+    expect((await rawGet('/api/blog?limit=x')).status).toBe(400);
+  });
+});
