@@ -462,7 +462,7 @@ function floodBlock() {
     table(['flood', 'requests', 'statuses', 'distinct ETags', 'gzipped', 's', 'server µs CPU/request', 'peak memory'], [row('spellings of one post', flood.spellings), row('queries on `/llms-full.txt`', flood.queries)]),
     '',
     `Server memory: ${mib(flood.rssBeforeBytes)} before, ${mib(flood.rssAfterBytes)} after: **${signedMib(flood.growthBytes)}** (goal: under ${mib(flood.goalBytes)}). ` +
-      `The post after the flood: ${flood.after.status}, ${flood.after.sameEtag ? 'the ETag it had before' : 'a different ETag'}, median ${ms(flood.after.cachedMs)} ms over 200 requests against ${ms(flood.after.renderedMs)} ms for the same page rendered by Next (with a query, so never kept): ${flood.after.fromMemory ? 'answered from memory' : '**not** answered from memory'}.`,
+      `The post after the flood: ${flood.after.status}, ${flood.after.sameEtag ? 'the ETag it had before' : 'a different ETag'}, median ${ms(flood.after.cachedMs)} ms over 200 requests against ${ms(flood.after.renderedMs)} ms for \`/api/blog?limit=n\`, which reads its query and is rendered by Next every time: ${flood.after.fromMemory ? 'answered from memory' : '**not** answered from memory'}.`,
   ].join('\n');
 }
 

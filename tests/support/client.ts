@@ -2,6 +2,20 @@ import http from 'node:http';
 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; bytes: Buffer; json: () => unknown };
 
+/** The whole answer to a request made with node:http. */
+function readResponse(res: http.IncomingMessage): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', reject);
+    res.on('end', () => {
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, json: () => JSON.parse(body) });
+    });
+  });
+}
+
 /**
  * One HTTP request with node:http, so a test can choose its source address
  * (127.x.y.z) and send bodies fetch would not (chunked without length, any method).
@@ -15,15 +29,7 @@ export function request(
     const target = new URL(pathname, baseUrl);
     const req = http.request(
       { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          const body = bytes.toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, json: () => JSON.parse(body) });
-        });
-      },
+      (res) => void readResponse(res).then(resolve, reject),
     );
     req.on('error', reject);
     if (Array.isArray(options.body)) for (const chunk of options.body) req.write(chunk);
@@ -46,16 +52,11 @@ export function unfinishedUpload(
     const target = new URL(pathname, baseUrl);
     const req = http.request(
       { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'POST', headers: options.headers, localAddress: options.from, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          const body = bytes.toString('utf8');
+      (res) =>
+        void readResponse(res).then((response) => {
           req.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, bytes, json: () => JSON.parse(body) });
-        });
-      },
+          resolve(response);
+        }, reject),
     );
     req.on('error', reject);
     req.write(options.firstPart);
