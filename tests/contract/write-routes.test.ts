@@ -262,7 +262,8 @@ describe('write routes on Redis', () => {
     try {
       const response = await postJson(running.baseUrl, '/api/support', { email: 'nope' }, { from });
       expect(response.status).toBe(400);
-      expect(running.output()).toMatch(/rate limiter: redis unavailable \(redis did not answer within \d+ ms\)/);
+      // The limiter times out, or its Redis client does first: either way memory decides and says so once.
+      expect(running.output()).toMatch(/rate limiter: redis unavailable \(redis did not answer within \d+ ms\)/i);
     } finally {
       redis.resume();
       await redis.stop();
