@@ -1,19 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { freshAddress, postForm, postJson } from '../support/client';
-import { freePort, startSite, type RunningSite } from '../support/site';
+import { contractSites } from '../support/contract-sites';
 
-const sites: RunningSite[] = [];
-async function site(options: { extraEnv?: Record<string, string>; nextStart?: boolean } = {}): Promise<RunningSite> {
-  const started = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), ...options });
-  sites.push(started);
-  return started;
-}
-afterAll(async () => {
-  await Promise.all(sites.map((running) => running.stop()));
-});
+const site = contractSites();
 
 const subscriber = { email: 'reader@example.com' };
 

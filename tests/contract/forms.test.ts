@@ -9,18 +9,12 @@ import { hashToken } from '@/lib/services/tokens';
 import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { startSmtp, type ReceivedMail } from '../support/smtp';
-import { freePort, startSite, type RunningSite } from '../support/site';
+import { contractSites } from '../support/contract-sites';
+import { freePort, type RunningSite } from '../support/site';
 
 const REDIS_DB = 4;
-const sites: RunningSite[] = [];
-async function site(extraEnv: Record<string, string> = {}): Promise<RunningSite> {
-  const started = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), extraEnv: { MAIL_POLL_MS: '200', MAIL_RETRY_BASE_MS: '200', SUPPORT_EMAIL: 'owner@example.com', ...extraEnv } });
-  sites.push(started);
-  return started;
-}
-afterAll(async () => {
-  await Promise.all(sites.map((running) => running.stop()));
-});
+const startSiteWith = contractSites({ MAIL_POLL_MS: '200', MAIL_RETRY_BASE_MS: '200', SUPPORT_EMAIL: 'owner@example.com' });
+const site = (extraEnv: Record<string, string> = {}) => startSiteWith({ extraEnv });
 
 const linkIn = (text: string | undefined, pathname: string) => new RegExp(`https?://[^\\s"<>]+${pathname.replace(/\//g, '\\/')}\\?token=[\\w-]+`).exec(text ?? '')?.[0];
 /** A link's path and query, to request it from the server under test (links carry SITE_URL). */

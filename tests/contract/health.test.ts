@@ -1,17 +1,10 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { request, type RawResponse } from '../support/client';
 import { startRedis } from '../support/redis';
-import { freePort, startSite, type RunningSite } from '../support/site';
+import { contractSites } from '../support/contract-sites';
 
-const sites: RunningSite[] = [];
-async function site(extraEnv: Record<string, string> = {}): Promise<RunningSite> {
-  const started = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), extraEnv });
-  sites.push(started);
-  return started;
-}
-afterAll(async () => {
-  await Promise.all(sites.map((running) => running.stop()));
-});
+const startSiteWith = contractSites();
+const site = (extraEnv: Record<string, string> = {}) => startSiteWith({ extraEnv });
 
 /** Asks /healthz until it answers `status` (Redis reconnects in the background), at most 20 s. */
 async function healthUntil(baseUrl: string, status: number): Promise<RawResponse> {

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { freshAddress, postForm, postJson, request, unfinishedUpload } from '../support/client';
 import { flushRedis, startRedis, testRedisUrl } from '../support/redis';
-import { freePort, startSite, type RunningSite } from '../support/site';
+import { contractSites } from '../support/contract-sites';
+import { type RunningSite } from '../support/site';
 
 const ROUTES: [string, number, number, unknown][] = [
   ['/api/subscribe', 5, 600, { email: 'reader@example.com' }],
@@ -20,15 +21,8 @@ const ROUTES: [string, number, number, unknown][] = [
 /** A body announced at 5 MB, and one sent in chunks without a length. */
 const UNFINISHED_BODIES: Record<string, string>[] = [{ 'Content-Length': String(5 * 1024 * 1024) }, { 'Transfer-Encoding': 'chunked' }];
 
-const sites: RunningSite[] = [];
-async function site(extraEnv: Record<string, string> = {}): Promise<RunningSite> {
-  const started = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), extraEnv });
-  sites.push(started);
-  return started;
-}
-afterAll(async () => {
-  await Promise.all(sites.map((running) => running.stop()));
-});
+const startSiteWith = contractSites();
+const site = (extraEnv: Record<string, string> = {}) => startSiteWith({ extraEnv });
 
 describe('write routes on the in-memory limiter', () => {
   let base: string;
