@@ -13,8 +13,9 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // One static-generation worker per CPU: Next's default leaves one CPU to the main process, which
   // only waits while the pages are generated (BENCHMARKS.md, Build).
-  // Next buffers the body of a request that goes through proxy.ts (only pages and reads, which take none).
-  // lectern's server refuses such bodies before Next; this bounds what a bare `next start` would hold.
+  // Next buffers the body of a request that goes through proxy.ts (every URL but the write routes,
+  // which read their own). lectern's server refuses bodies on URLs that read none before Next; this
+  // bounds what a host without it would hold.
   experimental: { cpus: availableParallelism(), proxyClientMaxBodySize: FORM_BODY_LIMIT },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,

@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
 import { config } from './lib/config';
+import { deployment } from './lib/deploy';
 import { createRequestHandler } from './lib/server/handler';
-import { trustProxyFromEnv } from './lib/server/security';
 import { mailSettings } from './lib/services/mail/settings';
 
 /**
@@ -34,7 +34,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
-const security = { siteUrl: config().siteUrl, trustProxy: trustProxyFromEnv(), csp: !dev };
+const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
 const server = createServer(

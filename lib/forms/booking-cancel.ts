@@ -3,7 +3,7 @@ import type { WriteResult } from '../http/write-route';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
-import { mailWorker } from '../services/mail/worker';
+import { sendQueuedMail } from '../services/mail/worker';
 import { payments } from '../services/payments';
 import { store, type Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
@@ -61,6 +61,6 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
     return pending(`The refund for booking ${booking.id} is made (${refund.id}), but the cancellation could not be recorded yet.`);
   }
   if (!cancelled) return alreadyCancelled;
-  mailWorker().kick();
+  sendQueuedMail();
   return { ok: true, status: 200, body: { status: 'cancelled', booking: booking.id, refund: refund.id }, redirect: BOOKING_CANCELLED_PAGE };
 }

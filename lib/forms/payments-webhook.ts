@@ -7,7 +7,7 @@ import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
 import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
-import { mailWorker } from '../services/mail/worker';
+import { sendQueuedMail } from '../services/mail/worker';
 import { payments } from '../services/payments';
 import { store } from '../services/store';
 import type { Booking } from '../services/store/types';
@@ -110,7 +110,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   try {
     if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
       outcome = await recordCompletedCheckout(event, event.data.object);
-      if (outcome === 'recorded' || outcome === 'refunded') mailWorker().kick();
+      if (outcome === 'recorded' || outcome === 'refunded') sendQueuedMail();
     } else if (event.type === 'checkout.session.expired') {
       const hold = event.data.object.metadata?.hold;
       if (hold) await store().releaseHold(hold);

@@ -1,7 +1,7 @@
 import { absoluteUrl } from '../config';
 import type { WriteResult } from '../http/write-route';
 import { confirmSubscriptionMail, type UnsubscribeLinks } from '../services/mail/templates';
-import { mailWorker } from '../services/mail/worker';
+import { sendQueuedMail } from '../services/mail/worker';
 import { store } from '../services/store';
 import { hashToken, newToken } from '../services/tokens';
 import type { FormInput } from './schemas';
@@ -59,7 +59,7 @@ export async function subscribe(input: FormInput<'subscribe'>): Promise<WriteRes
         ? undefined
         : confirmSubscriptionMail({ name: input.name, address: email }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
   });
-  mailWorker().kick();
+  sendQueuedMail();
   return subscribeAccepted();
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import type { WriteResult } from '../http/write-route';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
-import { mailWorker } from '../services/mail/worker';
+import { sendQueuedMail } from '../services/mail/worker';
 import { store } from '../services/store';
 import type { FormInput } from './schemas';
 
@@ -21,6 +21,6 @@ export function supportAccepted(id: string): WriteResult {
 export async function sendSupportMessage(input: FormInput<'support'>): Promise<WriteResult> {
   const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
   await store().saveSupportMessage(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
-  mailWorker().kick();
+  sendQueuedMail();
   return supportAccepted(message.id);
 }

@@ -70,28 +70,46 @@ export function parseAddress(entry: string): string | undefined {
   return isIP(address) ? address : undefined;
 }
 
-/**
- * The client address of a request that came through lectern's server, or
- * undefined when lectern's server did not record one. With `trustProxy` hops
- * configured, the right-most untrusted `X-Forwarded-For` entry counts (every
- * entry keeps its place, so a trusted proxy's entry is never skipped);
- * otherwise the header is ignored, so a forged one buys nothing. An entry that
- * is not an address is never a key: the request counts under the next address
- * toward the socket, the proxy that passed it on.
- */
-export function clientAddress(headers: Headers, trustProxy: number): string | undefined {
-  const socket = recordedClientIp(headers);
-  if (trustProxy <= 0 || !socket) return socket;
-  const forwarded = (headers.get('x-forwarded-for') ?? '')
+/** The entries of X-Forwarded-For, oldest first. */
+function forwardedChain(headers: Headers): string[] {
+  return (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
-  const chain = [...forwarded, socket];
-  for (let index = Math.max(0, chain.length - 1 - trustProxy); index < chain.length; index += 1) {
+}
+
+/**
+ * The first address in the trusted tail of a proxy chain (oldest first, the
+ * nearest hop last): with `trustProxy` hops believed, the entry the outermost
+ * trusted proxy wrote. Every entry keeps its place, so a trusted proxy's entry
+ * is never skipped; an entry that is not an address is never a key: the
+ * request counts under the next address toward the server.
+ */
+function trustedEntry(chain: string[], trustProxy: number): string | undefined {
+  for (let index = Math.max(0, chain.length - trustProxy); index < chain.length; index += 1) {
     const address = parseAddress(chain[index]!);
     if (address) return address;
   }
-  return socket;
+  return undefined;
+}
+
+/**
+ * The client address of a write, from what can be believed and nothing else:
+ * - through lectern's server, the socket address it recorded (with its proof),
+ *   or with `trustProxy` hops the right-most untrusted `X-Forwarded-For` entry;
+ * - without lectern's server (a platform host, `next start`), only what the
+ *   operator declared: the header the platform's edge overwrites
+ *   (`clientIpHeader`), or the `X-Forwarded-For` entry `trustProxy` hops back;
+ * - otherwise undefined: no shared and no client-chosen key.
+ * A client's own x-lectern-client-ip fails the proof, and a forged
+ * X-Forwarded-For entry sits beyond the trusted hops.
+ */
+export function clientAddress(headers: Headers, settings: { trustProxy: number; clientIpHeader?: string }): string | undefined {
+  const socket = recordedClientIp(headers);
+  if (socket) return settings.trustProxy > 0 ? trustedEntry([...forwardedChain(headers), socket], settings.trustProxy + 1) : socket;
+  if (settings.clientIpHeader) return trustedEntry((headers.get(settings.clientIpHeader) ?? '').split(','), 1);
+  if (settings.trustProxy > 0) return trustedEntry(forwardedChain(headers), settings.trustProxy);
+  return undefined;
 }
 
 /** Expands an IPv6 address to its eight 16-bit groups. */

@@ -16,7 +16,7 @@ export const problemTypes = {
   'payload-too-large': { status: 413, title: 'Body too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported content type' },
   'rate-limited': { status: 429, title: 'Too many requests' },
-  'not-served-by-lectern': { status: 500, title: "Not served by lectern's server" },
+  'not-served-by-lectern': { status: 500, title: 'Client address not known' },
   'not-implemented': { status: 501, title: 'Not available yet' },
   'bad-gateway': { status: 502, title: 'Upstream service failed' },
   'service-unavailable': { status: 503, title: 'Service not configured' },

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import { config } from '../config';
+import { deployment } from '../deploy';
 import { describeError } from '../log';
 import { formSchemas, type FormInput } from '../forms/schemas';
 import { limiter, type LimitDecision } from '../limits';
+import { platformHeadersFor } from '../server/platform-headers';
 import { writeRouteLimits, type WriteRoute } from '../limits/table';
 import { FORM_BODY_LIMIT, readBody } from './body';
 import { cacheHeaders } from './cache';
@@ -33,14 +35,6 @@ type Options<R extends WriteRoute> = {
   /** Also accepts multipart/form-data (text fields only), as some mail providers send one-click unsubscribes. */
   multipart?: boolean;
 };
-
-type Env = { trustProxy: number };
-
-function env(): Env {
-  const trustProxy = Number(process.env.TRUST_PROXY || 0);
-  if (!Number.isInteger(trustProxy) || trustProxy < 0) throw new Error('Invalid environment:\n  TRUST_PROXY: must be a whole number of proxy hops (0 or more)');
-  return { trustProxy };
-}
 
 function rateLimitHeaders(route: WriteRoute, decision?: LimitDecision): Record<string, string> {
   const { requests, windowSeconds } = writeRouteLimits[route];
@@ -140,7 +134,8 @@ function isCrossSite(request: Request): boolean {
  */
 function respond(request: Request, result: WriteResult, headers: Record<string, string>): Response {
   const form = isFormPost(request) && (request.headers.get('accept') ?? '').includes('text/html');
-  const all = { ...cacheHeaders('write'), ...headers, ...(result.ok ? {} : result.headers) };
+  const type = result.ok ? 'application/json' : form ? 'text/html' : 'application/problem+json';
+  const all = { ...cacheHeaders('write'), ...headers, ...(result.ok ? {} : result.headers), ...platformHeadersOf(request, type) };
   if (result.ok) {
     if (isFormPost(request) && result.redirect) return new Response(null, { status: 303, headers: { ...all, Location: result.redirect } });
     return new Response(JSON.stringify(result.body), { status: result.status, headers: { ...all, 'Content-Type': 'application/json; charset=utf-8' } });
@@ -158,28 +153,47 @@ function respond(request: Request, result: WriteResult, headers: Record<string, 
   return problem(result.problem, result.detail, { errors: result.errors, headers: all, cache: 'write' });
 }
 
-let warnedNotServedByLectern = false;
+/**
+ * Without lectern's server (PLATFORM_MODE), the security headers it would add;
+ * proxy.ts does not see the write routes, whose bodies they read themselves.
+ */
+function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
+  const settings = deployment();
+  if (!settings.platform) return {};
+  return platformHeadersFor(contentType, { siteUrl: config().siteUrl, trustProxy: settings.trustProxy, forwardedProto: request.headers.get('x-forwarded-proto') });
+}
+
+let warnedNoClientAddress = false;
 
 /**
- * A write route reached without lectern's server in front (`next start`): no
- * client address can be believed, and a shared or client-chosen limit key
- * would be no limit at all, so nothing is done. Logged once per process.
+ * A write that arrives with no client address that can be believed: not
+ * through lectern's server, and with nothing declared for the platform in
+ * front (or that declaration missing from the request). A shared or
+ * client-chosen limit key would be no limit at all, so nothing is done.
+ * Logged once per process.
  */
-function notServedByLectern(request: Request, route: WriteRoute): Response {
-  if (!warnedNotServedByLectern) {
-    warnedNotServedByLectern = true;
-    console.error("write routes refused: requests arrive without a client address recorded by lectern's server; run the site with `npm start`, not `next start`");
+function noClientAddress(request: Request, route: WriteRoute): Response {
+  if (!warnedNoClientAddress) {
+    warnedNoClientAddress = true;
+    console.error(
+      "write routes refused: no client address can be believed; run the site with `npm start` (lectern's server), or without it set CLIENT_IP_HEADER (the header your platform's edge overwrites with the client address) or TRUST_PROXY",
+    );
   }
   return respond(
     request,
-    { ok: false, problem: 'not-served-by-lectern', detail: "This site takes posts only when it runs with `npm start` (lectern's server), which records each client's address for the rate limits. Nothing was kept." },
+    {
+      ok: false,
+      problem: 'not-served-by-lectern',
+      detail:
+        "This site takes posts only when it knows each client's address for the rate limits: run it with `npm start` (lectern's server), or, on a host that runs Next.js itself, set CLIENT_IP_HEADER to the header the host's edge overwrites with the client address (or TRUST_PROXY to the number of proxies in front). Nothing was kept.",
+    },
     rateLimitHeaders(route),
   );
 }
 
 /**
  * The one front door of every write route, in this order: method (405), the
- * client address recorded by lectern's server (500 without one), limit (429,
+ * client address (500 when none can be believed), limit (429,
  * every request counts), origin (403), authorization, content type (415), size
  * (413, while reading), parse (400), validation (400 with errors), honeypot,
  * then the route's action.
@@ -191,8 +205,8 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     respond(request, { ok: false, problem: 'method-not-allowed', detail: `${writeRouteLimits[route].path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route) });
 
   async function POST(request: Request): Promise<Response> {
-    const address = clientAddress(request.headers, env().trustProxy);
-    if (!address) return notServedByLectern(request, route);
+    const address = clientAddress(request.headers, deployment());
+    if (!address) return noClientAddress(request, route);
     const client = limitKey(address);
     const decision = await limiter().check(route, client);
     const headers = rateLimitHeaders(route, decision);

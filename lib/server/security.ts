@@ -14,13 +14,6 @@ export type SecurityOptions = {
   csp: boolean;
 };
 
-/** TRUST_PROXY: how many proxy hops in front of the server are trusted (0, the default, trusts none). */
-export function trustProxyFromEnv(value = process.env.TRUST_PROXY): number {
-  const hops = Number(value || 0);
-  if (!Number.isInteger(hops) || hops < 0) throw new Error('Invalid environment:\n  TRUST_PROXY: must be a whole number of proxy hops (0 or more)');
-  return hops;
-}
-
 function headerText(value: OutgoingHttpHeader | undefined): string {
   return Array.isArray(value) ? value.join(', ') : value === undefined ? '' : String(value);
 }

@@ -1,3 +1,4 @@
+import { after } from 'next/server';
 import { describeError } from '../../log';
 import { store } from '../store';
 import { mailSettings } from './settings';
@@ -103,4 +104,15 @@ export function mailWorker(): MailWorker {
   const holder = globalThis as Holder;
   holder[GLOBAL_KEY] ??= createMailWorker();
   return holder[GLOBAL_KEY];
+}
+
+/**
+ * Sends the mail a request has just queued, now. A host that ends a request's
+ * work with its response (a platform's short-lived instance) is asked to wait
+ * until the sending is done (`after`); on a long-lived server this changes nothing.
+ */
+export function sendQueuedMail(): void {
+  const worker = mailWorker();
+  worker.kick();
+  after(() => worker.drain());
 }

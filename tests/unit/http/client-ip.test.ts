@@ -64,31 +64,48 @@ describe('recordClientIp', () => {
 
 describe('clientAddress', () => {
   it('is the socket address when no proxy is trusted, whatever X-Forwarded-For says', () => {
-    expect(clientAddress(recorded('127.0.0.1', '203.0.113.7'), 0)).toBe('127.0.0.1');
+    expect(clientAddress(recorded('127.0.0.1', '203.0.113.7'), { trustProxy: 0 })).toBe('127.0.0.1');
   });
 
   it('takes the right-most untrusted entry with trusted hops', () => {
-    expect(clientAddress(recorded('10.0.0.1', '203.0.113.7'), 1)).toBe('203.0.113.7');
-    expect(clientAddress(recorded('10.0.0.1', 'forged, 203.0.113.7'), 1)).toBe('203.0.113.7');
-    expect(clientAddress(recorded('10.0.0.1', 'forged, 203.0.113.7, 10.0.0.2'), 2)).toBe('203.0.113.7');
+    expect(clientAddress(recorded('10.0.0.1', '203.0.113.7'), { trustProxy: 1 })).toBe('203.0.113.7');
+    expect(clientAddress(recorded('10.0.0.1', 'forged, 203.0.113.7'), { trustProxy: 1 })).toBe('203.0.113.7');
+    expect(clientAddress(recorded('10.0.0.1', 'forged, 203.0.113.7, 10.0.0.2'), { trustProxy: 2 })).toBe('203.0.113.7');
   });
 
   it('strips the port a proxy wrote, so one client is one key', () => {
-    expect(clientAddress(recorded('10.0.0.1', '203.0.113.7:5678'), 1)).toBe('203.0.113.7');
-    expect(clientAddress(recorded('10.0.0.1', '[2001:db8::1]:443'), 1)).toBe('2001:db8::1');
-    expect(clientAddress(recorded('10.0.0.1', '[2001:db8::1]'), 1)).toBe('2001:db8::1');
+    expect(clientAddress(recorded('10.0.0.1', '203.0.113.7:5678'), { trustProxy: 1 })).toBe('203.0.113.7');
+    expect(clientAddress(recorded('10.0.0.1', '[2001:db8::1]:443'), { trustProxy: 1 })).toBe('2001:db8::1');
+    expect(clientAddress(recorded('10.0.0.1', '[2001:db8::1]'), { trustProxy: 1 })).toBe('2001:db8::1');
   });
 
   it('never takes an entry that is not an address: the proxy that passed it on counts instead', () => {
-    expect(clientAddress(recorded('10.0.0.1'), 1)).toBe('10.0.0.1');
-    expect(clientAddress(recorded('10.0.0.1', 'not-an-ip'), 1)).toBe('10.0.0.1');
-    expect(clientAddress(recorded('10.0.0.1', '999.1.1.1'), 1)).toBe('10.0.0.1');
-    expect(clientAddress(recorded('10.0.0.1', '203.0.113.7, unknown, 10.0.0.2'), 2)).toBe('10.0.0.2');
+    expect(clientAddress(recorded('10.0.0.1'), { trustProxy: 1 })).toBe('10.0.0.1');
+    expect(clientAddress(recorded('10.0.0.1', 'not-an-ip'), { trustProxy: 1 })).toBe('10.0.0.1');
+    expect(clientAddress(recorded('10.0.0.1', '999.1.1.1'), { trustProxy: 1 })).toBe('10.0.0.1');
+    expect(clientAddress(recorded('10.0.0.1', '203.0.113.7, unknown, 10.0.0.2'), { trustProxy: 2 })).toBe('10.0.0.2');
   });
 
-  it('is undefined without an address recorded by lectern\'s server, whatever the client sent', () => {
-    expect(clientAddress(new Headers({ [CLIENT_IP_HEADER]: '203.0.113.9', 'x-forwarded-for': '203.0.113.7' }), 1)).toBeUndefined();
-    expect(clientAddress(new Headers(), 0)).toBeUndefined();
+  it("is undefined without an address recorded by lectern's server and nothing declared, whatever the client sent", () => {
+    const forged = new Headers({ [CLIENT_IP_HEADER]: '203.0.113.9', 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.8' });
+    expect(clientAddress(forged, { trustProxy: 0 })).toBeUndefined();
+    expect(clientAddress(new Headers(), { trustProxy: 0 })).toBeUndefined();
+  });
+
+  it("without lectern's server, believes only the header the operator named for the platform's edge", () => {
+    const headers = new Headers({ [CLIENT_IP_HEADER]: '203.0.113.9', 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '203.0.113.8' });
+    expect(clientAddress(headers, { trustProxy: 0, clientIpHeader: 'x-real-ip' })).toBe('203.0.113.8');
+    // An edge that appends rather than overwrites: its own entry, the last, counts.
+    expect(clientAddress(new Headers({ 'x-real-ip': '198.51.100.1, 203.0.113.8' }), { trustProxy: 0, clientIpHeader: 'x-real-ip' })).toBe('203.0.113.8');
+    expect(clientAddress(new Headers({ 'x-real-ip': 'unknown' }), { trustProxy: 0, clientIpHeader: 'x-real-ip' })).toBeUndefined();
+    expect(clientAddress(new Headers({ 'x-forwarded-for': '203.0.113.7' }), { trustProxy: 0, clientIpHeader: 'x-real-ip' })).toBeUndefined();
+  });
+
+  it("without lectern's server, takes the X-Forwarded-For entry the trusted hops wrote", () => {
+    expect(clientAddress(new Headers({ 'x-forwarded-for': 'forged, 203.0.113.7' }), { trustProxy: 1 })).toBe('203.0.113.7');
+    expect(clientAddress(new Headers({ 'x-forwarded-for': 'forged, 203.0.113.7, 10.0.0.2' }), { trustProxy: 2 })).toBe('203.0.113.7');
+    expect(clientAddress(new Headers({ 'x-forwarded-for': 'unknown' }), { trustProxy: 1 })).toBeUndefined();
+    expect(clientAddress(new Headers(), { trustProxy: 1 })).toBeUndefined();
   });
 });
 

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addVaryAccept, isNegotiatedPath } from '@/lib/server/response-headers';
+import { cacheHeaders } from '@/lib/http/cache';
+import { addVaryAccept, isNegotiatedPath, NEGOTIATED_PATHS } from '@/lib/server/response-headers';
+import { ROOT } from '../../support/site';
 
 describe('Vary on negotiated responses', () => {
   it.each([
@@ -19,5 +23,22 @@ describe('Vary on negotiated responses', () => {
     ['/api/blog', false],
   ])('%s negotiates: %s', (pathname, expected) => {
     expect(isNegotiatedPath(pathname)).toBe(expected);
+  });
+});
+
+describe('vercel.json, the header rules of a host without lectern\'s server', () => {
+  type Rule = { source: string; headers: { key: string; value: string }[] };
+  const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers: Rule[] }).headers;
+
+  it('gives every negotiated URL Vary: Accept and the read profile, as lectern\'s server does', () => {
+    for (const pattern of NEGOTIATED_PATHS) {
+      const rule = rules.find((candidate) => candidate.source === pattern);
+      expect(rule, pattern).toBeDefined();
+      expect(rule!.headers).toEqual(expect.arrayContaining([{ key: 'Vary', value: 'Accept' }, { key: 'Cache-Control', value: cacheHeaders('read')['Cache-Control'] }]));
+    }
+  });
+
+  it('has a rule for nothing else', () => {
+    expect(rules.map((rule) => rule.source).sort()).toEqual([...NEGOTIATED_PATHS].sort());
   });
 });

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToRegexp } from 'next/dist/compiled/path-to-regexp';
+import { freePort, ROOT } from './site';
+
+/**
+ * A stand-in for a platform's edge (Vercel and the like) at the network
+ * boundary, in front of Next.js instances run without lectern's server:
+ * - it overwrites the client-address headers (`x-real-ip`, `x-forwarded-for`)
+ *   with the address it was reached from, whatever the client sent, as such
+ *   edges do;
+ * - it spreads requests over the instances in turn;
+ * - on the way back it applies the header rules of the project's vercel.json
+ *   (a rule whose `source` matches the path sets its headers), as the
+ *   platform applies them after the function's answer.
+ */
+export type PlatformEdge = { url: string; close: () => Promise<void> };
+
+type Rule = { source: string; headers: { key: string; value: string }[] };
+
+export async function startPlatformEdge(upstreams: string[]): Promise<PlatformEdge> {
+  const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers?: Rule[] }).headers ?? [];
+  const matchers = rules.map((rule) => ({ pattern: pathToRegexp(rule.source), headers: rule.headers }));
+  let turn = 0;
+  const server = http.createServer((req, res) => {
+    const upstream = new URL(upstreams[turn++ % upstreams.length]!);
+    const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const headers = { ...req.headers, 'x-real-ip': client, 'x-forwarded-for': client, 'x-forwarded-proto': 'http', host: req.headers.host ?? upstream.host };
+    const forwarded = http.request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (answer) => {
+      const pathname = (req.url ?? '/').split('?', 1)[0]!;
+      const out = { ...answer.headers };
+      for (const { pattern, headers: set } of matchers) {
+        if (!pattern.test(pathname)) continue;
+        for (const { key, value } of set) {
+          for (const name of Object.keys(out)) if (name.toLowerCase() === key.toLowerCase()) delete out[name];
+          out[key.toLowerCase()] = value;
+        }
+      }
+      res.writeHead(answer.statusCode ?? 502, out);
+      answer.pipe(res);
+    });
+    forwarded.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(forwarded);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
