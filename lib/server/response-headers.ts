@@ -1,8 +1,9 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { markdownTwinOf } from '../http/markdown-twins';
 
-/** `/blog/{slug}`: the one URL whose body depends on `Accept`. */
+/** A page with a markdown twin: its body depends on `Accept`. */
 export function isNegotiatedPath(pathname: string): boolean {
-  return /^\/blog\/[^/]+$/.test(pathname) && !pathname.endsWith('.md');
+  return markdownTwinOf(pathname) !== undefined;
 }
 
 /** Headers Next uses internally; they reveal rewrite targets and say nothing to clients. */
