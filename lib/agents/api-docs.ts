@@ -34,7 +34,7 @@ export const markdownTwins: { page: string; markdown: string }[] = [
 export const markdownTwinsText = {
   lead: 'Every page with content of its own is also markdown, in two ways: its URL plus .md (/index.md for the home page), or its own URL with an Accept header that ranks text/markdown above text/html.',
   rules:
-    'Markdown wins only when its q-value is strictly higher than HTML’s: a tie, */*, text/* or no Accept header gets HTML, which is what browsers get. Both variants send Vary: Accept. Each HTML page links its twin with <link rel="alternate" type="text/markdown"> and a Link header of the same; each twin names its page with Link: rel="canonical". Lists (the home page, the blog, tags) link every post to its markdown.',
+    'Markdown wins only when its q-value is strictly higher than HTML’s: a tie, */*, text/* or no Accept header gets HTML, which is what browsers get. Both variants send Vary: Accept. Each HTML page links its twin from its head (a link element with rel="alternate" and type="text/markdown") and with a Link header of the same; each twin names its page in a Link header with rel="canonical". Lists (the home page, the blog, tags) link every post to its markdown.',
 };
 
 /** `/docs/api.md`: the docs page as markdown. */

@@ -115,7 +115,7 @@ describe('queries', () => {
 describe('brotli', () => {
   const vary = (response: Raw) => String(response.headers.vary ?? '').toLowerCase();
 
-  for (const path of ['/llms-full.txt', '/blog/alpha-post', '/openapi.json']) {
+  for (const path of ['/docs/api.md', '/blog/alpha-post', '/openapi.json']) {
     it(`sends ${path} in brotli to a client that accepts it, gzip to one that refuses brotli, and the bytes to one that names neither`, async () => {
       const plain = await rawGet(path);
       const [br, gzip, identity] = [
