@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import type { NextConfig } from 'next';
-import { API_CATALOG_LINK } from './lib/agents/api-catalog';
 import { FORM_BODY_LIMIT } from './lib/http/body';
 
 const nextConfig: NextConfig = {
@@ -19,9 +18,6 @@ const nextConfig: NextConfig = {
   experimental: { cpus: availableParallelism(), proxyClientMaxBodySize: FORM_BODY_LIMIT },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,
-  async headers() {
-    return [{ source: '/', headers: [{ key: 'Link', value: API_CATALOG_LINK }] }];
-  },
 };
 
 export default nextConfig;

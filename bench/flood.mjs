@@ -84,7 +84,7 @@ async function flood(server, paths, headers) {
     seconds,
     statuses,
     etags: new Set(responses.map((response) => response.headers.etag)).size,
-    gzipped: responses.filter((response) => response.headers['content-encoding'] === 'gzip').length,
+    compressed: responses.filter((response) => ['br', 'gzip'].includes(response.headers['content-encoding'])).length,
     bodyBytes: responses.reduce((sum, response) => sum + response.bytes, 0),
     serverCpuUsPerRequest: (cpuSeconds / paths.length) * 1e6,
     peakRssBytes: peak,
@@ -129,7 +129,7 @@ async function main() {
       Array.from({ length: QUERIES }, (_, i) => `/llms-full.txt?${i + 1}`),
       page,
     );
-    log(`${queries.requests} queries on /llms-full.txt in ${queries.seconds.toFixed(1)} s: statuses ${JSON.stringify(queries.statuses)}, ${queries.gzipped} gzipped, peak ${(queries.peakRssBytes / 2 ** 20).toFixed(1)} MiB`);
+    log(`${queries.requests} queries on /llms-full.txt in ${queries.seconds.toFixed(1)} s: statuses ${JSON.stringify(queries.statuses)}, ${queries.compressed} compressed, peak ${(queries.peakRssBytes / 2 ** 20).toFixed(1)} MiB`);
 
     await sleep(SETTLE_SECONDS * 1000);
     const rssAfter = treeRss(server.pid);

@@ -448,7 +448,7 @@ function floodBlock() {
       .map(([status, count]) => `${status} × ${int(count)}`)
       .join(', '),
     int(run.etags),
-    int(run.gzipped),
+    int(run.compressed),
     seconds(run.seconds),
     int(run.serverCpuUsPerRequest),
     mib(run.peakRssBytes),
@@ -459,7 +459,7 @@ function floodBlock() {
       `Resident memory of the server process (from \`/proc\`) after warming the post and \`/llms-full.txt\` and ${int(s.settleSeconds)} s of rest, and again ${int(s.settleSeconds)} s after the flood. ` +
       `CPU pressure from other work on the machine meanwhile (Linux PSI, share of time a task waited for a CPU): ${ms(flood.cpuPressure, 0)} %, which slows every request but not what memory holds.`,
     '',
-    table(['flood', 'requests', 'statuses', 'distinct ETags', 'gzipped', 's', 'server µs CPU/request', 'peak memory'], [row('spellings of one post', flood.spellings), row('queries on `/llms-full.txt`', flood.queries)]),
+    table(['flood', 'requests', 'statuses', 'distinct ETags', 'compressed', 's', 'server µs CPU/request', 'peak memory'], [row('spellings of one post', flood.spellings), row('queries on `/llms-full.txt`', flood.queries)]),
     '',
     `Server memory: ${mib(flood.rssBeforeBytes)} before, ${mib(flood.rssAfterBytes)} after: **${signedMib(flood.growthBytes)}** (goal: under ${mib(flood.goalBytes)}). ` +
       `The post after the flood: ${flood.after.status}, ${flood.after.sameEtag ? 'the ETag it had before' : 'a different ETag'}, median ${ms(flood.after.cachedMs)} ms over 200 requests against ${ms(flood.after.renderedMs)} ms for \`/api/blog?limit=n\`, which reads its query and is rendered by Next every time: ${flood.after.fromMemory ? 'answered from memory' : '**not** answered from memory'}.`,

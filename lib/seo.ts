@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import { absoluteUrl, config } from './config';
 import { site, urls } from './content';
+import { markdownTwinOf } from './http/markdown-twins';
 
 type PageFacts = {
   title: string;
   description: string;
   path: string;
-  /** Set on posts: the markdown alternate and article Open Graph fields. */
+  /** Set on posts: the article Open Graph fields. */
   article?: { slug: string; published: string; modified?: string; tags: string[] };
 };
 
@@ -14,6 +15,7 @@ type PageFacts = {
 export function pageMetadata({ title, description, path, article }: PageFacts): Metadata {
   const { name, author } = site();
   const url = absoluteUrl(path);
+  const twin = markdownTwinOf(path);
   return {
     metadataBase: new URL(config().siteUrl),
     title,
@@ -22,7 +24,7 @@ export function pageMetadata({ title, description, path, article }: PageFacts): 
       canonical: url,
       types: {
         'application/rss+xml': [{ url: urls.rss(), title: `${name} (RSS)` }],
-        ...(article ? { 'text/markdown': [{ url: urls.postMarkdown(article.slug), title: 'Markdown source' }] } : {}),
+        ...(twin ? { 'text/markdown': [{ url: absoluteUrl(twin.markdownPath), title: article ? 'Markdown source' : 'Markdown' }] } : {}),
       },
     },
     authors: [{ name: author.name, ...(author.url ? { url: author.url } : {}) }],

@@ -1,17 +1,18 @@
 import { MarkdownHtml } from '@/components/markdown-html';
-import { apps, site } from '@/lib/content';
+import { apps } from '@/lib/content';
 import { renderMarkdown } from '@/lib/content/render';
+import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
 
 export function generateMetadata() {
-  return pageMetadata({ title: 'Desktop apps', description: `Desktop apps from ${site().name}, free to download.`, path: '/apps' });
+  return pageMetadata({ ...pageFacts.apps(), path: '/apps' });
 }
 
 export default async function AppsPage() {
   const list = await Promise.all(apps().map(async (app) => ({ app, html: (await renderMarkdown(app.body)).html })));
   return (
     <>
-      <h1>Desktop apps</h1>
+      <h1>{pageFacts.apps().title}</h1>
       {list.length === 0 && <p>No apps yet.</p>}
       {list.map(({ app, html }) => (
         <section key={app.slug} className="card" aria-labelledby={`app-${app.slug}`}>

@@ -1,17 +1,18 @@
 import Link from 'next/link';
 import { PostList } from '@/components/post-list';
-import { publishedPosts, site, tags } from '@/lib/content';
+import { publishedPosts, tags } from '@/lib/content';
+import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
 
 export function generateMetadata() {
-  return pageMetadata({ title: 'Blog', description: `Every post on ${site().name}, newest first.`, path: '/blog' });
+  return pageMetadata({ ...pageFacts.blog(), path: '/blog' });
 }
 
 export default function BlogIndex() {
   const allTags = tags();
   return (
     <>
-      <h1>Blog</h1>
+      <h1>{pageFacts.blog().title}</h1>
       {allTags.length > 0 && (
         <ul className="tags" aria-label="Tags">
           {allTags.map((tag) => (

@@ -1,10 +1,9 @@
 import { pricingMarkdown } from '@/lib/agents/pricing-md';
-import { absoluteUrl } from '@/lib/config';
-import { linkHeader } from '@/lib/http/links';
-import { markdownResponse } from '@/lib/http/responses';
+import { markdownPageResponse } from '@/lib/http/markdown-page';
 
+// Also the target of proxy.ts for `/pricing` negotiated to markdown.
 export const dynamic = 'force-static';
 
 export function GET() {
-  return markdownResponse(pricingMarkdown(), { headers: { Link: linkHeader(absoluteUrl('/pricing'), 'canonical', 'text/html') } });
+  return markdownPageResponse(pricingMarkdown(), '/pricing');
 }

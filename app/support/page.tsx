@@ -1,16 +1,17 @@
 import { PostForm } from '@/components/post-form';
-import { site } from '@/lib/content';
+import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
 
 export function generateMetadata() {
-  return pageMetadata({ title: 'Support', description: `Write to ${site().name}: questions about the training, the bundles, the book or a post.`, path: '/support' });
+  const { title, description } = pageFacts.support();
+  return pageMetadata({ title, description, path: '/support' });
 }
 
 export default function SupportPage() {
   return (
     <>
-      <h1>Support</h1>
-      <p>Questions about the training, a bundle, the book or a post? Write here: the message is kept and you get a receipt by email, then an answer.</p>
+      <h1>{pageFacts.support().title}</h1>
+      <p>{pageFacts.support().intro}</p>
       <PostForm
         action="/api/support"
         submitLabel="Send message"

@@ -1,5 +1,5 @@
 import { absoluteUrl } from '../config';
-import { agentFiles, optionalFiles } from './llms';
+import { agentFiles, optionalFiles, pageTwins } from './llms';
 
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -17,7 +17,7 @@ const readEndpoints = [
 /** RFC 9727 API catalog as an RFC 9264 linkset. */
 export function apiCatalog() {
   const seen = new Set<string>();
-  const items = [...readEndpoints, ...agentFiles, ...optionalFiles]
+  const items = [...readEndpoints, ...agentFiles, ...pageTwins, ...optionalFiles]
     .filter((file) => file.path !== API_CATALOG_PATH && !seen.has(file.path) && seen.add(file.path))
     .map((file) => ({ href: absoluteUrl(file.path), type: file.type }));
   return {

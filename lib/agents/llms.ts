@@ -10,6 +10,15 @@ export const agentFiles = [
   { path: '/.well-known/api-catalog', type: 'application/linkset+json', title: 'API catalog', description: 'RFC 9727 catalog of the files and endpoints.' },
 ] as const;
 
+/** The markdown twins of the main pages (every page has one: lib/http/markdown-twins.ts). */
+export const pageTwins = [
+  { path: '/index.md', type: 'text/markdown', title: 'Home page', description: 'The home page as markdown, with the latest posts.' },
+  { path: '/blog.md', type: 'text/markdown', title: 'Blog', description: 'Every post and tag, newest first, linked to their markdown.' },
+  { path: '/apps.md', type: 'text/markdown', title: 'Desktop apps', description: 'Each desktop app with its version, platforms and download link.' },
+  { path: '/docs/api.md', type: 'text/markdown', title: 'API and agent files', description: 'How to read the site from a program: endpoints, markdown twins and errors.' },
+  { path: '/support.md', type: 'text/markdown', title: 'Support', description: 'How to write to the site, from its form or from a program.' },
+] as const;
+
 export const optionalFiles = [
   { path: '/api/blog', type: 'application/json', title: 'Post list (JSON)', description: 'Every published post with its URLs, newest first.' },
   { path: '/api/rss', type: 'application/rss+xml', title: 'RSS feed', description: 'RSS 2.0 feed of the newest posts with full content.' },
@@ -38,11 +47,15 @@ export function llmsTxt(): string {
     '',
     `> ${oneLine(summary)}`,
     '',
-    `${oneLine(citation)} ${oneLine(reuse)} Every post is available as markdown at its URL plus \`.md\`.`,
+    `${oneLine(citation)} ${oneLine(reuse)} Every page is available as markdown at its URL plus \`.md\` (\`/index.md\` for the home page), or at its own URL with \`Accept: text/markdown\`.`,
     '',
     '## Posts',
     '',
     ...posts,
+    '',
+    '## Pages',
+    '',
+    ...pageTwins.map((file) => linkLine(file.title, absoluteUrl(file.path), file.description)),
     '',
     '## Agent files',
     '',

@@ -9,6 +9,7 @@ import { problemTypes } from '../http/problem';
 import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
 import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
 import { API_CATALOG_TYPE } from './api-catalog';
+import { pageTwins } from './llms';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({
@@ -169,6 +170,13 @@ export function openApiDocument() {
       '/llms.txt': read('Index of the site for agents (llmstxt.org).', text('text/markdown', 'The index.')),
       '/llms-full.txt': read('Every published post in one document.', text('text/markdown', 'All posts.')),
       '/pricing.md': read('Prices of the training, the bundles and the book.', text('text/markdown', 'The prices.')),
+      ...Object.fromEntries(pageTwins.map((twin) => [twin.path, read(`Markdown twin of a page: ${twin.description}`, text('text/markdown', twin.title))])),
+      '/tags/{tag}.md': read(
+        'Markdown twin of a tag page: its posts, newest first, linked to their markdown. The tag page itself answers the same to an Accept header that ranks text/markdown first.',
+        text('text/markdown', 'The tag page.'),
+        { '404': text('text/markdown', 'No published post has this tag.') },
+        [{ name: 'tag', in: 'path', required: true, description: 'The tag slug, as in the tag page URL.', schema: { type: 'string' } }],
+      ),
       '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
       '/.well-known/api-catalog': read('RFC 9727 API catalog.', { description: 'The linkset.', content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } } }),
       '/sitemap.xml': read('Every indexable page.', text('application/xml', 'Sitemap or sitemap index.')),

@@ -1,13 +1,13 @@
-import { homePage, publishedPosts, site, urls } from '../content';
+import { absoluteUrl } from '../config';
+import { homePage, publishedPosts, site } from '../content';
+import { postLinkLine } from './page-markdown';
 
 export const HOME_LATEST_COUNT = 10;
 
 /** The homepage as markdown: its own text, then the latest posts as links to their markdown. */
 export function homeMarkdown(): string {
   const home = homePage();
-  const latest = publishedPosts()
-    .slice(0, HOME_LATEST_COUNT)
-    .map((post) => `- [${escapeLinkText(post.title)}](${urls.postMarkdown(post.slug)}): ${post.description} (${post.date})`);
+  const latest = publishedPosts().slice(0, HOME_LATEST_COUNT).map(postLinkLine);
   return [
     `# ${home.title}`,
     '',
@@ -19,10 +19,7 @@ export function homeMarkdown(): string {
     '',
     ...(latest.length > 0 ? latest : ['No posts yet.']),
     '',
+    `All posts: ${absoluteUrl('/blog.md')}`,
+    '',
   ].join('\n');
-}
-
-/** Brackets in a title would end the link text early. */
-export function escapeLinkText(text: string): string {
-  return text.replace(/[[\]\\]/g, (char) => `\\${char}`);
 }

@@ -1,17 +1,9 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { markdownTwinOf } from '../http/markdown-twins';
 
-/**
- * The URLs whose body depends on `Accept` (HTML or its markdown twin), as
- * path patterns (`:name` is one segment). A host that runs Next.js without
- * lectern's server gets their `Vary: Accept` from its own header rules
- * (vercel.json), since Next replaces the `Vary` of its pages.
- */
-export const NEGOTIATED_PATHS = ['/blog/:slug'];
-
-const negotiated = NEGOTIATED_PATHS.map((pattern) => new RegExp(`^${pattern.replace(/:\w+/g, '[^/]+')}$`));
-
+/** A page with a markdown twin: its body depends on `Accept`. */
 export function isNegotiatedPath(pathname: string): boolean {
-  return !pathname.endsWith('.md') && negotiated.some((pattern) => pattern.test(pathname));
+  return markdownTwinOf(pathname) !== undefined;
 }
 
 /** Headers Next uses internally; they reveal rewrite targets and say nothing to clients. */

@@ -94,7 +94,7 @@ describe('validators follow the bytes', () => {
           response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
         }).on('error', reject);
       });
-    const [zipped, plain] = [await raw('gzip, br'), await raw('identity')];
+    const [zipped, plain] = [await raw('gzip, deflate'), await raw('identity')];
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary?.toLowerCase()).toContain('accept-encoding');
     expect(zipped.headers.etag).toMatch(/-gz"$/);

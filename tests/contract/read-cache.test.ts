@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { url } from '../support/http';
 
@@ -109,5 +109,43 @@ describe('queries', () => {
     expect((JSON.parse(list.body.toString()) as { posts: unknown[] }).posts.length).toBeGreaterThan(1);
     expect((JSON.parse(limited.body.toString()) as { posts: unknown[] }).posts).toHaveLength(1);
     expect((await rawGet('/api/blog?limit=x')).status).toBe(400);
+  });
+});
+
+describe('brotli', () => {
+  const vary = (response: Raw) => String(response.headers.vary ?? '').toLowerCase();
+
+  for (const path of ['/docs/api.md', '/blog/alpha-post', '/openapi.json']) {
+    it(`sends ${path} in brotli to a client that accepts it, gzip to one that refuses brotli, and the bytes to one that names neither`, async () => {
+      const plain = await rawGet(path);
+      const [br, gzip, identity] = [
+        await rawGet(path, { 'Accept-Encoding': 'br, gzip' }),
+        await rawGet(path, { 'Accept-Encoding': 'br;q=0, gzip' }),
+        await rawGet(path, { 'Accept-Encoding': 'identity' }),
+      ];
+      expect(br.status).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(gzip.body.length);
+      expect(Number(br.headers['content-length'])).toBe(br.body.length);
+      expect(br.headers.etag).toMatch(/-br"$/);
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+      for (const response of [plain, identity]) {
+        expect(response.headers['content-encoding']).toBeUndefined();
+        expect(response.body.equals(plain.body)).toBe(true);
+      }
+      for (const response of [br, gzip, identity, plain]) expect(vary(response)).toContain('accept-encoding');
+      expect(new Set([br.headers.etag, gzip.headers.etag, plain.headers.etag]).size).toBe(3);
+    });
+  }
+
+  it('answers a conditional request with the brotli ETag with 304 and that ETag', async () => {
+    const br = await rawGet('/llms.txt', { 'Accept-Encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    const again = await rawGet('/llms.txt', { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(br.headers.etag);
+    expect(again.body.length).toBe(0);
   });
 });

@@ -1,26 +1,17 @@
+import { apiDocsFacts, markdownTwins, markdownTwinsText, readEndpoints } from '@/lib/agents/api-docs';
 import { problemTypes } from '@/lib/http/problem';
-import { site } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
 
 export function generateMetadata() {
-  return pageMetadata({ title: 'API and agent files', description: `How to read ${site().name} from a program: endpoints, formats and errors.`, path: '/docs/api' });
+  const { title, description } = apiDocsFacts();
+  return pageMetadata({ title, description, path: '/docs/api' });
 }
-
-const endpoints: { path: string; type: string; what: string }[] = [
-  { path: '/api/blog', type: 'application/json', what: 'Every published post, newest first: {"posts":[…]}. Optional limit: a positive integer.' },
-  { path: '/api/blog/{slug}/markdown', type: 'text/markdown', what: 'The markdown source of one post, YAML frontmatter first.' },
-  { path: '/blog/{slug}.md', type: 'text/markdown', what: 'The same markdown, at the post URL plus .md.' },
-  { path: '/blog/{slug} with Accept: text/markdown', type: 'text/markdown', what: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).' },
-  { path: '/api/home/markdown', type: 'text/markdown', what: 'The homepage as markdown, with links to the latest posts.' },
-  { path: '/api/rss', type: 'application/rss+xml', what: 'RSS 2.0 feed of the newest 50 posts, full HTML in content:encoded.' },
-  { path: '/api/apps/{slug}/download', type: '302 redirect', what: 'Redirects to the current build of a desktop app.' },
-];
 
 export default function ApiDocsPage() {
   return (
     <>
-      <h1>API and agent files</h1>
-      <p>Everything published here can be read without a key, an account or a rendered page. Read endpoints are never rate limited.</p>
+      <h1>{apiDocsFacts().title}</h1>
+      <p>{apiDocsFacts().intro}</p>
       <h2 id="endpoints">Read endpoints</h2>
       <div className="table-wrap" role="region" aria-label="Table: read endpoints" tabIndex={0}>
         <table>
@@ -32,7 +23,7 @@ export default function ApiDocsPage() {
             </tr>
           </thead>
           <tbody>
-            {endpoints.map((endpoint) => (
+            {readEndpoints.map((endpoint) => (
               <tr key={endpoint.path}>
                 <td>
                   <code>{endpoint.path}</code>
@@ -41,6 +32,31 @@ export default function ApiDocsPage() {
                   <code>{endpoint.type}</code>
                 </td>
                 <td>{endpoint.what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2 id="markdown-twins">Pages as markdown</h2>
+      <p>{markdownTwinsText.lead}</p>
+      <p>{markdownTwinsText.rules}</p>
+      <div className="table-wrap" role="region" aria-label="Table: pages as markdown" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Page</th>
+              <th scope="col">Markdown</th>
+            </tr>
+          </thead>
+          <tbody>
+            {markdownTwins.map((twin) => (
+              <tr key={twin.page}>
+                <td>
+                  <code>{twin.page}</code>
+                </td>
+                <td>
+                  <code>{twin.markdown}</code>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation';
 import { PostList } from '@/components/post-list';
 import { staticParams, tags } from '@/lib/content';
+import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
 
 export const dynamicParams = false;
@@ -16,7 +17,7 @@ function findTag(slug: string) {
 export async function generateMetadata({ params }: PageProps<'/tags/[tag]'>) {
   const tag = findTag((await params).tag);
   if (!tag) return {};
-  return pageMetadata({ title: `Posts tagged “${tag.name}”`, description: `${tag.posts.length} posts about ${tag.name}.`, path: `/tags/${tag.slug}` });
+  return pageMetadata({ ...pageFacts.tag(tag), path: `/tags/${tag.slug}` });
 }
 
 export default async function TagPage({ params }: PageProps<'/tags/[tag]'>) {
@@ -24,7 +25,7 @@ export default async function TagPage({ params }: PageProps<'/tags/[tag]'>) {
   if (!tag) notFound();
   return (
     <>
-      <h1>Posts tagged “{tag.name}”</h1>
+      <h1>{pageFacts.tag(tag).title}</h1>
       <PostList posts={tag.posts} />
     </>
   );

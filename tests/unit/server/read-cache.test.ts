@@ -1,5 +1,6 @@
 import { createServer, get as httpGet, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReadCache, ENTRY_OVERHEAD_BYTES, matchesIfNoneMatch, preconditionHolds, type ReadCacheOptions } from '@/lib/server/read-cache';
 
@@ -138,6 +139,47 @@ describe('the read cache', () => {
     expect(rendered).toEqual(['/a', '/b', '/a']);
   });
 
+  it('counts the brotli copy of an entry against its bytes', async () => {
+    const text = (url: string) => `${url} `.repeat(500);
+    const body = Buffer.from(text('/a'));
+    const brotli = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    // Room for two bodies with their gzip copies and one brotli copy, not two.
+    const perEntry = body.length + gzipSync(body).length + ENTRY_OVERHEAD_BYTES;
+    const { get, rendered } = await serve((url) => ({ body: text(url) }), { maxBytes: 2 * perEntry + brotli.length + 1 });
+    expect((await get('/a', { 'Accept-Encoding': 'br' })).headers['content-encoding']).toBe('br');
+    await get('/b');
+    await get('/a');
+    expect(rendered).toEqual(['/a', '/b', '/a']);
+  });
+
+  it('sends the brotli copy to a client that prefers it, gzip to one that refuses brotli, and the bytes to the rest', async () => {
+    const body = 'compressible text '.repeat(200);
+    const { get, rendered } = await serve(() => ({ body }));
+    const [br, gzip, plain] = [await get('/page', { 'Accept-Encoding': 'gzip, br' }), await get('/page', { 'Accept-Encoding': 'br;q=0, gzip' }), await get('/page')];
+    expect(rendered).toEqual(['/page']);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(body);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(body);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(body);
+    for (const response of [br, gzip, plain]) expect(response.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers.etag).toMatch(/-br"$/);
+    expect(new Set([br.headers.etag, gzip.headers.etag, plain.headers.etag]).size).toBe(3);
+  });
+
+  it('answers 304 to the ETag of any copy, with the ETag of the copy it would send', async () => {
+    const { get } = await serve(() => ({ body: 'compressible text '.repeat(200) }));
+    const br = await get('/page', { 'Accept-Encoding': 'br' });
+    const plainAgain = await get('/page', { 'If-None-Match': String(br.headers.etag) });
+    expect(plainAgain.status).toBe(304);
+    expect(plainAgain.headers.etag).not.toBe(br.headers.etag);
+    const brAgain = await get('/page', { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+    expect(brAgain.status).toBe(304);
+    expect(brAgain.headers.etag).toBe(br.headers.etag);
+    expect(brAgain.headers['content-encoding']).toBeUndefined();
+  });
+
   it('compresses a kept page for the first request that accepts gzip', async () => {
     const { get } = await serve(() => ({ body: 'compressible text '.repeat(200) }));
     const first = await get('/page', { 'Accept-Encoding': 'gzip' });
@@ -194,13 +236,15 @@ describe('the read cache', () => {
 });
 
 describe('If-Match and If-Unmodified-Since', () => {
-  const entry = { status: 200, etag: '"abc"', gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' }, headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][] };
-  const holds = (headers: Record<string, string>, on: Partial<typeof entry> = {}) => preconditionHolds({ headers }, { ...entry, ...on });
+  const entry = { status: 200, etag: '"abc"', gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' }, br: { body: Buffer.alloc(0), etag: '"abc-br"' }, headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][] };
+  const holds = (headers: Record<string, string>, on: Partial<Omit<typeof entry, 'br'>> & { br?: typeof entry.br | null } = {}) => preconditionHolds({ headers }, { ...entry, ...on });
 
-  it('holds for *, the current tag or its gzip variant, and fails for another or a weak tag (strong comparison)', () => {
+  it('holds for *, the current tag or its gzip or brotli variant, and fails for another or a weak tag (strong comparison)', () => {
     expect(holds({ 'if-match': '*' })).toBe(true);
     expect(holds({ 'if-match': '"x", "abc"' })).toBe(true);
     expect(holds({ 'if-match': '"abc-gz"' })).toBe(true);
+    expect(holds({ 'if-match': '"abc-br"' })).toBe(true);
+    expect(holds({ 'if-match': '"abc-br"' }, { br: null })).toBe(false);
     expect(holds({ 'if-match': '"x"' })).toBe(false);
     expect(holds({ 'if-match': 'W/"abc"' })).toBe(false);
   });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheHeaders } from '@/lib/http/cache';
-import { addVaryAccept, isNegotiatedPath, NEGOTIATED_PATHS } from '@/lib/server/response-headers';
+import { NEGOTIATED_PATHS } from '@/lib/http/markdown-twins';
+import { addVaryAccept, isNegotiatedPath } from '@/lib/server/response-headers';
 import { ROOT } from '../../support/site';
 
 describe('Vary on negotiated responses', () => {
@@ -18,9 +19,24 @@ describe('Vary on negotiated responses', () => {
   it.each([
     ['/blog/a-post', true],
     ['/blog/a-post.md', false],
-    ['/blog', false],
+    ['/blog', true],
+    ['/blog.md', false],
     ['/blog/a-post/index.md', false],
+    ['/', true],
+    ['/index.md', false],
+    ['/tags/http', true],
+    ['/tags/http.md', false],
+    ['/tags', false],
+    ['/pricing', true],
+    ['/pricing.md', false],
+    ['/apps', true],
+    ['/docs/api', true],
+    ['/docs', false],
+    ['/support', true],
+    ['/support/sent', false],
+    ['/subscribe/confirmed', false],
     ['/api/blog', false],
+    ['/api/home/markdown', false],
   ])('%s negotiates: %s', (pathname, expected) => {
     expect(isNegotiatedPath(pathname)).toBe(expected);
   });
@@ -36,6 +52,10 @@ describe('vercel.json, the header rules of a host without lectern\'s server', ()
       expect(rule, pattern).toBeDefined();
       expect(rule!.headers).toEqual(expect.arrayContaining([{ key: 'Vary', value: 'Accept' }, { key: 'Cache-Control', value: cacheHeaders('read')['Cache-Control'] }]));
     }
+  });
+
+  it('names each negotiated page by a pattern that matches it', () => {
+    for (const pattern of NEGOTIATED_PATHS) expect(isNegotiatedPath(pattern.replace(/:\w+/g, 'x')), pattern).toBe(true);
   });
 
   it('has a rule for nothing else', () => {

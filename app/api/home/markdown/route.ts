@@ -1,13 +1,10 @@
-import { absoluteUrl } from '@/lib/config';
-import { homeMarkdown } from '@/lib/feeds/home-markdown';
-import { linkHeader } from '@/lib/http/links';
-import { markdownResponse } from '@/lib/http/responses';
 import { publishedPosts } from '@/lib/content';
 import { newestChange } from '@/lib/content/dates';
+import { homeMarkdown } from '@/lib/feeds/home-markdown';
+import { markdownPageResponse } from '@/lib/http/markdown-page';
 
 export const dynamic = 'force-static';
 
 export function GET() {
-  return markdownResponse(homeMarkdown(), {
-    lastModified: newestChange(publishedPosts()), headers: { Link: linkHeader(absoluteUrl('/'), 'canonical', 'text/html') } });
+  return markdownPageResponse(homeMarkdown(), '/', newestChange(publishedPosts()));
 }

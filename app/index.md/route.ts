@@ -1,0 +1,11 @@
+import { publishedPosts } from '@/lib/content';
+import { newestChange } from '@/lib/content/dates';
+import { homeMarkdown } from '@/lib/feeds/home-markdown';
+import { markdownPageResponse } from '@/lib/http/markdown-page';
+
+// The home page's markdown twin; also the target of proxy.ts for `/` negotiated to markdown.
+export const dynamic = 'force-static';
+
+export function GET() {
+  return markdownPageResponse(homeMarkdown(), '/', newestChange(publishedPosts()));
+}

@@ -1,0 +1,9 @@
+import { supportMarkdown } from '@/lib/feeds/page-markdown';
+import { markdownPageResponse } from '@/lib/http/markdown-page';
+
+// Also the target of proxy.ts for `/support` negotiated to markdown.
+export const dynamic = 'force-static';
+
+export function GET() {
+  return markdownPageResponse(supportMarkdown(), '/support');
+}

@@ -1,0 +1,8 @@
+import { absoluteUrl } from '../config';
+import { linkHeader } from './links';
+import { markdownResponse } from './responses';
+
+/** A page's markdown twin, naming the HTML page as canonical; `lastModified` is the newest change it shows (default: the build). */
+export function markdownPageResponse(body: string, pagePath: string, lastModified?: number): Response {
+  return markdownResponse(body, { lastModified, headers: { Link: linkHeader(absoluteUrl(pagePath), 'canonical', 'text/html') } });
+}
