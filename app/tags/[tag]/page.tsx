@@ -16,7 +16,7 @@ function findTag(slug: string) {
 export async function generateMetadata({ params }: PageProps<'/tags/[tag]'>) {
   const tag = findTag((await params).tag);
   if (!tag) return {};
-  return pageMetadata({ title: `Posts tagged “${tag.name}”`, description: `${tag.posts.length} posts about ${tag.name}.`, path: `/tags/${tag.slug}` });
+  return pageMetadata({ title: `Posts tagged “${tag.name}”`, description: `${tag.posts.length} posts about ${tag.name}.`, path: `/tags/${tag.slug}`, tag: tag.name });
 }
 
 export default async function TagPage({ params }: PageProps<'/tags/[tag]'>) {
@@ -25,6 +25,9 @@ export default async function TagPage({ params }: PageProps<'/tags/[tag]'>) {
   return (
     <>
       <h1>Posts tagged “{tag.name}”</h1>
+      <p className="meta">
+        <a href={`/tags/${tag.slug}/rss.xml`}>RSS feed of this tag</a>
+      </p>
       <PostList posts={tag.posts} />
     </>
   );
