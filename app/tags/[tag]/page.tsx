@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation';
-import { PostList } from '@/components/post-list';
+import { TagPage } from '@/components/post-pages';
 import { staticParams, tags } from '@/lib/content';
+import { pageOf } from '@/lib/content/pagination';
 import { pageMetadata } from '@/lib/seo';
 
 export const dynamicParams = false;
@@ -19,16 +20,8 @@ export async function generateMetadata({ params }: PageProps<'/tags/[tag]'>) {
   return pageMetadata({ title: `Posts tagged “${tag.name}”`, description: `${tag.posts.length} posts about ${tag.name}.`, path: `/tags/${tag.slug}`, tag: tag.name });
 }
 
-export default async function TagPage({ params }: PageProps<'/tags/[tag]'>) {
+export default async function TagFirstPage({ params }: PageProps<'/tags/[tag]'>) {
   const tag = findTag((await params).tag);
   if (!tag) notFound();
-  return (
-    <>
-      <h1>Posts tagged “{tag.name}”</h1>
-      <p className="meta">
-        <a href={`/tags/${tag.slug}/rss.xml`}>RSS feed of this tag</a>
-      </p>
-      <PostList posts={tag.posts} />
-    </>
-  );
+  return <TagPage tag={tag} page={pageOf(tag.posts, 1)!} />;
 }
