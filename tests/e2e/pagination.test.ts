@@ -40,7 +40,7 @@ describe('pagination', () => {
     await context.close();
   });
 
-  it('reaches page 2 from the keyboard alone', async () => {
+  it('follows the Older posts link with the Enter key', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto(url('/blog'));
