@@ -7,9 +7,14 @@ const envSchema = z.object({
     .default('http://localhost:3000')
     .transform((url) => url.replace(/\/+$/, '')),
   CONTENT_DIR: z.string().min(1).default('content'),
+  POSTS_PER_PAGE: z
+    .string()
+    .regex(/^[1-9][0-9]{0,3}$/, { error: 'POSTS_PER_PAGE must be a whole number from 1 to 9999' })
+    .default('20')
+    .transform(Number),
 });
 
-export type Config = { siteUrl: string; contentDir: string; publishedBefore: number };
+export type Config = { siteUrl: string; contentDir: string; publishedBefore: number; postsPerPage: number };
 
 let cached: Config | undefined;
 
@@ -23,6 +28,7 @@ export function config(): Config {
   const parsed = envSchema.safeParse({
     SITE_URL: process.env.SITE_URL || undefined,
     CONTENT_DIR: process.env.CONTENT_DIR || undefined,
+    POSTS_PER_PAGE: process.env.POSTS_PER_PAGE || undefined,
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
@@ -33,6 +39,7 @@ export function config(): Config {
     siteUrl: parsed.data.SITE_URL,
     contentDir: path.resolve(parsed.data.CONTENT_DIR),
     publishedBefore: Number.isFinite(buildTime) && buildTime > 0 ? buildTime : Date.now(),
+    postsPerPage: parsed.data.POSTS_PER_PAGE,
   };
   return cached;
 }

@@ -9,10 +9,12 @@ type PageFacts = {
   path: string;
   /** Set on posts: the article Open Graph fields. */
   article?: { slug: string; published: string; modified?: string; tags: string[] };
+  /** Set on tag pages: the tag's own RSS feed, listed after the site's. */
+  tag?: string;
 };
 
-/** Title, description, canonical URL, Open Graph, RSS and markdown alternates for one page. */
-export function pageMetadata({ title, description, path, article }: PageFacts): Metadata {
+/** Title, description, canonical URL, Open Graph, feed (RSS, Atom, JSON Feed) and markdown alternates for one page. */
+export function pageMetadata({ title, description, path, article, tag }: PageFacts): Metadata {
   const { name, author } = site();
   const url = absoluteUrl(path);
   const twin = markdownTwinOf(path);
@@ -23,7 +25,12 @@ export function pageMetadata({ title, description, path, article }: PageFacts): 
     alternates: {
       canonical: url,
       types: {
-        'application/rss+xml': [{ url: urls.rss(), title: `${name} (RSS)` }],
+        'application/rss+xml': [
+          { url: urls.rss(), title: `${name} (RSS)` },
+          ...(tag ? [{ url: urls.tagRss(tag), title: `${name}: posts tagged “${tag}” (RSS)` }] : []),
+        ],
+        'application/atom+xml': [{ url: urls.atom(), title: `${name} (Atom)` }],
+        'application/feed+json': [{ url: urls.jsonFeed(), title: `${name} (JSON Feed)` }],
         ...(twin ? { 'text/markdown': [{ url: absoluteUrl(twin.markdownPath), title: article ? 'Markdown source' : 'Markdown' }] } : {}),
       },
     },

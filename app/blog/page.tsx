@@ -1,6 +1,6 @@
-import Link from 'next/link';
-import { PostList } from '@/components/post-list';
+import { BlogPage } from '@/components/post-pages';
 import { publishedPosts, tags } from '@/lib/content';
+import { pageOf } from '@/lib/content/pagination';
 import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
 
@@ -9,22 +9,6 @@ export function generateMetadata() {
 }
 
 export default function BlogIndex() {
-  const allTags = tags();
-  return (
-    <>
-      <h1>{pageFacts.blog().title}</h1>
-      {allTags.length > 0 && (
-        <ul className="tags" aria-label="Tags">
-          {allTags.map((tag) => (
-            <li key={tag.slug}>
-              <Link href={`/tags/${tag.slug}`}>
-                #{tag.name} <span className="count">({tag.posts.length})</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-      <PostList posts={publishedPosts()} />
-    </>
-  );
+  // Page 1 always exists: a site with no posts has one empty page.
+  return <BlogPage page={pageOf(publishedPosts(), 1)!} allTags={tags()} />;
 }

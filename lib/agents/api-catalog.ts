@@ -1,4 +1,6 @@
 import { absoluteUrl } from '../config';
+import { tags, urls } from '../content';
+import { feedTypes } from '../feeds/feeds';
 import { agentFiles, optionalFiles, pageTwins } from './llms';
 
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
@@ -10,6 +12,8 @@ const readEndpoints = [
   { path: '/api/blog', type: 'application/json' },
   { path: '/api/home/markdown', type: 'text/markdown' },
   { path: '/api/rss', type: 'application/rss+xml' },
+  { path: '/atom.xml', type: 'application/atom+xml' },
+  { path: '/feed.json', type: 'application/feed+json' },
   { path: '/llms.txt', type: 'text/markdown' },
   { path: '/robots.txt', type: 'text/plain' },
 ];
@@ -20,6 +24,8 @@ export function apiCatalog() {
   const items = [...readEndpoints, ...agentFiles, ...pageTwins, ...optionalFiles]
     .filter((file) => file.path !== API_CATALOG_PATH && !seen.has(file.path) && seen.add(file.path))
     .map((file) => ({ href: absoluteUrl(file.path), type: file.type }));
+  // Each tag's RSS feed, /tags/{tag}/rss.xml.
+  for (const tag of tags()) items.push({ href: urls.tagRss(tag.name), type: feedTypes.rss });
   return {
     linkset: [
       {

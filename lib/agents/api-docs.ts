@@ -1,5 +1,6 @@
 import { absoluteUrl } from '../config';
 import { site } from '../content';
+import { FEED_ITEM_COUNT } from '../feeds/feeds';
 import { problemTypes } from '../http/problem';
 
 /** The docs page (`/docs/api`) and its markdown twin (`/docs/api.md`) say the same, from here. */
@@ -15,7 +16,10 @@ export const readEndpoints: { path: string; type: string; what: string }[] = [
   { path: '/blog/{slug}.md', type: 'text/markdown', what: 'The same markdown, at the post URL plus .md.' },
   { path: '/blog/{slug} with Accept: text/markdown', type: 'text/markdown', what: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).' },
   { path: '/api/home/markdown', type: 'text/markdown', what: 'The homepage as markdown, with links to the latest posts.' },
-  { path: '/api/rss', type: 'application/rss+xml', what: 'RSS 2.0 feed of the newest 50 posts, full HTML in content:encoded.' },
+  { path: '/api/rss', type: 'application/rss+xml', what: `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts, full HTML in content:encoded.` },
+  { path: '/atom.xml', type: 'application/atom+xml', what: `Atom 1.0 feed of the newest ${FEED_ITEM_COUNT} posts, full HTML in content.` },
+  { path: '/feed.json', type: 'application/feed+json', what: `JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.` },
+  { path: '/tags/{tag}/rss.xml', type: 'application/rss+xml', what: `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag ({tag} as in the tag page URL /tags/{tag}).` },
   { path: '/api/apps/{slug}/download', type: '302 redirect', what: 'Redirects to the current build of a desktop app.' },
 ];
 

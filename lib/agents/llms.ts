@@ -21,7 +21,9 @@ export const pageTwins = [
 
 export const optionalFiles = [
   { path: '/api/blog', type: 'application/json', title: 'Post list (JSON)', description: 'Every published post with its URLs, newest first.' },
-  { path: '/api/rss', type: 'application/rss+xml', title: 'RSS feed', description: 'RSS 2.0 feed of the newest posts with full content.' },
+  { path: '/api/rss', type: 'application/rss+xml', title: 'RSS feed', description: 'RSS 2.0 feed of the newest posts with full content; each tag has its own at /tags/{tag}/rss.xml.' },
+  { path: '/atom.xml', type: 'application/atom+xml', title: 'Atom feed', description: 'Atom 1.0 feed of the newest posts with full content.' },
+  { path: '/feed.json', type: 'application/feed+json', title: 'JSON Feed', description: 'JSON Feed 1.1 of the newest posts with full content.' },
   { path: '/sitemap.xml', type: 'application/xml', title: 'Sitemap', description: 'Every indexable page.' },
 ] as const;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
+import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { formSchemas } from '../forms/schemas';
 import { CONFIRMATION_DAYS } from '../forms/subscribe';
 import { FORM_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
@@ -156,7 +157,18 @@ export function openApiDocument() {
         [slugParam('post'), { name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }],
       ),
       '/api/home/markdown': read('The home page as markdown.', text('text/markdown', 'The home page.')),
-      '/api/rss': read('RSS 2.0 feed of the newest 50 posts.', text('application/rss+xml', 'The feed.')),
+      '/api/rss': read(`RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts.`, text(feedTypes.rss, 'The feed.')),
+      '/atom.xml': read(`Atom 1.0 feed of the newest ${FEED_ITEM_COUNT} posts, full HTML in content.`, text(feedTypes.atom, 'The feed.')),
+      '/feed.json': read(`JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.`, {
+        description: 'The feed.',
+        content: { [feedTypes.json]: { schema: { $ref: '#/components/schemas/JsonFeed' } } },
+      }),
+      '/tags/{tag}/rss.xml': read(
+        `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag.`,
+        text(feedTypes.rss, 'The feed.'),
+        { '404': text('text/html', 'No published post has this tag (the HTML 404 page).') },
+        [{ name: 'tag', in: 'path', required: true, description: 'The tag as its page URL spells it (/tags/{tag}).', schema: { type: 'string' } }],
+      ),
       '/api/apps/{slug}/download': {
         get: {
           summary: 'Redirect to the current build of a desktop app.',
@@ -198,7 +210,7 @@ export function openApiDocument() {
       },
     },
     components: {
-      schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), ...requestSchemas },
+      schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), JsonFeed: jsonSchema(jsonFeedSchema), ...requestSchemas },
       headers: {
         ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
         LastModified: { description: 'When the content last changed.', schema: { type: 'string' } },

@@ -146,5 +146,8 @@ export const urls = {
   post: (slug: string) => absoluteUrl(`/blog/${slug}`),
   postMarkdown: (slug: string) => absoluteUrl(`/blog/${slug}.md`),
   tag: (name: string) => absoluteUrl(`/tags/${tagSlug(name)}`),
+  tagRss: (name: string) => absoluteUrl(`/tags/${tagSlug(name)}/rss.xml`),
   rss: () => absoluteUrl('/api/rss'),
+  atom: () => absoluteUrl('/atom.xml'),
+  jsonFeed: () => absoluteUrl('/feed.json'),
 };

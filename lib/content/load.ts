@@ -126,6 +126,9 @@ class Collector {
   }
 }
 
+/** Slugs a post cannot have: `/blog/page/{n}` are the later pages of /blog, and would hide the post's markdown URL. */
+const RESERVED_POST_SLUGS = new Set(['page']);
+
 /** Loads and validates the whole content folder; throws one ContentError listing every problem. */
 export function loadContent(root: string): Content {
   const collect = new Collector(root);
@@ -143,6 +146,11 @@ export function loadContent(root: string): Content {
       updatedMillis: data.updated === undefined ? undefined : dateToMillis(data.updated),
     }),
   );
+  for (const post of posts) {
+    if (RESERVED_POST_SLUGS.has(post.slug)) {
+      collect.add(path.join(root, 'posts', `${post.slug}.md`), '', `file name "${post.slug}" is reserved: /blog/${post.slug}/2 and on are the later pages of /blog`);
+    }
+  }
   const apps = collect.markdownFolder('apps', appFrontmatterSchema, false).map(({ slug, data, body }) => ({ ...data, slug, body }));
   const products = collect
     .markdownFolder('products', productFrontmatterSchema, false)

@@ -14,6 +14,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
+import { absoluteUrls } from './absolute-urls';
 import { CODE_THEMES, codeClasses } from './code-theme';
 
 export type TocEntry = { depth: 2 | 3; id: string; text: string };
@@ -95,8 +96,13 @@ const sizeLocalImages: Plugin<[], Root> = () => (tree) => {
   });
 };
 
-function processor(facts: Rendered) {
-  return (
+export type RenderOptions = {
+  /** For HTML read away from the site (feeds): every URL resolved against this one, the page the text is shown on. */
+  baseUrl?: string;
+};
+
+function processor(facts: Rendered, { baseUrl }: RenderOptions) {
+  const base = (
     unified()
       .use(remarkParse)
       .use(remarkGfm)
@@ -119,8 +125,9 @@ function processor(facts: Rendered) {
       .use(scrollableTables)
       .use(sizeLocalImages)
       .use(collectFacts, facts)
-      .use(rehypeStringify)
   );
+  // After sizeLocalImages, which reads root-relative image paths from public/.
+  return (baseUrl === undefined ? base : base.use(absoluteUrls, baseUrl)).use(rehypeStringify);
 }
 
 /**
@@ -131,22 +138,19 @@ const RECENT = 128;
 const rendered = new Map<string, Promise<Rendered>>();
 
 /** Markdown to safe HTML with highlighted code, heading anchors and a table of contents. Memoized for recent texts. */
-export function renderMarkdown(markdown: string): Promise<Rendered> {
-  let result = rendered.get(markdown);
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): Promise<Rendered> {
+  // A base URL never holds a line break, so the two kinds of key cannot meet.
+  const key = options.baseUrl === undefined ? `-${markdown}` : `+${options.baseUrl}\n${markdown}`;
+  let result = rendered.get(key);
   if (result) {
-    rendered.delete(markdown);
+    rendered.delete(key);
   } else {
     const facts: Rendered = { html: '', toc: [], readingMinutes: 1, words: 0 };
-    result = processor(facts)
+    result = processor(facts, options)
       .process(markdown)
       .then((file) => ({ ...facts, html: String(file) }));
   }
-  rendered.set(markdown, result);
+  rendered.set(key, result);
   if (rendered.size > RECENT) rendered.delete(rendered.keys().next().value as string);
   return result;
-}
-
-/** Root-relative links and images made absolute, for HTML read outside the site (feeds). */
-export function absolutizeHtml(html: string, siteUrl: string): string {
-  return html.replace(/(\s(?:href|src))="\/(?!\/)/g, `$1="${siteUrl}/`);
 }

@@ -38,6 +38,11 @@ export function xmlResponse(body: string, contentType: string, options: Options 
   return respond(body, `${contentType}; charset=utf-8`, options);
 }
 
+/** A feed already serialized (RSS, Atom or JSON Feed), as its media type in UTF-8. */
+export function feedResponse(body: string, contentType: string, options: Options = {}): Response {
+  return respond(body, `${contentType}; charset=utf-8`, options);
+}
+
 /** The short markdown answer for a `.md` URL or negotiated request that finds nothing. */
 export function markdownNotFound(pathname: string): Response {
   return markdownResponse(`# Not found\n\nNothing is published at \`${pathname.replace(/`/g, '')}\`. The list of posts is at /api/blog.\n`, {

@@ -95,7 +95,7 @@ function strongEtag(body: Buffer, suffix = ''): string {
 }
 
 function isCompressible(contentType: string): boolean {
-  return /^(text\/|application\/(json|xml|rss\+xml|atom\+xml|linkset\+json|problem\+json|javascript)|image\/svg\+xml)/.test(contentType);
+  return /^(text\/|application\/(json|xml|rss\+xml|atom\+xml|feed\+json|linkset\+json|problem\+json|javascript)|image\/svg\+xml)/.test(contentType);
 }
 
 /** RFC 9110 §13.1.2: weak comparison, `*`, and a list of tags. */

@@ -12,11 +12,12 @@ declare module 'vitest' {
 
 let site: RunningSite | undefined;
 
-/** Builds the fixture content folder once and serves it with lectern's server on a loopback port. */
+/** Builds the fixture content folder once (one post a page) and serves it with lectern's server on a loopback port. */
 export async function setup(project: TestProject) {
   const port = await freePort();
   const siteUrl = `http://127.0.0.1:${port}`;
-  const env = { contentDir: FIXTURE_CONTENT, distDir: '.next-contract', siteUrl };
+  // One post a page, so the four fixture posts fill four pages of /blog and the two tagged "testing" two pages of theirs.
+  const env = { contentDir: FIXTURE_CONTENT, distDir: '.next-contract', siteUrl, extraEnv: { POSTS_PER_PAGE: '1' } };
   await buildSite(env);
   site = await startSite({ ...env, port });
   project.provide('baseUrl', site.baseUrl);

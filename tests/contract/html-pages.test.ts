@@ -88,11 +88,9 @@ describe('HTML pages', () => {
     expect(html).not.toContain('onerror');
   });
 
-  it('lists every published post on the blog index and the home page', async () => {
-    for (const pathname of ['/blog', '/']) {
-      const { html } = await page(pathname);
-      for (const slug of ['escaping-post', 'beta-post', 'gamma-post', 'alpha-post']) expect(html).toContain(`href="/blog/${slug}"`);
-    }
+  it('lists every published post on the home page (the blog index pages them: pagination.test.ts)', async () => {
+    const { html } = await page('/');
+    for (const slug of ['escaping-post', 'beta-post', 'gamma-post', 'alpha-post']) expect(html).toContain(`href="/blog/${slug}"`);
   });
 
   it('shows apps with their download link and products with their prices', async () => {

@@ -12,6 +12,7 @@ declare module 'vitest' {
 
 const CONTENT = path.join(ROOT, 'content');
 const DIST = '.next-e2e';
+const E2E_POSTS_PER_PAGE = 5;
 /** Written after a build: the port SITE_URL was built with, so E2E_REUSE_BUILD=1 can serve the same build again. */
 const STAMP = path.join(ROOT, DIST, 'lectern-e2e.json');
 
@@ -26,6 +27,9 @@ let site: RunningSite | undefined;
  * TRUST_PROXY=1 stands for the proxy a deployment has in front: each browser
  * context names its own client address in X-Forwarded-For, so the form tests
  * have separate rate-limit budgets.
+ *
+ * POSTS_PER_PAGE is small enough that /blog and the largest tag have later
+ * pages, so the browser tests read the pagination pages too.
  */
 export async function setup(project: TestProject) {
   let port: number | undefined;
@@ -35,7 +39,7 @@ export async function setup(project: TestProject) {
   const rebuild = port === undefined;
   port ??= await freePort();
   const siteUrl = `http://127.0.0.1:${port}`;
-  const env = { contentDir: CONTENT, distDir: DIST, siteUrl, extraEnv: { TRUST_PROXY: '1' } };
+  const env = { contentDir: CONTENT, distDir: DIST, siteUrl, extraEnv: { TRUST_PROXY: '1', POSTS_PER_PAGE: String(E2E_POSTS_PER_PAGE) } };
   if (rebuild) {
     await buildSite(env);
     fs.writeFileSync(STAMP, JSON.stringify({ port }));

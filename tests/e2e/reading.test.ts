@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/site';
-import { cspViolations, launch, newContext, url, VIEWPORTS, watch } from './support/browser';
+import { cspViolations, launch, layoutShift, newContext, url, VIEWPORTS, watch } from './support/browser';
 import { templatePages, type TemplatePage } from './support/pages';
 
 let browser: Browser;
@@ -173,26 +173,7 @@ describe('every page template', () => {
     const shifts: string[] = [];
     for (const entry of pages) {
       await page.goto(url(entry.path), { waitUntil: 'networkidle' });
-      const shift = await page.evaluate(
-        () =>
-          new Promise<{ total: number; moved: string[] }>((resolve) => {
-            type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
-            let total = 0;
-            const moved: string[] = [];
-            new PerformanceObserver((list) => {
-              for (const item of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] })[]) {
-                if (item.hadRecentInput) continue;
-                total += item.value;
-                for (const source of item.sources) {
-                  const node = source.node instanceof Element ? `${source.node.tagName.toLowerCase()}.${source.node.className}` : String(source.node?.nodeName);
-                  const rect = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
-                  moved.push(`${node} ${rect(source.previousRect)} → ${rect(source.currentRect)} at ${Math.round(item.startTime)} ms`);
-                }
-              }
-            }).observe({ type: 'layout-shift', buffered: true });
-            setTimeout(() => resolve({ total, moved }), 300);
-          }),
-      );
+      const shift = await layoutShift(page);
       if (shift.total > 0) shifts.push(`${entry.path}: ${shift.total.toFixed(4)} (${shift.moved.join('; ')})`);
     }
     expect(shifts).toEqual([]);

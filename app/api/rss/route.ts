@@ -1,10 +1,10 @@
-import { rssFeed } from '@/lib/feeds/rss';
-import { xmlResponse } from '@/lib/http/responses';
+import { feedTypes, rssFeed } from '@/lib/feeds/feeds';
+import { feedResponse } from '@/lib/http/responses';
 import { publishedPosts } from '@/lib/content';
 import { newestChange } from '@/lib/content/dates';
 
 export const dynamic = 'force-static';
 
 export async function GET() {
-  return xmlResponse(await rssFeed(), 'application/rss+xml', { lastModified: newestChange(publishedPosts()) });
+  return feedResponse(await rssFeed(), feedTypes.rss, { lastModified: newestChange(publishedPosts()) });
 }

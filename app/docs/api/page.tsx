@@ -62,6 +62,9 @@ export default function ApiDocsPage() {
           </tbody>
         </table>
       </div>
+      <p>
+        Every URL inside a feed item&apos;s HTML is absolute: relative links and images are resolved against the post&apos;s own URL.
+      </p>
       <h2 id="problems">Errors</h2>
       <p>
         Errors from <code>/api/*</code> are RFC 9457 problem details (<code>application/problem+json</code>) with <code>type</code>,{' '}

@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation';
-import { PostList } from '@/components/post-list';
+import { TagPage } from '@/components/post-pages';
 import { staticParams, tags } from '@/lib/content';
+import { pageOf } from '@/lib/content/pagination';
 import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
 
@@ -17,16 +18,11 @@ function findTag(slug: string) {
 export async function generateMetadata({ params }: PageProps<'/tags/[tag]'>) {
   const tag = findTag((await params).tag);
   if (!tag) return {};
-  return pageMetadata({ ...pageFacts.tag(tag), path: `/tags/${tag.slug}` });
+  return pageMetadata({ ...pageFacts.tag(tag), path: `/tags/${tag.slug}`, tag: tag.name });
 }
 
-export default async function TagPage({ params }: PageProps<'/tags/[tag]'>) {
+export default async function TagFirstPage({ params }: PageProps<'/tags/[tag]'>) {
   const tag = findTag((await params).tag);
   if (!tag) notFound();
-  return (
-    <>
-      <h1>{pageFacts.tag(tag).title}</h1>
-      <PostList posts={tag.posts} />
-    </>
-  );
+  return <TagPage tag={tag} page={pageOf(tag.posts, 1)!} />;
 }

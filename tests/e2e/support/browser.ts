@@ -111,3 +111,33 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+export type LayoutShift = { total: number; moved: string[] };
+
+/**
+ * The layout shift of the loaded page (Cumulative Layout Shift without the
+ * session windows: every shift not caused by input, summed), with what moved.
+ * Shifts are buffered from the start of the page's load.
+ */
+export function layoutShift(page: Page): Promise<LayoutShift> {
+  return page.evaluate(
+    () =>
+      new Promise<{ total: number; moved: string[] }>((resolve) => {
+        type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
+        let total = 0;
+        const moved: string[] = [];
+        new PerformanceObserver((list) => {
+          for (const item of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] })[]) {
+            if (item.hadRecentInput) continue;
+            total += item.value;
+            for (const source of item.sources) {
+              const node = source.node instanceof Element ? `${source.node.tagName.toLowerCase()}.${source.node.className}` : String(source.node?.nodeName);
+              const rect = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+              moved.push(`${node} ${rect(source.previousRect)} → ${rect(source.currentRect)} at ${Math.round(item.startTime)} ms`);
+            }
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve({ total, moved }), 300);
+      }),
+  );
+}

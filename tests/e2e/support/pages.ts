@@ -38,13 +38,25 @@ export async function richestPost(): Promise<string> {
   return `/blog/${best.slug}`;
 }
 
+/** Where a list page's `rel="next"` link leads, if it has one. */
+async function nextPage(pathname: string): Promise<string | undefined> {
+  const html = await (await fetch(`${baseUrl()}${pathname}`)).text();
+  return /<a [^>]*rel="next"[^>]*>/.exec(html)?.[0].match(/href="([^"]+)"/)?.[1];
+}
+
 /** Sample values for dynamic segments. */
 async function samples(): Promise<Record<string, string>> {
   const post = await richestPost();
   const html = await (await fetch(`${baseUrl()}${post}`)).text();
-  const tag = /href="\/tags\/([^"]+)"/.exec(html)?.[1];
+  const tag = /href="\/tags\/([^"/]+)"/.exec(html)?.[1];
   if (!tag) throw new Error(`no tag link on ${post}`);
-  return { '/blog/[slug]': post, '/tags/[tag]': `/tags/${tag}` };
+  const blogPage = await nextPage('/blog');
+  if (!blogPage) throw new Error('/blog has no second page: the e2e site is built with a small POSTS_PER_PAGE so that it does');
+  // The tag with the most posts is listed first on /blog.
+  const biggestTag = /<ul class="tags"[^>]*><li><a href="(\/tags\/[^"]+)"/.exec(await (await fetch(`${baseUrl()}/blog`)).text())?.[1];
+  const tagPage = biggestTag && (await nextPage(biggestTag));
+  if (!tagPage) throw new Error(`${biggestTag ?? 'the biggest tag'} has no second page`);
+  return { '/blog/[slug]': post, '/tags/[tag]': `/tags/${tag}`, '/blog/page/[page]': blogPage, '/tags/[tag]/page/[page]': tagPage };
 }
 
 /**

@@ -46,6 +46,11 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('loadContent', () => {
+  it('refuses a post called "page": /blog/page/2 is the second page of the blog', () => {
+    post('page', valid);
+    expect(problemsOf()).toEqual([{ file: 'page.md', key: '', message: expect.stringMatching(/"page" is reserved/) }]);
+  });
+
   it('loads a valid post with defaults and keeps the source byte for byte', () => {
     const source = `---\n${valid}\n---\n## Hi\n\nCafé — ok\r\n`;
     write('posts/a-post.md', source);

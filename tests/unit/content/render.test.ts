@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absolutizeHtml, renderMarkdown } from '@/lib/content/render';
+import { renderMarkdown } from '@/lib/content/render';
 
 describe('renderMarkdown', () => {
   it('renders GFM tables and task lists', async () => {
@@ -59,14 +59,5 @@ describe('renderMarkdown', () => {
   it('sizes local images and loads them lazily', async () => {
     const { html } = await renderMarkdown('![A diagram](/images/test-fixture.svg)');
     expect(html).toMatch(/<img src="\/images\/test-fixture.svg" alt="A diagram" loading="lazy" decoding="async" width="40" height="20">/);
-  });
-});
-
-describe('absolutizeHtml', () => {
-  it('makes root-relative links and images absolute, and nothing else', () => {
-    const html = '<a href="/blog/x">x</a><img src="/i.png"><a href="//cdn.example/y">y</a><a href="https://other.example/">o</a><a href="#top">t</a>';
-    expect(absolutizeHtml(html, 'https://site.example')).toBe(
-      '<a href="https://site.example/blog/x">x</a><img src="https://site.example/i.png"><a href="//cdn.example/y">y</a><a href="https://other.example/">o</a><a href="#top">t</a>',
-    );
   });
 });

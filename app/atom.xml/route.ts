@@ -1,0 +1,10 @@
+import { atomFeed, feedTypes } from '@/lib/feeds/feeds';
+import { feedResponse } from '@/lib/http/responses';
+import { publishedPosts } from '@/lib/content';
+import { newestChange } from '@/lib/content/dates';
+
+export const dynamic = 'force-static';
+
+export async function GET() {
+  return feedResponse(await atomFeed(), feedTypes.atom, { lastModified: newestChange(publishedPosts()) });
+}

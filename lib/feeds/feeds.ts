@@ -1,0 +1,136 @@
+import { Feed } from 'feed';
+import { z } from 'zod';
+import { absoluteUrl } from '../config';
+import { publishedPosts, site, urls, type Post, type Tag } from '../content';
+import { lastChanged, newestChange } from '../content/dates';
+import { renderMarkdown } from '../content/render';
+
+/** How many of the newest posts each feed holds. */
+export const FEED_ITEM_COUNT = 50;
+
+export const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1';
+
+/** What /feed.json holds (JSON Feed 1.1); the feed is checked against it as it is written, and /openapi.json describes it. */
+export const jsonFeedSchema = z.object({
+  version: z.literal(JSON_FEED_VERSION),
+  title: z.string(),
+  home_page_url: z.url(),
+  feed_url: z.url(),
+  description: z.string(),
+  language: z.string(),
+  authors: z.array(z.object({ name: z.string(), url: z.url().optional() })),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      url: z.url(),
+      title: z.string(),
+      summary: z.string(),
+      content_html: z.string(),
+      date_published: z.iso.datetime(),
+      date_modified: z.iso.datetime(),
+      tags: z.array(z.string()),
+    }),
+  ),
+});
+
+/** The three formats, each with its media type (sent as `type; charset=utf-8`). */
+export const feedTypes = { rss: 'application/rss+xml', atom: 'application/atom+xml', json: 'application/feed+json' } as const;
+type Format = keyof typeof feedTypes;
+
+type Source = { title: string; description: string; link: string; self: string; posts: readonly Post[] };
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * A post's full HTML as every feed carries it: each URL in it (root-relative,
+ * document-relative, fragment, srcset) resolved against the post's own URL,
+ * because a feed reader shows it away from the site.
+ */
+export async function feedItemHtml(post: Post): Promise<string> {
+  return (await renderMarkdown(post.body, { baseUrl: urls.post(post.slug) })).html;
+}
+
+async function buildFeed(source: Source, format: Format): Promise<Feed> {
+  const { author, language } = site();
+  const posts = source.posts.slice(0, FEED_ITEM_COUNT);
+  const newest = newestChange(posts);
+  const feed = new Feed({
+    title: source.title,
+    description: source.description,
+    id: source.link,
+    link: source.link,
+    language,
+    copyright: `© ${author.name}`,
+    author: { name: author.name, ...(author.url ? { link: author.url } : {}) },
+    updated: newest === undefined ? undefined : new Date(newest),
+    feedLinks: { [format]: source.self },
+    generator: 'lectern',
+  });
+  for (const post of posts) {
+    feed.addItem({
+      // Atom sends title and summary as type="html": their text is escaped there, and only there.
+      title: format === 'atom' ? escapeHtml(post.title) : post.title,
+      // RSS's guid is the link, a permalink; a separate id would make it a non-permalink guid.
+      ...(format === 'rss' ? {} : { id: urls.post(post.slug) }),
+      link: urls.post(post.slug),
+      // RSS takes pubDate from `published`; Atom and JSON Feed take their modified date from `date`.
+      date: new Date(lastChanged(post)),
+      published: new Date(post.dateMillis),
+      description: format === 'atom' ? escapeHtml(post.description) : post.description,
+      content: await feedItemHtml(post),
+      category: post.tags.map((tag) => ({ name: tag, domain: urls.tag(tag), term: tag })),
+    });
+  }
+  return feed;
+}
+
+function siteSource(self: string): Source {
+  const { name, summary } = site();
+  return { title: name, description: summary, link: absoluteUrl('/'), self, posts: publishedPosts() };
+}
+
+/** RSS 2.0 of the newest published posts, full HTML in content:encoded. */
+export async function rssFeed(): Promise<string> {
+  return (await buildFeed(siteSource(urls.rss()), 'rss')).rss2();
+}
+
+/** Atom 1.0 of the newest published posts. */
+export async function atomFeed(): Promise<string> {
+  return (await buildFeed(siteSource(urls.atom()), 'atom')).atom1();
+}
+
+/**
+ * JSON Feed 1.1 of the newest published posts. The feed package writes
+ * version 1; 1.1 names the version, lists `authors` instead of `author`, and
+ * adds `language`. Items carry no author of their own: the feed's is theirs.
+ */
+export async function jsonFeed(): Promise<string> {
+  const written = JSON.parse((await buildFeed(siteSource(urls.jsonFeed()), 'json')).json1()) as Record<string, unknown> & {
+    author?: unknown;
+    items: unknown[];
+  };
+  const { author, items, ...rest } = written;
+  const upgraded = jsonFeedSchema.parse({
+    ...rest,
+    version: JSON_FEED_VERSION,
+    language: site().language,
+    authors: author ? [author] : [],
+    items,
+  });
+  return `${JSON.stringify(upgraded, null, 2)}\n`;
+}
+
+/** RSS 2.0 of the newest published posts of one tag. */
+export async function tagRssFeed(tag: Tag): Promise<string> {
+  const { name } = site();
+  const source: Source = {
+    title: `${name}: posts tagged “${tag.name}”`,
+    description: `Posts about ${tag.name} on ${name}.`,
+    link: urls.tag(tag.name),
+    self: urls.tagRss(tag.name),
+    posts: tag.posts,
+  };
+  return (await buildFeed(source, 'rss')).rss2();
+}
