@@ -3,7 +3,7 @@ import { config } from '../config';
 import { describeError } from '../log';
 import { formSchemas, type FormInput } from '../forms/schemas';
 import { limiter, type LimitDecision } from '../limits';
-import { writeRouteLimits, type WriteRoute } from '../limits/table';
+import { routeLimits, writeRouteLimits, type LimitedRoute, type WriteRoute } from '../limits/table';
 import { FORM_BODY_LIMIT, readBody } from './body';
 import { cacheHeaders } from './cache';
 import { clientAddress, limitKey } from './client-ip';
@@ -42,8 +42,8 @@ function env(): Env {
   return { trustProxy };
 }
 
-function rateLimitHeaders(route: WriteRoute, decision?: LimitDecision): Record<string, string> {
-  const { requests, windowSeconds } = writeRouteLimits[route];
+function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
+  const { requests, windowSeconds } = routeLimits[route];
   const window = decision?.windowSeconds ?? windowSeconds;
   const headers: Record<string, string> = { 'RateLimit-Policy': `"${route}";q=${requests};w=${Math.round(window)}` };
   if (decision) headers.RateLimit = `"${route}";r=${decision.remaining};t=${decision.resetSeconds}`;
@@ -160,21 +160,43 @@ function respond(request: Request, result: WriteResult, headers: Record<string, 
 
 let warnedNotServedByLectern = false;
 
+/** A refusal made before anything else is looked at, with the headers every answer of the route carries. */
+export type Admission = { ok: true; client: string; headers: Record<string, string> } | { ok: false; refusal: Extract<WriteResult, { ok: false }>; headers: Record<string, string> };
+
 /**
- * A write route reached without lectern's server in front (`next start`): no
- * client address can be believed, and a shared or client-chosen limit key
- * would be no limit at all, so nothing is done. Logged once per process.
+ * The first two steps of every limited route: the client address recorded by
+ * lectern's server, then the limit (every request counts). A route reached
+ * without lectern's server in front (`next start`) has no address that can be
+ * believed, and a shared or client-chosen limit key would be no limit at all,
+ * so nothing is done; that is logged once per process.
  */
-function notServedByLectern(request: Request, route: WriteRoute): Response {
-  if (!warnedNotServedByLectern) {
-    warnedNotServedByLectern = true;
-    console.error("write routes refused: requests arrive without a client address recorded by lectern's server; run the site with `npm start`, not `next start`");
+export async function admit(request: Request, route: LimitedRoute): Promise<Admission> {
+  const address = clientAddress(request.headers, env().trustProxy);
+  if (!address) {
+    if (!warnedNotServedByLectern) {
+      warnedNotServedByLectern = true;
+      console.error("write routes refused: requests arrive without a client address recorded by lectern's server; run the site with `npm start`, not `next start`");
+    }
+    return {
+      ok: false,
+      refusal: {
+        ok: false,
+        problem: 'not-served-by-lectern',
+        detail: "This site takes posts only when it runs with `npm start` (lectern's server), which records each client's address for the rate limits. Nothing was kept.",
+      },
+      headers: rateLimitHeaders(route),
+    };
   }
-  return respond(
-    request,
-    { ok: false, problem: 'not-served-by-lectern', detail: "This site takes posts only when it runs with `npm start` (lectern's server), which records each client's address for the rate limits. Nothing was kept." },
-    rateLimitHeaders(route),
-  );
+  const client = limitKey(address);
+  const decision = await limiter().check(route, client);
+  const headers = rateLimitHeaders(route, decision);
+  if (decision.allowed) return { ok: true, client, headers };
+  const wait = decision.retryAfterSeconds;
+  return {
+    ok: false,
+    refusal: { ok: false, problem: 'rate-limited', detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`, headers: { 'Retry-After': String(wait) } },
+    headers,
+  };
 }
 
 /**
@@ -191,19 +213,9 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     respond(request, { ok: false, problem: 'method-not-allowed', detail: `${writeRouteLimits[route].path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route) });
 
   async function POST(request: Request): Promise<Response> {
-    const address = clientAddress(request.headers, env().trustProxy);
-    if (!address) return notServedByLectern(request, route);
-    const client = limitKey(address);
-    const decision = await limiter().check(route, client);
-    const headers = rateLimitHeaders(route, decision);
-    if (!decision.allowed) {
-      const wait = decision.retryAfterSeconds;
-      return respond(
-        request,
-        { ok: false, problem: 'rate-limited', detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.` },
-        { ...headers, 'Retry-After': String(wait) },
-      );
-    }
+    const admission = await admit(request, route);
+    if (!admission.ok) return respond(request, admission.refusal, admission.headers);
+    const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) => respond(request, { ok: false, problem: problemType, detail, errors }, headers);
 
     if (isCrossSite(request)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');
