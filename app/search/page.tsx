@@ -31,13 +31,13 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
         </p>
       ) : found.results.length === 0 ? (
         <p className="notice">
-          No post matches “{found.query}”. Try fewer or shorter words, or browse <Link href="/blog">every post</Link>.
+          {`No post matches “${found.query}”. Try fewer or shorter words, or browse `}
+          <Link href="/blog">every post</Link>.
         </p>
       ) : (
         <>
           <p className="meta" role="status">
-            {found.total === 1 ? '1 post matches' : `${found.total} posts match`} “{found.query}”
-            {found.total > found.results.length ? `; the best ${found.results.length} are shown` : ''}.
+            {`${found.total === 1 ? '1 post matches' : `${found.total} posts match`} “${found.query}”${found.total > found.results.length ? `; the best ${found.results.length} are shown` : ''}.`}
           </p>
           <ol className="post-list search-results">
             {found.results.map((result) => (
