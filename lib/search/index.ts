@@ -30,6 +30,20 @@ function foldTerm(term: string): string {
   return NON_ASCII.test(term) ? term.normalize('NFD').replace(MARKS, '').toLowerCase() : term.toLowerCase();
 }
 
+/**
+ * English words too common to tell posts apart: indexed, each would match
+ * nearly every post, and a search must score every post a word matches.
+ */
+const STOP_WORDS = new Set(
+  'a an and are as at be but by for from has have if in into is it its of on or so than that the their then there these this to was were will with'.split(' '),
+);
+
+/** A word as indexed and searched: folded, or dropped when it is a stop word. */
+function indexTerm(term: string): string | null {
+  const folded = foldTerm(term);
+  return STOP_WORDS.has(folded) ? null : folded;
+}
+
 /** The same fold, keeping every character at its index, so a match found in the folded text is at the same place in the text. */
 function foldText(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
@@ -73,27 +87,28 @@ export function snippet(text: string, terms: readonly string[]): string {
 /**
  * Builds the search index of `posts` (given newest first: equal scores keep
  * that order). Pure: the caller decides which posts are searchable. The index
- * keeps the posts by reference, not copies of their text.
+ * keeps the posts by reference, and the plain text of each for its snippets.
  */
 export function buildSearchIndex<P extends SearchablePost>(posts: readonly P[]): SearchIndex<P> {
-  const bySlug = new Map(posts.map((post, order) => [post.slug, { post, order }]));
+  // The text of each post is kept: making it again for every result would cost more than the query.
+  const bySlug = new Map(posts.map((post, order) => [post.slug, { post, order, text: markdownToPlainText(post.body) }]));
   const index = new MiniSearch<P>({
     idField: 'slug',
     fields: [...FIELDS],
     extractField: (post, field) => {
       if (field === 'slug') return post.slug;
       if (field === 'tags') return post.tags.join(' ');
-      if (field === 'body') return markdownToPlainText(post.body);
+      if (field === 'body') return bySlug.get(post.slug)?.text;
       return post[field as 'title' | 'description'];
     },
-    processTerm: foldTerm,
+    processTerm: indexTerm,
     searchOptions: {
       boost: BOOST,
       combineWith: 'AND',
-      // A prefix from three letters on (`cach` finds `caching`); one typo from five letters, two from ten.
-      prefix: (term) => term.length >= 3,
+      // The last word may be unfinished (`cach` finds `caching`), from three letters on; a word of five letters or more may have one typo.
+      prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3,
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      maxFuzzy: 2,
+      maxFuzzy: 1,
     },
   });
   index.addAll(posts);
@@ -103,10 +118,8 @@ export function buildSearchIndex<P extends SearchablePost>(posts: readonly P[]):
     search(query, limit) {
       const results = index.search(query).sort((a: SearchResult, b: SearchResult) => b.score - a.score || bySlug.get(a.id as string)!.order - bySlug.get(b.id as string)!.order);
       const hits = results.slice(0, limit).map((result) => {
-        const { post } = bySlug.get(result.id as string)!;
-        // The text of the returned posts only is made again: the index keeps no copy of it.
-        const text = markdownToPlainText(post.body) || post.description;
-        return { post, score: result.score, snippet: snippet(text, result.terms) };
+        const { post, text } = bySlug.get(result.id as string)!;
+        return { post, score: result.score, snippet: snippet(text || post.description, result.terms) };
       });
       return { total: results.length, hits };
     },

@@ -22,11 +22,19 @@ describe('buildSearchIndex', () => {
     expect(index.search('caching', 10).hits[0]?.post.slug).toBe('tagged');
   });
 
-  it('finds prefixes, small typos and words without their accents', () => {
+  it('finds an unfinished last word, a word with one typo, and words without their accents', () => {
     const index = buildSearchIndex([post('a', { title: 'Validators and ETags' }), post('b', { body: 'Un café crème.' })]);
     expect(index.search('valid', 10).hits.map((hit) => hit.post.slug)).toEqual(['a']);
-    expect(index.search('validatros', 10).hits.map((hit) => hit.post.slug)).toEqual(['a']);
+    expect(index.search('valudators', 10).hits.map((hit) => hit.post.slug)).toEqual(['a']);
     expect(index.search('cafe', 10).hits.map((hit) => hit.post.slug)).toEqual(['b']);
+  });
+
+  it('looks for common English words in no post, and a prefix only in the last word', () => {
+    const index = buildSearchIndex([post('a', { title: 'The state of caching' }), post('b', { title: 'Cachet and stateless' })]);
+    expect(index.search('the of', 10).hits).toEqual([]);
+    expect(index.search('the caching', 10).hits.map((hit) => hit.post.slug)).toEqual(['a']);
+    expect(index.search('stat cach', 10).hits).toEqual([]);
+    expect(index.search('state cach', 10).hits.map((hit) => hit.post.slug)).toEqual(['a']);
   });
 
   it('needs every word of the query', () => {
