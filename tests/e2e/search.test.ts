@@ -53,7 +53,8 @@ describe('search', () => {
         expect(await page.locator(`ol.search-results a[href="/blog/${sample.slug}"]`).count()).toBe(1);
         expect((await results.first().locator('p').last().textContent())?.trim().length).toBeGreaterThan(20);
         expect(await page.locator('#search-q').inputValue()).toBe(sample.word);
-        expect(await layoutShift(page)).toBe(0);
+        // Layout shift is observed by a script in the page, so only where scripts run.
+        if (javaScript) expect(await layoutShift(page)).toBe(0);
         const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
         expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
         expect(problems.list()).toEqual([]);
@@ -80,8 +81,7 @@ describe('search', () => {
     for (const width of [320, 400, 640, 800, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       await page.goto(url('/'));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, `${width}px`).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width}px`).toBeLessThanOrEqual(width);
       const form = await page.getByRole('search', { name: 'Search the site' }).boundingBox();
       const header = await page.locator('header.site-header').boundingBox();
       expect(form, `${width}px`).not.toBeNull();
