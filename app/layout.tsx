@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
 import { NewsletterForm } from '@/components/newsletter-form';
+import { SearchForm } from '@/components/search-form';
 import type { ReactNode } from 'react';
 import { config } from '@/lib/config';
 import { site } from '@/lib/content';
@@ -65,6 +66,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               </li>
             </ul>
           </nav>
+          <SearchForm id="site-search-q" label="Search the site" className="site-search" />
           <ThemeSwitch />
         </header>
         <main id="main">{children}</main>

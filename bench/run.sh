@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
-# `npm run bench -- reads` (or profile, weight, limits, flood, build, render, build-profile,
+# `npm run bench -- reads` (or profile, weight, limits, flood, search, build, render, build-profile,
 # build-memory, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
@@ -22,6 +22,8 @@ parts (default: all of them, in this order)
   limits    latency and throughput of rate-limit decisions, in memory and on a local Redis
   flood     lectern's memory before and after 3,000 spellings of one post URL and 2,000
             query strings, and whether a page is still answered from memory
+  search    the search index of 10,000 generated posts: its heap, and p50/p99 of one search
+            (query and snippets) over a few hundred varied queries
   build     next build time and peak memory for 100, 1,000 and 10,000 generated posts, and Hugo
   render    lectern's markdown pipeline alone, per post (lib/content/render.ts)
   build-profile
@@ -39,8 +41,9 @@ options (passed to every part)
   --diagnose=false      skip the two diagnostic servers of the reads
   --sizes=100,1000      post counts for the build part (default 100,1000,10000)
   --timeout-minutes=M   limit for each next build (default 45)
-  --posts=N             posts for render (default 300), build-profile (default 1000)
-                        and build-memory (default 10000)
+  --posts=N             posts for render (default 300), build-profile (default 1000),
+                        build-memory and search (default 10000)
+  --queries=N           queries for search (default 400, each run 5 times)
   --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096,3072)
   --spellings=N, --queries=N
                         URLs the flood part sends (default 3000 and 2000)
@@ -62,12 +65,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | flood | build | render | build-profile | build-memory | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits flood build render build-profile build-memory) ;;
+    reads | profile | weight | limits | flood | search | build | render | build-profile | build-memory | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits flood search build render build-profile build-memory) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood build render build-profile build-memory)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood search build render build-profile build-memory)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -101,6 +104,7 @@ for part in "${parts[@]}"; do
     weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
     flood) timeout 20m node bench/flood.mjs "${options[@]}" || status=$? ;;
+    search) timeout 20m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
     render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;

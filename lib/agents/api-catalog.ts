@@ -1,7 +1,7 @@
 import { absoluteUrl } from '../config';
 import { tags, urls } from '../content';
 import { feedTypes } from '../feeds/feeds';
-import { agentFiles, optionalFiles, pageTwins } from './llms';
+import { agentFiles, mcpServer, optionalFiles, pageTwins } from './llms';
 
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -33,6 +33,12 @@ export function apiCatalog() {
         item: items,
         'service-desc': [{ href: absoluteUrl('/openapi.json'), type: 'application/vnd.oai.openapi+json;version=3.1' }],
         'service-doc': [{ href: absoluteUrl('/docs/api'), type: 'text/html' }],
+      },
+      // The MCP endpoint is an API of its own (RFC 9727 §4: one link context object per API); it answers POST only, so it is no `item` to GET.
+      {
+        anchor: absoluteUrl(mcpServer.path),
+        'service-desc': [{ href: absoluteUrl('/openapi.json'), type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-doc': [{ href: absoluteUrl(mcpServer.docs), type: 'text/html', title: mcpServer.title }],
       },
     ],
   };

@@ -2,6 +2,7 @@ import { absoluteUrl } from '../config';
 import { site } from '../content';
 import { FEED_ITEM_COUNT } from '../feeds/feeds';
 import { problemTypes } from '../http/problem';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '../search/site';
 
 /** The docs page (`/docs/api`) and its markdown twin (`/docs/api.md`) say the same, from here. */
 export const apiDocsFacts = () => ({
@@ -12,6 +13,11 @@ export const apiDocsFacts = () => ({
 
 export const readEndpoints: { path: string; type: string; what: string }[] = [
   { path: '/api/blog', type: 'application/json', what: 'Every published post, newest first: {"posts":[…]}. Optional limit: a positive integer.' },
+  {
+    path: '/api/search?q=…&limit=…',
+    type: 'application/json',
+    what: `Published posts matching every word of q (1 to ${SEARCH_QUERY_MAX_LENGTH} characters; prefixes and small typos match; title and tags weigh most), best first: {"query","total","results":[…]}, each result with slug, title, description, date, tags, url, markdownUrl and a plain-text snippet. limit: 1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}.`,
+  },
   { path: '/api/blog/{slug}/markdown', type: 'text/markdown', what: 'The markdown source of one post, YAML frontmatter first.' },
   { path: '/blog/{slug}.md', type: 'text/markdown', what: 'The same markdown, at the post URL plus .md.' },
   { path: '/blog/{slug} with Accept: text/markdown', type: 'text/markdown', what: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).' },

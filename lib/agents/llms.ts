@@ -1,5 +1,6 @@
 import { absoluteUrl } from '../config';
 import { publishedPosts, site, urls } from '../content';
+import { MCP_PATH } from '../mcp/names';
 
 /** The agent files and read endpoints, described once for llms.txt, the API catalog and the docs page. */
 export const agentFiles = [
@@ -26,6 +27,17 @@ export const optionalFiles = [
   { path: '/feed.json', type: 'application/feed+json', title: 'JSON Feed', description: 'JSON Feed 1.1 of the newest posts with full content.' },
   { path: '/sitemap.xml', type: 'application/xml', title: 'Sitemap', description: 'Every indexable page.' },
 ] as const;
+
+/**
+ * The MCP server: answered only to POST, so llms.txt and the API catalog point
+ * at its documentation (which a GET reaches) and name the endpoint in words.
+ */
+export const mcpServer = {
+  path: MCP_PATH,
+  docs: '/docs/api#mcp',
+  title: 'MCP server',
+  description: 'Model Context Protocol server (Streamable HTTP, stateless, POST only) with the read-only tools search_posts, get_post and list_posts, and llms.txt and pricing.md as resources.',
+} as const;
 
 /** Text placed inside `[...]` of a link line: the llmstxt.org pattern allows no brackets there. */
 function linkTitle(text: string): string {
@@ -62,6 +74,7 @@ export function llmsTxt(): string {
     '## Agent files',
     '',
     ...agentFiles.map((file) => linkLine(file.title, absoluteUrl(file.path), file.description)),
+    linkLine(mcpServer.title, absoluteUrl(mcpServer.docs), `${mcpServer.description} Endpoint: ${absoluteUrl(mcpServer.path)}`),
     '',
     '## Optional',
     '',

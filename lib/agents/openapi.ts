@@ -5,9 +5,11 @@ import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { formSchemas } from '../forms/schemas';
 import { CONFIRMATION_DAYS } from '../forms/subscribe';
-import { FORM_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
+import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
+import { MCP_TOOLS } from '../mcp/names';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
-import { writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
+import { otherRouteLimits, writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
 import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
 import { API_CATALOG_TYPE } from './api-catalog';
 import { pageTwins } from './llms';
@@ -125,6 +127,38 @@ function write(route: WriteRoute) {
   };
 }
 
+/** POST /mcp: limited like a write route, answered by the MCP transport (JSON-RPC 2.0 bodies). */
+function mcp() {
+  const { requests, windowSeconds } = otherRouteLimits.mcp;
+  const limitHeaders = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
+  const jsonRpc = (description: string) => ({ description, headers: limitHeaders, content: { 'application/json': { schema: { type: ['object', 'array'] } } } });
+  const notAllowed = { description: 'A stateless server offers no stream to GET and no session to DELETE.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } }, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  return {
+    post: {
+      summary: `Model Context Protocol server (Streamable HTTP, stateless, JSON responses). Read-only tools: ${MCP_TOOLS.join(', ')}; resources: llms.txt and pricing.md.`,
+      description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 message or batch.' } } } },
+      responses: {
+        '200': jsonRpc('The JSON-RPC response(s).'),
+        '202': { description: 'Notifications and responses only: accepted, no body.', headers: limitHeaders },
+        '400': jsonRpc('Not a JSON-RPC message (a JSON-RPC error).'),
+        '403': problemResponse('The Origin header names another site.'),
+        '406': jsonRpc('Accept does not list both application/json and text/event-stream.'),
+        '413': jsonRpc(`The body is larger than ${MCP_BODY_LIMIT / 1024} KiB.`),
+        '415': jsonRpc('The body is not application/json.'),
+        '429': {
+          description: 'Over the limit of this route for this client.',
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
+        '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known. Run it with `npm start`."),
+      },
+    },
+    get: { summary: 'Not offered (stateless server).', responses: { '405': notAllowed } },
+    delete: { summary: 'Not offered (stateless server).', responses: { '405': notAllowed } },
+  };
+}
+
 /** /openapi.json: OpenAPI 3.1, from the same zod schemas and limits table the routes use. */
 export function openApiDocument() {
   const { name, summary } = site();
@@ -148,6 +182,21 @@ export function openApiDocument() {
         { '400': problemResponse('`limit` is not a positive integer, or is repeated.') },
         [{ name: 'limit', in: 'query', required: false, description: 'Return at most this many posts (a positive integer; above the count returns all).', schema: { type: 'string', pattern: '^[0-9]*[1-9][0-9]*$' } }],
       ),
+      '/api/search': {
+        get: {
+          summary: 'Published posts matching every word of q, best first (title and tags weigh most; prefixes and small typos match), each with a plain-text snippet.',
+          description: 'Answered per query (never rate limited); cacheable like every read.',
+          parameters: [
+            { name: 'q', in: 'query', required: true, description: `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once.`, schema: { type: 'string', minLength: 1, maxLength: SEARCH_QUERY_MAX_LENGTH } },
+            { name: 'limit', in: 'query', required: false, description: `How many results at most: an integer from 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`, schema: { type: 'string', pattern: '^[0-9]+$' } },
+          ],
+          responses: {
+            '200': { description: 'The matching posts.', headers: { 'Last-Modified': readHeaders['Last-Modified'], 'Cache-Control': readHeaders['Cache-Control'], 'Access-Control-Allow-Origin': readHeaders['Access-Control-Allow-Origin'] }, content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResults' } } } },
+            '304': notModified,
+            '400': problemResponse('`q` is missing, empty, longer than allowed or repeated, or `limit` is not an integer in range; `errors` names the parameter.'),
+          },
+        },
+      },
       '/api/blog/{slug}/markdown': read('A post as markdown, YAML frontmatter first.', text('text/markdown', 'The post source.'), { '404': problemResponse('No published post has this slug.') }, [slugParam('post')]),
       '/blog/{slug}.md': read('The same markdown at the post URL plus .md.', text('text/markdown', 'The post source.'), { '404': text('text/markdown', 'Not found.') }, [slugParam('post')]),
       '/blog/{slug}': read(
@@ -194,6 +243,7 @@ export function openApiDocument() {
       '/sitemap.xml': read('Every indexable page.', text('application/xml', 'Sitemap or sitemap index.')),
       '/robots.txt': read('Crawling rules with the Content-Signal policy.', text('text/plain', 'robots.txt')),
       ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
+      [otherRouteLimits.mcp.path]: mcp(),
       [PAYMENTS_WEBHOOK_PATH]: {
         post: {
           summary: "Stripe's webhook: records paid checkouts (once per event id), refunds a training payment whose session is full by the time it arrives, and releases expired seat holds.",
@@ -210,7 +260,7 @@ export function openApiDocument() {
       },
     },
     components: {
-      schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), JsonFeed: jsonSchema(jsonFeedSchema), ...requestSchemas },
+      schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), JsonFeed: jsonSchema(jsonFeedSchema), SearchResults: jsonSchema(searchResultsSchema), ...requestSchemas },
       headers: {
         ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
         LastModified: { description: 'When the content last changed.', schema: { type: 'string' } },

@@ -1,14 +1,17 @@
-import { writeRouteLimits } from '../limits/table';
+import { otherRouteLimits, writeRouteLimits } from '../limits/table';
 
 /** The largest body a form (every write route) may send. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 /** The largest Stripe event the webhook reads. */
 export const STRIPE_EVENT_BODY_LIMIT = 1024 * 1024;
 export const PAYMENTS_WEBHOOK_PATH = '/api/payments/webhook';
+/** The largest MCP message (a JSON-RPC request or batch) the MCP endpoint reads. */
+export const MCP_BODY_LIMIT = 64 * 1024;
 
 const limits = new Map<string, number>([
   ...Object.values(writeRouteLimits).map(({ path }) => [path, FORM_BODY_LIMIT] as const),
   [PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT],
+  [otherRouteLimits.mcp.path, MCP_BODY_LIMIT],
 ]);
 
 /** The largest body a path reads, or undefined for a path that reads none (every read). */

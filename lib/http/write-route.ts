@@ -4,8 +4,8 @@ import { deployment } from '../deploy';
 import { describeError } from '../log';
 import { formSchemas, type FormInput } from '../forms/schemas';
 import { limiter, type LimitDecision } from '../limits';
+import { routeLimits, writeRouteLimits, type LimitedRoute, type WriteRoute } from '../limits/table';
 import { platformHeadersFor } from '../server/platform-headers';
-import { writeRouteLimits, type WriteRoute } from '../limits/table';
 import { FORM_BODY_LIMIT, readBody } from './body';
 import { cacheHeaders } from './cache';
 import { clientAddress, limitKey } from './client-ip';
@@ -36,8 +36,8 @@ type Options<R extends WriteRoute> = {
   multipart?: boolean;
 };
 
-function rateLimitHeaders(route: WriteRoute, decision?: LimitDecision): Record<string, string> {
-  const { requests, windowSeconds } = writeRouteLimits[route];
+function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
+  const { requests, windowSeconds } = routeLimits[route];
   const window = decision?.windowSeconds ?? windowSeconds;
   const headers: Record<string, string> = { 'RateLimit-Policy': `"${route}";q=${requests};w=${Math.round(window)}` };
   if (decision) headers.RateLimit = `"${route}";r=${decision.remaining};t=${decision.resetSeconds}`;
@@ -165,30 +165,46 @@ function platformHeadersOf(request: Request, contentType: string): Record<string
 
 let warnedNoClientAddress = false;
 
+/** A refusal made before anything else is looked at, with the headers every answer of the route carries. */
+export type Admission = { ok: true; client: string; headers: Record<string, string> } | { ok: false; refusal: Extract<WriteResult, { ok: false }>; headers: Record<string, string> };
+
 /**
- * A write that arrives with no client address that can be believed: not
- * through lectern's server, and with nothing declared for the platform in
- * front (or that declaration missing from the request). A shared or
- * client-chosen limit key would be no limit at all, so nothing is done.
- * Logged once per process.
+ * The first two steps of every limited route: the client address (lib/http/client-ip.ts),
+ * then the limit (every request counts). With no address that can be believed
+ * (no lectern server in front, and nothing declared for the platform) a shared
+ * or client-chosen limit key would be no limit at all, so nothing is done; that
+ * is logged once per process.
  */
-function noClientAddress(request: Request, route: WriteRoute): Response {
-  if (!warnedNoClientAddress) {
-    warnedNoClientAddress = true;
-    console.error(
-      "write routes refused: no client address can be believed; run the site with `npm start` (lectern's server), or without it set CLIENT_IP_HEADER (the header your platform's edge overwrites with the client address) or TRUST_PROXY",
-    );
-  }
-  return respond(
-    request,
-    {
+export async function admit(request: Request, route: LimitedRoute): Promise<Admission> {
+  const address = clientAddress(request.headers, deployment());
+  if (!address) {
+    if (!warnedNoClientAddress) {
+      warnedNoClientAddress = true;
+      console.error(
+        "posts refused: no client address can be believed; run the site with `npm start` (lectern's server), or without it set CLIENT_IP_HEADER (the header your platform's edge overwrites with the client address) or TRUST_PROXY",
+      );
+    }
+    return {
       ok: false,
-      problem: 'not-served-by-lectern',
-      detail:
-        "This site takes posts only when it knows each client's address for the rate limits: run it with `npm start` (lectern's server), or, on a host that runs Next.js itself, set CLIENT_IP_HEADER to the header the host's edge overwrites with the client address (or TRUST_PROXY to the number of proxies in front). Nothing was kept.",
-    },
-    rateLimitHeaders(route),
-  );
+      refusal: {
+        ok: false,
+        problem: 'not-served-by-lectern',
+        detail:
+          "This site takes posts only when it knows each client's address for the rate limits: run it with `npm start` (lectern's server), or, on a host that runs Next.js itself, set CLIENT_IP_HEADER to the header the host's edge overwrites with the client address (or TRUST_PROXY to the number of proxies in front). Nothing was kept.",
+      },
+      headers: rateLimitHeaders(route),
+    };
+  }
+  const client = limitKey(address);
+  const decision = await limiter().check(route, client);
+  const headers = rateLimitHeaders(route, decision);
+  if (decision.allowed) return { ok: true, client, headers };
+  const wait = decision.retryAfterSeconds;
+  return {
+    ok: false,
+    refusal: { ok: false, problem: 'rate-limited', detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`, headers: { 'Retry-After': String(wait) } },
+    headers,
+  };
 }
 
 /**
@@ -205,19 +221,9 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     respond(request, { ok: false, problem: 'method-not-allowed', detail: `${writeRouteLimits[route].path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route) });
 
   async function POST(request: Request): Promise<Response> {
-    const address = clientAddress(request.headers, deployment());
-    if (!address) return noClientAddress(request, route);
-    const client = limitKey(address);
-    const decision = await limiter().check(route, client);
-    const headers = rateLimitHeaders(route, decision);
-    if (!decision.allowed) {
-      const wait = decision.retryAfterSeconds;
-      return respond(
-        request,
-        { ok: false, problem: 'rate-limited', detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.` },
-        { ...headers, 'Retry-After': String(wait) },
-      );
-    }
+    const admission = await admit(request, route);
+    if (!admission.ok) return respond(request, admission.refusal, admission.headers);
+    const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) => respond(request, { ok: false, problem: problemType, detail, errors }, headers);
 
     if (isCrossSite(request)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');

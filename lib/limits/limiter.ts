@@ -1,7 +1,7 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import { describeError } from '../log';
 import { MemoryRedis } from './memory-redis';
-import { writeRouteLimits, type WriteRoute } from './table';
+import { routeLimits, type LimitedRoute } from './table';
 
 /** The outcome of one limit check, in the terms the HTTP headers need. */
 export type LimitDecision = {
@@ -17,7 +17,7 @@ export type LimitDecision = {
 
 export type Limiter = {
   readonly name: string;
-  check(route: WriteRoute, client: string): Promise<LimitDecision>;
+  check(route: LimitedRoute, client: string): Promise<LimitDecision>;
 };
 
 /** What a backend must offer besides the scripts: reading a counter, for an honest Retry-After. */
@@ -30,8 +30,8 @@ export type CounterReader = (key: string) => Promise<number | undefined>;
 export class LimiterUnavailable extends Error {}
 
 /** Window of a route in ms; tests may scale every window down, never edit the table. */
-export function windowMs(route: WriteRoute, scale = 1): number {
-  return Math.max(1000, Math.round(writeRouteLimits[route].windowSeconds * 1000 * scale));
+export function windowMs(route: LimitedRoute, scale = 1): number {
+  return Math.max(1000, Math.round(routeLimits[route].windowSeconds * 1000 * scale));
 }
 
 /**
@@ -54,8 +54,8 @@ export function nextAllowedAt(now: number, window: number, limit: number, curren
 
 /** One algorithm, the sliding window of @upstash/ratelimit, over any Redis-like store. */
 export function slidingWindowLimiter(name: string, redis: RedisLike, readCounter: CounterReader, options: { timeoutMs: number; windowScale: number }): Limiter {
-  const limiters = new Map<WriteRoute, { ratelimit: Ratelimit; prefix: string; window: number }>();
-  function limiterFor(route: WriteRoute) {
+  const limiters = new Map<LimitedRoute, { ratelimit: Ratelimit; prefix: string; window: number }>();
+  function limiterFor(route: LimitedRoute) {
     let entry = limiters.get(route);
     if (!entry) {
       const window = windowMs(route, options.windowScale);
@@ -63,7 +63,7 @@ export function slidingWindowLimiter(name: string, redis: RedisLike, readCounter
       const ratelimit = new Ratelimit({
         // The library's Redis type is @upstash/redis; it only calls evalsha/eval for this algorithm.
         redis: redis as never,
-        limiter: Ratelimit.slidingWindow(writeRouteLimits[route].requests, `${window} ms`),
+        limiter: Ratelimit.slidingWindow(routeLimits[route].requests, `${window} ms`),
         prefix,
         ephemeralCache: false,
         analytics: false,
@@ -82,7 +82,7 @@ export function slidingWindowLimiter(name: string, redis: RedisLike, readCounter
       const result = await ratelimit.limit(client);
       if (result.reason === 'timeout' || result.reset === 0) throw new LimiterUnavailable(`${name} did not answer within ${options.timeoutMs} ms`);
       const now = Date.now();
-      const limit = writeRouteLimits[route].requests;
+      const limit = routeLimits[route].requests;
       const resetSeconds = Math.max(1, Math.ceil((result.reset - now) / 1000));
       if (result.success) {
         return { allowed: true, limit, remaining: result.remaining, windowSeconds: window / 1000, resetSeconds, retryAfterSeconds: 0 };

@@ -19,3 +19,16 @@ export const writeRouteLimits = {
 
 export type WriteRoute = keyof typeof writeRouteLimits;
 export const writeRoutes = Object.keys(writeRouteLimits) as WriteRoute[];
+
+/**
+ * Routes that change nothing yet are limited like the write routes, because
+ * every call is a POST that the read cache cannot answer: the MCP endpoint,
+ * generously, since one conversation makes many calls.
+ */
+export const otherRouteLimits = {
+  mcp: { path: '/mcp', requests: 120, windowSeconds: 60 },
+} as const;
+
+/** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */
+export const routeLimits = { ...writeRouteLimits, ...otherRouteLimits } as const;
+export type LimitedRoute = keyof typeof routeLimits;

@@ -1,5 +1,7 @@
 import { apiDocsFacts, markdownTwins, markdownTwinsText, readEndpoints } from '@/lib/agents/api-docs';
 import { problemTypes } from '@/lib/http/problem';
+import { routeLimits } from '@/lib/limits/table';
+import { MCP_TOOLS } from '@/lib/mcp/names';
 import { pageMetadata } from '@/lib/seo';
 
 export function generateMetadata() {
@@ -57,6 +59,46 @@ export default function ApiDocsPage() {
                 <td>
                   <code>{twin.markdown}</code>
                 </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2 id="mcp">MCP server</h2>
+      <p>
+        <code>/mcp</code> is a Model Context Protocol server (Streamable HTTP, stateless: no session, every JSON-RPC message is a <code>POST</code>{' '}
+        answered with JSON; <code>GET</code> and <code>DELETE</code> answer 405). Its tools only read what is published:{' '}
+        {MCP_TOOLS.map((tool, index) => (
+          <span key={tool}>
+            {index > 0 ? ', ' : ''}
+            <code>{tool}</code>
+          </span>
+        ))}{' '}
+        (a search, one post as markdown, the newest posts). <code>llms.txt</code> and <code>pricing.md</code> are its resources. An unknown slug is a tool
+        result with <code>isError: true</code>. A request whose <code>Origin</code> is another site&apos;s is refused with 403 (MCP clients send none).
+      </p>
+      <h2 id="limits">Rate limits</h2>
+      <p>
+        Per client address, sliding window; every request counts, refused ones too. Over the limit: 429 with <code>Retry-After</code>. Every answer carries{' '}
+        <code>RateLimit-Policy</code> and <code>RateLimit</code>. Reads (every <code>GET</code>) are never limited.
+      </p>
+      <div className="table-wrap" role="region" aria-label="Table: rate limits" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">POST</th>
+              <th scope="col">Requests</th>
+              <th scope="col">Window</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.values(routeLimits).map((route) => (
+              <tr key={route.path}>
+                <td>
+                  <code>{route.path}</code>
+                </td>
+                <td>{route.requests}</td>
+                <td>{route.windowSeconds % 3600 === 0 ? `${route.windowSeconds / 3600} h` : `${route.windowSeconds / 60} min`}</td>
               </tr>
             ))}
           </tbody>

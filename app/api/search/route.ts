@@ -1,0 +1,15 @@
+import type { NextRequest } from 'next/server';
+import { publishedPosts } from '@/lib/content';
+import { newestChange } from '@/lib/content/dates';
+import { problem } from '@/lib/http/problem';
+import { jsonResponse } from '@/lib/http/responses';
+import { parseSearchQuery, searchPublishedPosts } from '@/lib/search/site';
+
+export function GET(request: NextRequest) {
+  const query = parseSearchQuery(request.nextUrl.searchParams);
+  if (!query.ok) {
+    const [first] = query.errors;
+    return problem('invalid-query', first ? `${first.path} ${first.message}` : 'The query is invalid.', { errors: query.errors });
+  }
+  return jsonResponse(searchPublishedPosts(query.query), { lastModified: newestChange(publishedPosts()) });
+}

@@ -1,0 +1,9 @@
+import { handleMcpPost, mcpMethodNotAllowed } from '@/lib/mcp/handler';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = handleMcpPost;
+export const GET = mcpMethodNotAllowed;
+export const DELETE = mcpMethodNotAllowed;
+export const PUT = mcpMethodNotAllowed;
+export const PATCH = mcpMethodNotAllowed;

@@ -1,0 +1,59 @@
+import Link from 'next/link';
+import { PostDate } from '@/components/dates';
+import { SearchForm } from '@/components/search-form';
+import { site } from '@/lib/content';
+import { pageMetadata } from '@/lib/seo';
+import { parseSearchQuery, searchPublishedPosts, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '@/lib/search/site';
+
+export const dynamic = 'force-dynamic';
+
+export function generateMetadata() {
+  // Result lists are not pages of their own for search engines; the posts are.
+  return { ...pageMetadata({ title: 'Search', description: `Search the posts of ${site().name}.`, path: '/search' }), robots: { index: false, follow: true } };
+}
+
+/** The search page: a GET form and its results, rendered on the server (no JavaScript needed). */
+export default async function SearchPage({ searchParams }: PageProps<'/search'>) {
+  const { q: given } = await searchParams;
+  const text = (Array.isArray(given) ? given[0] : given) ?? '';
+  const parsed = parseSearchQuery(new URLSearchParams({ q: text, limit: String(SEARCH_LIMIT_MAX) }));
+  const found = parsed.ok ? searchPublishedPosts(parsed.query) : undefined;
+  const tooLong = text.length > SEARCH_QUERY_MAX_LENGTH;
+  return (
+    <>
+      <h1>Search</h1>
+      <SearchForm id="search-q" label="Search posts" defaultValue={text} className="post-form search-form" />
+      {!found ? (
+        <p className="notice">
+          {tooLong
+            ? `That search is too long: use at most ${SEARCH_QUERY_MAX_LENGTH} characters.`
+            : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
+        </p>
+      ) : found.results.length === 0 ? (
+        <p className="notice">
+          {`No post matches “${found.query}”. Try fewer or shorter words, or browse `}
+          <Link href="/blog">every post</Link>.
+        </p>
+      ) : (
+        <>
+          <p className="meta" role="status">
+            {`${found.total === 1 ? '1 post matches' : `${found.total} posts match`} “${found.query}”${found.total > found.results.length ? `; the best ${found.results.length} are shown` : ''}.`}
+          </p>
+          <ol className="post-list search-results">
+            {found.results.map((result) => (
+              <li key={result.slug}>
+                <h2>
+                  <Link href={`/blog/${result.slug}`}>{result.title}</Link>
+                </h2>
+                <p className="meta">
+                  <PostDate value={result.date} />
+                </p>
+                <p>{result.snippet}</p>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </>
+  );
+}

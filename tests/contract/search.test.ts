@@ -1,0 +1,147 @@
+import { describe, expect, inject, it } from 'vitest';
+import { freshAddress, request } from '../support/client';
+import { get, url } from '../support/http';
+
+type SearchBody = {
+  query: string;
+  total: number;
+  results: { slug: string; title: string; description: string; date: string; tags: string[]; url: string; markdownUrl: string; snippet: string }[];
+};
+
+async function search(query: string): Promise<SearchBody> {
+  const response = await get(`/api/search?${query}`);
+  expect(response.status, query).toBe(200);
+  return (await response.json()) as SearchBody;
+}
+
+describe('GET /api/search', () => {
+  it('ranks a post whose title holds the word above one that only mentions it in its text', async () => {
+    const response = await get('/api/search?q=alpha');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = (await response.json()) as SearchBody;
+    expect(body.query).toBe('alpha');
+    expect(body.results.map((result) => result.slug)).toEqual(['alpha-post', 'gamma-post']);
+    expect(body.total).toBe(2);
+  });
+
+  it('gives each result its fields, absolute URLs and a plain-text snippet holding the match', async () => {
+    const { results } = await search('q=alpha');
+    expect(results[0]).toEqual({
+      slug: 'alpha-post',
+      title: 'Alpha post',
+      description: 'The first fixture post, with code and a table.',
+      date: '2025-01-10',
+      tags: ['http', 'testing'],
+      url: url('/blog/alpha-post'),
+      markdownUrl: url('/blog/alpha-post.md'),
+      snippet: expect.any(String) as string,
+    });
+    expect(results[1]?.snippet).toBe('Gamma body. It follows the alpha post in the series.');
+    for (const result of results) expect(result.snippet).not.toMatch(/[<>`#]|\]\(/);
+  });
+
+  it('finds words by prefix, in any case, and with a small typo', async () => {
+    expect((await search('q=GAMM')).results[0]?.slug).toBe('gamma-post');
+    expect((await search('q=seriez')).results.map((result) => result.slug)).toEqual(['gamma-post']);
+  });
+
+  it('answers at most limit results, counting them all in total', async () => {
+    const body = await search('q=post&limit=1');
+    expect(body.results).toHaveLength(1);
+    expect(body.total).toBe(3);
+    expect((await search('q=post')).results.map((result) => result.slug).sort()).toEqual(['alpha-post', 'beta-post', 'gamma-post']);
+  });
+
+  it('never finds a draft or a future post', async () => {
+    for (const q of ['secret', 'draft', 'SECRET-DRAFT-MARKER', 'SECRET-FUTURE-MARKER', 'future', 'never appear']) {
+      const body = await search(`q=${encodeURIComponent(q)}`);
+      expect(body, q).toEqual({ query: q, total: 0, results: [] });
+    }
+  });
+
+  it('is a cacheable public read, like every dynamic read', async () => {
+    const response = await get('/api/search?q=beta');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('last-modified')).toBeTruthy();
+  });
+
+  it.each([
+    ['', 'q'],
+    ['q=', 'q'],
+    ['q=%20%20', 'q'],
+    [`q=${'a'.repeat(201)}`, 'q'],
+    ['q=a&q=b', 'q'],
+    ['q=alpha&limit=0', 'limit'],
+    ['q=alpha&limit=51', 'limit'],
+    ['q=alpha&limit=abc', 'limit'],
+    ['q=alpha&limit=2.5', 'limit'],
+  ])('answers 400 problem+json to %j, naming %s', async (query, field) => {
+    const response = await get(`/api/search${query ? `?${query}` : ''}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    const problem = (await response.json()) as { type: string; title: string; status: number; detail: string; errors: { path: string }[] };
+    expect(problem).toMatchObject({ type: url('/docs/api#problem-invalid-query'), title: 'Invalid query parameter', status: 400 });
+    expect(problem.detail).toMatch(new RegExp(`^${field} `));
+    expect(problem.errors.map((error) => error.path)).toEqual([field]);
+  });
+
+  it('is never rate limited', async () => {
+    const from = freshAddress();
+    const statuses = new Set<number>();
+    for (let i = 0; i < 130; i++) statuses.add((await request(inject('baseUrl'), `/api/search?q=post${i % 2 ? '' : 's'}`, { from })).status);
+    expect([...statuses]).toEqual([200]);
+  });
+});
+
+describe('/search', () => {
+  it('shows results with links and snippets for a plain GET, without JavaScript', async () => {
+    const response = await get('/search?q=alpha');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const results = html.slice(html.indexOf('class="post-list search-results"'));
+    expect(results.indexOf('href="/blog/alpha-post"')).toBeGreaterThan(-1);
+    expect(results.indexOf('href="/blog/gamma-post"')).toBeGreaterThan(results.indexOf('href="/blog/alpha-post"'));
+    expect(html).toContain('Gamma body. It follows the alpha post in the series.');
+    expect(html).toContain('2 posts match “alpha”');
+    expect(html).toMatch(/<input[^>]*id="search-q"[^>]*value="alpha"/);
+  });
+
+  it('says so when nothing matches, and escapes the query', async () => {
+    const response = await get(`/search?q=${encodeURIComponent('<b>zebra</b>')}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('No post matches “&lt;b&gt;zebra&lt;/b&gt;”');
+    expect(html).not.toContain('<b>zebra</b>');
+  });
+
+  it('asks for words when the query is empty or missing, and refuses a query too long, with no error page', async () => {
+    for (const path of ['/search', '/search?q=', '/search?q=%20']) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(await response.text(), path).toContain('Type one or more words to search');
+    }
+    const long = await get(`/search?q=${'a'.repeat(201)}`);
+    expect(long.status).toBe(200);
+    expect(await long.text()).toContain('That search is too long');
+  });
+
+  it('never lists a draft or a future post', async () => {
+    const html = await (await get('/search?q=secret')).text();
+    expect(html).not.toContain('draft-post');
+    expect(html).toContain('No post matches');
+  });
+});
+
+describe('the search box in the header', () => {
+  it.each(['/', '/blog', '/blog/alpha-post'])('is a labelled GET form to /search on %s', async (path) => {
+    const html = await (await get(path)).text();
+    const header = html.slice(html.indexOf('<header'), html.indexOf('</header>'));
+    const form = /<form\b[^>]*>/.exec(header)?.[0] ?? '';
+    for (const attribute of ['action="/search"', 'method="get"', 'role="search"', 'aria-label="Search the site"']) expect(form).toContain(attribute);
+    expect(header).toMatch(/<label for="site-search-q"[^>]*>Search the site<\/label>/);
+    const input = /<input\b[^>]*>/.exec(header)?.[0] ?? '';
+    for (const attribute of ['id="site-search-q"', 'type="search"', 'name="q"']) expect(input).toContain(attribute);
+  });
+});

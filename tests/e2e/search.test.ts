@@ -1,0 +1,94 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cspViolations, launch, newContext, url, VIEWPORTS, watch } from './support/browser';
+
+let browser: Browser;
+let sample: { slug: string; word: string };
+
+beforeAll(async () => {
+  browser = await launch();
+  // A word of the newest post's title: that post must be among the results.
+  const { posts } = (await (await fetch(url('/api/blog'))).json()) as { posts: { slug: string; title: string }[] };
+  const post = posts[0]!;
+  const word = [...(post.title.match(/[A-Za-z]{5,}/g) ?? [])].sort((a, b) => b.length - a.length)[0];
+  if (!word) throw new Error(`no word of five letters in the title of ${post.slug}`);
+  sample = { slug: post.slug, word };
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The layout shift of the page as loaded so far (the observer reports buffered entries). */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 300);
+      }),
+  );
+}
+
+describe('search', () => {
+  for (const size of ['phone', 'desktop'] as const) {
+    for (const javaScript of [true, false]) {
+      it(`finds a post from the header's search box (${size}, JavaScript ${javaScript ? 'on' : 'off'})`, async () => {
+        const context = await newContext(browser, { viewport: VIEWPORTS[size], javaScriptEnabled: javaScript });
+        const page = await context.newPage();
+        const problems = await watch(page);
+        await page.goto(url('/'), { waitUntil: 'networkidle' });
+        const box = page.getByRole('search', { name: 'Search the site' }).getByRole('searchbox', { name: 'Search the site' });
+        expect(await box.isVisible()).toBe(true);
+        await box.fill(sample.word);
+        await Promise.all([page.waitForURL((address) => address.pathname === '/search'), box.press('Enter')]);
+        expect(new URL(page.url()).searchParams.get('q')).toBe(sample.word);
+        await page.waitForLoadState('networkidle');
+        const results = page.locator('ol.search-results > li');
+        expect(await results.count()).toBeGreaterThan(0);
+        expect(await page.locator(`ol.search-results a[href="/blog/${sample.slug}"]`).count()).toBe(1);
+        expect((await results.first().locator('p').last().textContent())?.trim().length).toBeGreaterThan(20);
+        expect(await page.locator('#search-q').inputValue()).toBe(sample.word);
+        // Console and request problems, layout shift, axe and CSP reports are read by scripts in the page, so only where scripts run.
+        if (javaScript) {
+          expect(problems.list()).toEqual([]);
+          expect(await layoutShift(page)).toBe(0);
+          const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+          expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+          expect(await cspViolations(page)).toEqual([]);
+        }
+        await context.close();
+      });
+    }
+  }
+
+  it('says what to do with an empty search, and that nothing matched', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(url('/search'));
+    expect(await page.locator('main').textContent()).toContain('Type one or more words to search');
+    await page.locator('#search-q').fill('zzxqv');
+    await Promise.all([page.waitForURL((address) => address.search === '?q=zzxqv'), page.locator('#search-q').press('Enter')]);
+    expect(await page.locator('main').textContent()).toContain('No post matches “zzxqv”');
+    await context.close();
+  });
+
+  it('fits the search box inside the header at every width from 320 px, without sideways scrolling', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    for (const width of [320, 400, 640, 800, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(url('/'));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width}px`).toBeLessThanOrEqual(width);
+      const form = await page.getByRole('search', { name: 'Search the site' }).boundingBox();
+      const header = await page.locator('header.site-header').boundingBox();
+      expect(form, `${width}px`).not.toBeNull();
+      expect(form!.x + form!.width, `${width}px`).toBeLessThanOrEqual(header!.x + header!.width + 0.5);
+    }
+    await context.close();
+  });
+});
