@@ -54,10 +54,7 @@ export async function subscribe(input: FormInput<'subscribe'>): Promise<WriteRes
     confirmTokenHash: confirm.hash,
     unsubscribeTokenHash: unsubscribe.hash,
     now: Date.now(),
-    mail: (previous) =>
-      previous === 'confirmed'
-        ? undefined
-        : confirmSubscriptionMail({ name: input.name, address: email }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
+    mail: confirmSubscriptionMail({ name: input.name, address: email }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
   });
   mailWorker().kick();
   return subscribeAccepted();

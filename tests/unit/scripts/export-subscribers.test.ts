@@ -31,7 +31,7 @@ function exportCsv(args: string[], env: Record<string, string>): Promise<{ code:
 async function fill(store: Store): Promise<void> {
   const mail = { to: { address: 'x@example.com' }, subject: 's', text: 't', html: 'h' };
   for (const [email, now] of [['pending@example.com', 1000], ['confirmed@example.com', 2000], ['left@example.com', 3000]] as const) {
-    await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, mail: () => mail });
+    await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, mail });
   }
   await store.subscribers.confirm('c-confirmed@example.com', 4000, 0);
   await store.subscribers.confirm('c-left@example.com', 4000, 0);

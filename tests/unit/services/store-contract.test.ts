@@ -70,36 +70,23 @@ describe.each(backends)('the $name store', ({ open }) => {
   });
 
   describe('subscribers', () => {
-    const subscribe = (email: string, confirm: string, unsubscribe: string, seen: unknown[] = [], now = 1000) =>
-      store.subscribers.subscribe({
-        email,
-        name: 'Reader',
-        confirmTokenHash: confirm,
-        unsubscribeTokenHash: unsubscribe,
-        now,
-        mail: (previous) => {
-          seen.push(previous);
-          return previous === 'confirmed' ? undefined : mail(`confirm ${confirm}`);
-        },
-      });
+    const subscribe = (email: string, confirm: string, unsubscribe: string, now = 1000) =>
+      store.subscribers.subscribe({ email, name: 'Reader', confirmTokenHash: confirm, unsubscribeTokenHash: unsubscribe, now, mail: mail(`confirm ${confirm}`) });
     const DAY = 24 * 60 * 60 * 1000;
 
     /** A subscriber as the owner's export lists it. */
     const subscriber = async (email: string) => (await store.subscribers.list()).find((entry) => entry.email === email);
 
     it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
-      const seen: unknown[] = [];
-      await subscribe('a@example.com', 'c1', 'u1', seen);
-      expect(seen).toEqual([undefined]);
+      await subscribe('a@example.com', 'c1', 'u1');
       expect(await store.subscribers.list()).toEqual([{ email: 'a@example.com', name: 'Reader', status: 'pending', createdAt: 1000 }]);
       expect(await stored.unsentMailCount()).toBe(1);
     });
 
     it('gives a pending address a new confirmation token; the unsubscribe token of every mail keeps working', async () => {
       await subscribe('a@example.com', 'c1', 'u1');
-      const seen: unknown[] = [];
-      await subscribe('a@example.com', 'c2', 'u2', seen);
-      expect(seen).toEqual(['pending']);
+      await subscribe('a@example.com', 'c2', 'u2');
+      expect(await stored.unsentMailCount()).toBe(2);
       expect(await store.subscribers.confirm('c1', 2000, 0)).toBeUndefined();
       expect(await store.subscribers.confirm('c2', 2000, 0)).toEqual({ state: 'confirmed', subscriber: expect.objectContaining({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 }) });
       expect(await store.subscribers.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
@@ -118,13 +105,13 @@ describe.each(backends)('the $name store', ({ open }) => {
     });
 
     it('refuses a confirmation token issued before the cutoff and changes nothing; a new subscription issues a fresh one', async () => {
-      await subscribe('a@example.com', 'c1', 'u1', [], 1000);
+      await subscribe('a@example.com', 'c1', 'u1', 1000);
       const cutoff = 1000 + 1;
       expect(await store.subscribers.confirmationState('c1', cutoff)).toBe('expired');
       expect(await store.subscribers.confirm('c1', 8 * DAY, cutoff)).toEqual({ state: 'expired' });
       expect(await subscriber('a@example.com')).toMatchObject({ status: 'pending' });
       expect(await store.subscribers.confirmationState('c1', 1000)).toBe('pending');
-      await subscribe('a@example.com', 'c2', 'u2', [], 8 * DAY);
+      await subscribe('a@example.com', 'c2', 'u2', 8 * DAY);
       expect(await store.subscribers.confirmationState('c1', 0)).toBeUndefined();
       expect(await store.subscribers.confirm('c2', 8 * DAY, cutoff)).toMatchObject({ state: 'confirmed' });
     });
@@ -132,9 +119,7 @@ describe.each(backends)('the $name store', ({ open }) => {
     it('leaves a confirmed subscriber alone when the address subscribes again', async () => {
       await subscribe('a@example.com', 'c1', 'u1');
       await store.subscribers.confirm('c1', 2000, 0);
-      const seen: unknown[] = [];
-      await subscribe('a@example.com', 'c9', 'u9', seen);
-      expect(seen).toEqual(['confirmed']);
+      await subscribe('a@example.com', 'c9', 'u9');
       expect((await subscriber('a@example.com'))?.status).toBe('confirmed');
       expect(await stored.unsentMailCount()).toBe(1);
       // No mail carried u9, so it unsubscribes nobody.

@@ -1,35 +1,27 @@
 import { luaScript } from '../lua';
 
-export const SUBSCRIBER_STATUS = luaScript({ keys: ['subscriber'] }, `return redis.call('HGET', subscriber, 'status')`);
-
 /**
- * Applies a subscription only if the address is still in the state the caller
- * saw (else 'retry'). The unsubscribe token of the queued message is kept
- * (hashed) with it.
+ * A subscription, unless the address is confirmed: a fresh confirmation
+ * token, and the mail queued with the (hashed) unsubscribe token it carries.
  */
 export const SUBSCRIBE = luaScript(
   {
     keys: ['subscriber', 'confirmTokenPrefix', 'unsubscribeTokenPrefix', 'subscribers', 'mailPrefix', 'outbox'],
-    args: ['email', 'name', 'confirmHash', 'unsubscribeHash', 'now', 'seenStatus', 'mail', 'mailId'],
+    args: ['email', 'name', 'confirmHash', 'unsubscribeHash', 'now', 'mail', 'mailId'],
   },
   `
-local status = redis.call('HGET', subscriber, 'status') or 'new'
-if status ~= seenStatus then return 'retry' end
-if status ~= 'confirmed' then
-  local oldConfirm = redis.call('HGET', subscriber, 'confirm')
-  if oldConfirm then redis.call('DEL', confirmTokenPrefix .. oldConfirm) end
-  redis.call('HSET', subscriber, 'email', email, 'status', 'pending', 'confirm', confirmHash, 'confirmAt', now, 'updated', now)
-  if name ~= '' then redis.call('HSET', subscriber, 'name', name) end
-  redis.call('HSETNX', subscriber, 'created', now)
-  redis.call('SET', confirmTokenPrefix .. confirmHash, email)
-  redis.call('ZADD', subscribers, 'NX', now, email)
-end
-if mail ~= '' then
-  redis.call('SET', unsubscribeTokenPrefix .. unsubscribeHash, email)
-  redis.call('HSET', mailPrefix .. mailId, 'mail', mail, 'attempts', 0, 'created', now)
-  redis.call('ZADD', outbox, now, mailId)
-end
-return status`,
+if redis.call('HGET', subscriber, 'status') == 'confirmed' then return 0 end
+local oldConfirm = redis.call('HGET', subscriber, 'confirm')
+if oldConfirm then redis.call('DEL', confirmTokenPrefix .. oldConfirm) end
+redis.call('HSET', subscriber, 'email', email, 'status', 'pending', 'confirm', confirmHash, 'confirmAt', now, 'updated', now)
+if name ~= '' then redis.call('HSET', subscriber, 'name', name) end
+redis.call('HSETNX', subscriber, 'created', now)
+redis.call('SET', confirmTokenPrefix .. confirmHash, email)
+redis.call('ZADD', subscribers, 'NX', now, email)
+redis.call('SET', unsubscribeTokenPrefix .. unsubscribeHash, email)
+redis.call('HSET', mailPrefix .. mailId, 'mail', mail, 'attempts', 0, 'created', now)
+redis.call('ZADD', outbox, now, mailId)
+return 1`,
 );
 
 // The pending subscriber holding a confirmation token, and when the token was issued

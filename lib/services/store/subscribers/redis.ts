@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScriptRunner } from '../lua';
 import { hashFields } from '../redis-hash';
-import { CONFIRM, CONFIRMATION_STATE, LIST_SUBSCRIBERS, SUBSCRIBE, SUBSCRIBER_STATUS, UNSUBSCRIBE } from './redis-scripts';
+import { CONFIRM, CONFIRMATION_STATE, LIST_SUBSCRIBERS, SUBSCRIBE, UNSUBSCRIBE } from './redis-scripts';
 import type { ConfirmationState, Subscriber, SubscriberStatus, SubscriberStore } from './types';
 
 function toSubscriber(hash: Record<string, string>): Subscriber {
@@ -18,33 +18,17 @@ function toSubscriber(hash: Record<string, string>): Subscriber {
 export function redisSubscribers(run: ScriptRunner, upgraded: () => Promise<void>): SubscriberStore {
   return {
     async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const found = await run(SUBSCRIBER_STATUS, { keys: { subscriber: `subscriber:${email}` }, args: {} });
-        const status = typeof found === 'string' ? (found as SubscriberStatus) : undefined;
-        const message = mail(status);
-        const result = await run(SUBSCRIBE, {
-          keys: {
-            subscriber: `subscriber:${email}`,
-            confirmTokenPrefix: 'confirm-token:',
-            unsubscribeTokenPrefix: 'unsubscribe-token:',
-            subscribers: 'subscribers',
-            mailPrefix: 'mail:',
-            outbox: 'outbox',
-          },
-          args: {
-            email,
-            name: name ?? '',
-            confirmHash: confirmTokenHash,
-            unsubscribeHash: unsubscribeTokenHash,
-            now,
-            seenStatus: status ?? 'new',
-            mail: message ? JSON.stringify(message) : '',
-            mailId: randomUUID(),
-          },
-        });
-        if (result !== 'retry') return;
-      }
-      throw new Error('subscription kept changing under concurrent requests');
+      await run(SUBSCRIBE, {
+        keys: {
+          subscriber: `subscriber:${email}`,
+          confirmTokenPrefix: 'confirm-token:',
+          unsubscribeTokenPrefix: 'unsubscribe-token:',
+          subscribers: 'subscribers',
+          mailPrefix: 'mail:',
+          outbox: 'outbox',
+        },
+        args: { email, name: name ?? '', confirmHash: confirmTokenHash, unsubscribeHash: unsubscribeTokenHash, now, mail: JSON.stringify(mail), mailId: randomUUID() },
+      });
     },
 
     async confirmationState(confirmTokenHash, issuedAfter) {

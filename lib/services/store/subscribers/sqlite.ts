@@ -25,12 +25,13 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
     async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
       db.transaction(() => {
         const existing = selectSubscriber.get(email);
+        if (existing?.status === 'confirmed') return;
         if (!existing) {
           db.prepare(
             `INSERT INTO subscribers (email, name, status, confirm_token_hash, confirm_token_at, created_at, updated_at)
              VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
           ).run(email, name ?? null, confirmTokenHash, now, now, now);
-        } else if (existing.status !== 'confirmed') {
+        } else {
           db.prepare(`UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, confirm_token_at = ?, updated_at = ? WHERE email = ?`).run(
             name ?? null,
             confirmTokenHash,
@@ -39,11 +40,8 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
             email,
           );
         }
-        const message = mail(existing?.status);
-        if (message) {
-          db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
-          queueMail(message, now);
-        }
+        db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
+        queueMail(mail, now);
       })();
     },
 

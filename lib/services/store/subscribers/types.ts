@@ -9,11 +9,10 @@ export type ConfirmationState = 'pending' | 'expired';
 export interface SubscriberStore {
   /**
    * Records a subscription request. A new, pending or unsubscribed address gets
-   * a fresh confirmation token (issued `now`); a confirmed one is left as is.
-   * `mail` builds the message to queue for the state found (or undefined to
-   * queue nothing); the unsubscribe token that message carries is kept, as a
-   * hash, with it. Tokens are only ever stored hashed: every message to a
-   * subscriber carries a token of its own, and each of them keeps working.
+   * a fresh confirmation token (issued `now`) and `mail` is queued, with the
+   * hash of the unsubscribe token it carries; a confirmed address is left as
+   * is and mailed nothing. Tokens are only ever stored hashed: every message
+   * to a subscriber carries a token of its own, and each of them keeps working.
    */
   subscribe(input: {
     email: string;
@@ -21,7 +20,7 @@ export interface SubscriberStore {
     confirmTokenHash: string;
     unsubscribeTokenHash: string;
     now: number;
-    mail: (previous: SubscriberStatus | undefined) => OutgoingMail | undefined;
+    mail: OutgoingMail;
   }): Promise<void>;
   /** What a confirmation token is, changing nothing: undefined for an unknown or used one. */
   confirmationState(confirmTokenHash: string, issuedAfter: number): Promise<ConfirmationState | undefined>;
