@@ -12,7 +12,9 @@ export type Evaluator = { eval: (script: string, keys: string[], args: string[])
 
 export type LuaScript<K extends string, A extends string> = { readonly keys: readonly K[]; readonly args: readonly A[]; readonly source: string };
 
-export type ScriptInput<K extends string, A extends string> = { keys: Record<K, string>; args: Record<A, string | number> };
+/** A script's keys and arguments by name; a script without keys (or arguments) takes none. */
+export type ScriptInput<K extends string, A extends string> = ([K] extends [never] ? { keys?: never } : { keys: Record<K, string> }) &
+  ([A] extends [never] ? { args?: never } : { args: Record<A, string | number> });
 
 // Lua's keywords, and the globals the scripts use, which a local must not hide.
 const LUA_RESERVED = new Set(
@@ -48,7 +50,9 @@ export function luaScript<const K extends string = never, const A extends string
 
 /** The EVAL call of a script: its text, and its keys and arguments in the declared order. */
 export function scriptCall<K extends string, A extends string>(script: LuaScript<K, A>, input: ScriptInput<K, A>): { source: string; keys: string[]; args: string[] } {
-  return { source: script.source, keys: script.keys.map((name) => input.keys[name]), args: script.args.map((name) => String(input.args[name])) };
+  const keys = (input.keys ?? {}) as Record<K, string>;
+  const args = (input.args ?? {}) as Record<A, string | number>;
+  return { source: script.source, keys: script.keys.map((name) => keys[name]), args: script.args.map((name) => String(args[name])) };
 }
 
 /** Runs scripts on one client, every key under one prefix (the store's namespace). */
@@ -57,10 +61,6 @@ export type ScriptRunner = <K extends string, A extends string>(script: LuaScrip
 export function scriptRunner(redis: Evaluator, keyPrefix: string): ScriptRunner {
   return (script, input) => {
     const call = scriptCall(script, input);
-    return redis.eval(
-      call.source,
-      call.keys.map((key) => `${keyPrefix}${key}`),
-      call.args,
-    );
+    return redis.eval(call.source, call.keys.map((key) => `${keyPrefix}${key}`), call.args);
   };
 }

@@ -14,12 +14,12 @@ const CURRENT_SCHEMA = '2';
 
 /** The one-time upgrade of older data (idempotent, safe to run from several instances at once). */
 async function upgrade(run: ScriptRunner): Promise<void> {
-  if ((await run(SCHEMA_VERSION, { keys: { schema: 'schema' }, args: {} })) === CURRENT_SCHEMA) return;
+  if ((await run(SCHEMA_VERSION, { keys: { schema: 'schema' } })) === CURRENT_SCHEMA) return;
   let cursor = '0';
   do {
     const [next, raw] = (await run(UPGRADE_SCAN, { keys: { namespace: '', subscriberPrefix: 'subscriber:', mailPrefix: 'mail:', sent: 'sent' }, args: { cursor } })) as [string, string[]];
     for (const token of raw) {
-      await run(UPGRADE_TOKEN, { keys: { rawToken: `unsubscribe-token:${token}`, hashedToken: `unsubscribe-token:${hashToken(token)}`, subscriberPrefix: 'subscriber:' }, args: {} });
+      await run(UPGRADE_TOKEN, { keys: { rawToken: `unsubscribe-token:${token}`, hashedToken: `unsubscribe-token:${hashToken(token)}`, subscriberPrefix: 'subscriber:' } });
     }
     cursor = String(next);
   } while (cursor !== '0');
@@ -50,7 +50,7 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
     settings: redisSettings(run),
 
     async ping() {
-      await run(PING, { keys: {}, args: {} });
+      await run(PING, {});
     },
 
     close,

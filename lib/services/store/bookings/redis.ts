@@ -61,11 +61,11 @@ export function redisBookings(run: ScriptRunner): BookingStore {
     },
 
     async find(id) {
-      return toStoredBooking(hashFields(await run(BOOKING, { keys: { bookingEntry: `booking:${id}` }, args: {} })));
+      return toStoredBooking(hashFields(await run(BOOKING, { keys: { bookingEntry: `booking:${id}` } })));
     },
 
     async beginCancellation(id) {
-      const result = await run(BEGIN_CANCELLATION, { keys: { bookingEntry: `booking:${id}` }, args: {} });
+      const result = await run(BEGIN_CANCELLATION, { keys: { bookingEntry: `booking:${id}` } });
       return result ? toStoredBooking(hashFields(result)) : undefined;
     },
 

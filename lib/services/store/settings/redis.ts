@@ -5,7 +5,7 @@ import type { SettingsStore } from './types';
 export function redisSettings(run: ScriptRunner): SettingsStore {
   return {
     async get(key) {
-      const value = await run(GET_SETTING, { keys: { setting: `setting:${key}` }, args: {} });
+      const value = await run(GET_SETTING, { keys: { setting: `setting:${key}` } });
       return typeof value === 'string' ? value : undefined;
     },
 

@@ -58,7 +58,7 @@ export function redisSubscribers(run: ScriptRunner, upgraded: () => Promise<void
     },
 
     async list() {
-      const rows = (await run(LIST_SUBSCRIBERS, { keys: { subscribers: 'subscribers', subscriberPrefix: 'subscriber:' }, args: {} })) as unknown[];
+      const rows = (await run(LIST_SUBSCRIBERS, { keys: { subscribers: 'subscribers', subscriberPrefix: 'subscriber:' } })) as unknown[];
       return rows.map((row) => toSubscriber(hashFields(row)));
     },
   };

@@ -40,6 +40,10 @@ describe('scriptCall', () => {
       args: ['a@example.com', '1000', ''],
     });
   });
+
+  it('passes no keys and no arguments to a script that declares none', () => {
+    expect(scriptCall(luaScript({}, `return redis.call('PING')`), {})).toEqual({ source: `return redis.call('PING')`, keys: [], args: [] });
+  });
 });
 
 describe('scriptRunner', () => {
