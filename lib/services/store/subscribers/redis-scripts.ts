@@ -1,4 +1,5 @@
 import { luaScript } from '../lua';
+import { QUEUE_MAILS } from '../outbox/redis-scripts';
 
 /**
  * A subscription, unless the address is confirmed: a fresh confirmation
@@ -7,8 +8,9 @@ import { luaScript } from '../lua';
 export const SUBSCRIBE = luaScript(
   {
     keys: ['subscriber', 'confirmTokenPrefix', 'unsubscribeTokenPrefix', 'subscribers', 'mailPrefix', 'outbox'],
-    args: ['email', 'name', 'confirmHash', 'unsubscribeHash', 'now', 'mail', 'mailId'],
+    args: ['email', 'name', 'confirmHash', 'unsubscribeHash', 'now', 'mails', 'mailIds'],
   },
+  QUEUE_MAILS,
   `
 if redis.call('HGET', subscriber, 'status') == 'confirmed' then return 0 end
 local oldConfirm = redis.call('HGET', subscriber, 'confirm')
@@ -19,8 +21,7 @@ redis.call('HSETNX', subscriber, 'created', now)
 redis.call('SET', confirmTokenPrefix .. confirmHash, email)
 redis.call('ZADD', subscribers, 'NX', now, email)
 redis.call('SET', unsubscribeTokenPrefix .. unsubscribeHash, email)
-redis.call('HSET', mailPrefix .. mailId, 'mail', mail, 'attempts', 0, 'created', now)
-redis.call('ZADD', outbox, now, mailId)
+queueMails(mailPrefix, outbox, mails, mailIds, now)
 return 1`,
 );
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ScriptRunner } from '../lua';
+import { mailArgs } from '../outbox/redis';
 import { hashFields } from '../redis-hash';
 import { CONFIRM, CONFIRMATION_STATE, LIST_SUBSCRIBERS, SUBSCRIBE, UNSUBSCRIBE } from './redis-scripts';
 import type { ConfirmationState, Subscriber, SubscriberStatus, SubscriberStore } from './types';
@@ -27,7 +27,7 @@ export function redisSubscribers(run: ScriptRunner, upgraded: () => Promise<void
           mailPrefix: 'mail:',
           outbox: 'outbox',
         },
-        args: { email, name: name ?? '', confirmHash: confirmTokenHash, unsubscribeHash: unsubscribeTokenHash, now, mail: JSON.stringify(mail), mailId: randomUUID() },
+        args: { email, name: name ?? '', confirmHash: confirmTokenHash, unsubscribeHash: unsubscribeTokenHash, now, ...mailArgs([mail]) },
       });
     },
 
