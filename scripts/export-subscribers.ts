@@ -16,6 +16,6 @@ if (!wanted.ok) {
 }
 // A whole list may take Redis longer than a request is allowed to wait.
 const store = openStore({ redisTimeoutMs: 60_000 });
-const all = await store.subscribers();
+const all = await store.subscribers.list();
 process.stdout.write(subscribersCsv(all.filter((subscriber) => wanted.statuses.includes(subscriber.status))));
 await store.close();

@@ -30,7 +30,7 @@ function pending(detail: string): WriteResult {
  * date: its cancellation was asked for in time.
  */
 export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<WriteResult> {
-  const booking = await store().booking(input.booking);
+  const booking = await store().bookings.find(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
   if (booking.status === 'cancelled') return alreadyCancelled;
@@ -42,7 +42,7 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
   }
   const stripe = payments()?.stripe;
   if (!stripe) return { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so no refund can be made right now.' };
-  if (!(await store().beginCancellation(booking.id))) return alreadyCancelled;
+  if (!(await store().bookings.beginCancellation(booking.id))) return alreadyCancelled;
 
   let refund: Stripe.Refund;
   try {
@@ -53,7 +53,7 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
   }
   let cancelled: Booking | undefined;
   try {
-    cancelled = await store().cancelBooking(booking.id, Date.now(), [
+    cancelled = await store().bookings.cancel(booking.id, Date.now(), [
       bookingCancelledMail({ name: booking.name, address: booking.email }, { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency }),
     ]);
   } catch (error) {

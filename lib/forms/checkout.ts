@@ -92,17 +92,17 @@ export async function trainingCheckout(input: FormInput<'trainingCheckout'>, con
   const now = Date.now();
   const attempt = attemptKey('training', context.client, input.attempt, [product.slug, session.id, input.seats]);
   const request: Hold = { id: attempt.slice(attempt.indexOf(':') + 1), client: context.client, product: product.slug, session: session.id, seats: input.seats, expiresAt: now + HOLD_MS };
-  const outcome = await store().holdSeats(request, { capacity: session.seats, perClient: MAX_HELD_SEATS_PER_CLIENT }, now);
+  const outcome = await store().bookings.holdSeats(request, { capacity: session.seats, perClient: MAX_HELD_SEATS_PER_CLIENT }, now);
   if ('refused' in outcome) {
     if (outcome.refused === 'client-limit') {
-      const held = await store().seatsHeldBy(context.client, now);
+      const held = await store().bookings.seatsHeldBy(context.client, now);
       return {
         ok: false,
         problem: 'conflict',
         detail: `Your address already holds ${seatsText(held)} in checkouts that are not paid yet, and at most ${MAX_HELD_SEATS_PER_CLIENT} can be held at once; ${input.seats} more were asked for. Pay for those, or ask again once they lapse (${SEAT_HOLD_MINUTES} minutes after they were started).`,
       };
     }
-    const free = Math.max(0, session.seats - (await store().seatsTaken(product.slug, session.id, now)));
+    const free = Math.max(0, session.seats - (await store().bookings.seatsTaken(product.slug, session.id, now)));
     return { ok: false, problem: 'conflict', detail: `The session ${session.id} has ${free} free seat${free === 1 ? '' : 's'}; ${input.seats} were asked for.` };
   }
   const hold = outcome.held;
@@ -122,7 +122,7 @@ export async function trainingCheckout(input: FormInput<'trainingCheckout'>, con
     );
   } catch (error) {
     // A repeated attempt leaves the hold to the session its first attempt made.
-    if (outcome.fresh) await store().releaseHold(hold.id);
+    if (outcome.fresh) await store().bookings.releaseHold(hold.id);
     throw error;
   }
 }

@@ -26,7 +26,7 @@ export function authorizeIndexNotify(request: Request): WriteResult | undefined 
 export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<WriteResult> {
   const key = indexNowKey()!;
   const site = new URL(config().siteUrl);
-  const last = Number((await store().setting(LAST_SUBMISSION)) ?? Number.NaN);
+  const last = Number((await store().settings.get(LAST_SUBMISSION)) ?? Number.NaN);
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
@@ -52,7 +52,7 @@ export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<W
   const accepted = batches.every((batch) => batch.status === 200 || batch.status === 202);
   // Remembers the newest content date submitted, so the next default run sends what changed after it.
   const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
-  if (accepted && input.urls === undefined && changed.length > 0) await store().setSetting(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
+  if (accepted && input.urls === undefined && changed.length > 0) await store().settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
   return {
     ok: true,
     status: 200,

@@ -29,7 +29,7 @@ async function refundOversold(event: Stripe.Event, session: Stripe.Checkout.Sess
   const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
   if (!stripe || !paymentIntent) throw new Error(`checkout ${session.id} paid for a full session but cannot be refunded: no payment intent`);
   await stripe.refunds.create({ payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { checkout_session: session.id, cause: 'session full' } }, { idempotencyKey: `refund:${session.id}` });
-  return (await store().recordRefund({ eventId: event.id, now: Date.now(), mails: [mail()] })) === 'recorded' ? 'refunded' : 'duplicate';
+  return (await store().bookings.recordRefund({ eventId: event.id, now: Date.now(), mails: [mail()] })) === 'recorded' ? 'refunded' : 'duplicate';
 }
 
 async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<'recorded' | 'duplicate' | 'refunded' | 'ignored'> {
@@ -73,13 +73,13 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       cancelUrl: bookingCancelUrl(booking.id, token.token),
       deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
     });
-    const outcome = await store().recordPayment({ eventId: event.id, order, booking, capacity: trainingSession.seats, holdId: session.metadata?.hold, mails: [mail] });
+    const outcome = await store().bookings.recordPayment({ eventId: event.id, order, booking, capacity: trainingSession.seats, holdId: session.metadata?.hold, mails: [mail] });
     if (outcome !== 'full') return outcome;
     return refundOversold(event, session, () =>
       sessionFullRefundMail(to, { id: session.id, title: product.title, session: trainingSession.id, start: trainingSession.start, seats: booking.seats, amount, currency }),
     );
   }
-  const outcome = await store().recordPayment({ eventId: event.id, order, mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })] });
+  const outcome = await store().bookings.recordPayment({ eventId: event.id, order, mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })] });
   // Without a capacity (only a training booking has one) a payment is never full.
   return outcome === 'full' ? 'ignored' : outcome;
 }
@@ -113,7 +113,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
       if (outcome === 'recorded' || outcome === 'refunded') sendQueuedMail();
     } else if (event.type === 'checkout.session.expired') {
       const hold = event.data.object.metadata?.hold;
-      if (hold) await store().releaseHold(hold);
+      if (hold) await store().bookings.releaseHold(hold);
       outcome = 'released';
     }
   } catch (error) {

@@ -48,16 +48,13 @@ export async function subscribe(input: FormInput<'subscribe'>): Promise<WriteRes
   const email = input.email.toLowerCase();
   const confirm = newToken();
   const unsubscribe = newToken();
-  await store().subscribe({
+  await store().subscribers.subscribe({
     email,
     name: input.name,
     confirmTokenHash: confirm.hash,
     unsubscribeTokenHash: unsubscribe.hash,
     now: Date.now(),
-    mail: (previous) =>
-      previous === 'confirmed'
-        ? undefined
-        : confirmSubscriptionMail({ name: input.name, address: email }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
+    mail: confirmSubscriptionMail({ name: input.name, address: email }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
   });
   sendQueuedMail();
   return subscribeAccepted();
@@ -67,14 +64,14 @@ const confirmationCutoff = (now: number) => now - CONFIRMATION_MS;
 
 /** What the confirmation page shows for a token, changing nothing (mail scanners open links). */
 export async function confirmationState(token: string) {
-  return store().confirmationState(hashToken(token), confirmationCutoff(Date.now()));
+  return store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
 }
 
 const linkNotWorking = 'This link does not work: it was already used, or it is not a confirmation link of this site.';
 
 export async function confirmSubscription(input: FormInput<'subscribeConfirm'>): Promise<WriteResult> {
   const now = Date.now();
-  const outcome = await store().confirmSubscriber(hashToken(input.token), now, confirmationCutoff(now));
+  const outcome = await store().subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
   if (!outcome) return { ok: false, problem: 'not-found', detail: linkNotWorking };
   if (outcome.state === 'expired') {
     return { ok: false, problem: 'gone', detail: `This confirmation link has expired: links work for ${CONFIRMATION_DAYS} days. Subscribe again to get a new one.` };
@@ -89,7 +86,7 @@ export async function confirmSubscription(input: FormInput<'subscribeConfirm'>):
  */
 export async function unsubscribe(input: FormInput<'unsubscribe'>): Promise<WriteResult> {
   if (!input.token) return { ok: false, problem: 'invalid-input', detail: 'Check token.', errors: [{ path: 'token', message: 'is required' }] };
-  const subscriber = await store().unsubscribe(hashToken(input.token), Date.now());
+  const subscriber = await store().subscribers.unsubscribe(hashToken(input.token), Date.now());
   if (!subscriber) return { ok: false, problem: 'not-found', detail: 'This link does not work: it is not an unsubscribe link of this site.' };
   const body = { status: 'unsubscribed', message: 'You are unsubscribed: no more email will be sent to this address.' };
   return input['List-Unsubscribe'] ? { ok: true, status: 200, body } : { ok: true, status: 200, body, redirect: UNSUBSCRIBED_PAGE };

@@ -20,7 +20,7 @@ export function supportAccepted(id: string): WriteResult {
 /** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
 export async function sendSupportMessage(input: FormInput<'support'>): Promise<WriteResult> {
   const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
-  await store().saveSupportMessage(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
+  await store().support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
   sendQueuedMail();
   return supportAccepted(message.id);
 }

@@ -275,8 +275,3 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
 
   return { POST, GET: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
 }
-
-/** The honest answer of a route whose work is not built yet. */
-export function notImplemented(what: string): Promise<WriteResult> {
-  return Promise.resolve({ ok: false, problem: 'not-implemented', detail: `${what} is not available yet.` });
-}

@@ -8,6 +8,7 @@ import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
 import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, testRedisUrl } from '../support/redis';
+import { sqliteStoredData } from '../support/stored';
 import { startSmtp, type ReceivedMail } from '../support/smtp';
 import { contractSites } from '../support/contract-sites';
 import { freePort, type RunningSite } from '../support/site';
@@ -227,7 +228,7 @@ describe('newsletter and support with real mail', () => {
     expect(linkIn(mail.text, '/subscribe/unsubscribe')).toBeDefined();
     expect(mail.html).toContain(confirm!.replace(/&/g, '&amp;'));
     const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
-    expect((await store.subscriber(email))?.status).toBe('pending');
+    expect((await store.subscribers.list()).find((subscriber) => subscriber.email === email)?.status).toBe('pending');
     await store.close();
   });
 
@@ -258,9 +259,9 @@ describe('newsletter and support with real mail', () => {
     expect(owner.subject).toBe('[Support] Training dates');
     expect(owner.replyTo?.[0]).toMatchObject({ name: 'Grace Hopper', address: email });
     expect(owner.text).toContain('Is there a session in March?');
-    const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
-    expect((await store.supportMessages()).find((message) => message.id === id)).toMatchObject({ name: 'Grace Hopper', email, subject: 'Training dates' });
-    await store.close();
+    const stored = sqliteStoredData(path.join(running.dataDir, 'lectern.db'));
+    expect((await stored.supportMessages()).find((message) => message.id === id)).toMatchObject({ name: 'Grace Hopper', email, subject: 'Training dates' });
+    await stored.close();
   });
 
   it("sends the sender a receipt with none of the sender's words, so the form cannot mail anyone a text of one's choosing", async () => {
@@ -383,7 +384,7 @@ describe('a crash right after answering', () => {
     const emails = await burst(running, 20);
     const restarted = await site({ DATA_DIR: running.dataDir });
     const store = openSqliteStore(path.join(restarted.dataDir, 'lectern.db'));
-    const stored = new Set((await store.subscribers()).map((subscriber) => subscriber.email));
+    const stored = new Set((await store.subscribers.list()).map((subscriber) => subscriber.email));
     for (const email of emails) expect(stored.has(email)).toBe(true);
     await store.close();
   });
@@ -396,7 +397,7 @@ describe('a crash right after answering', () => {
     const client = createClient({ url: testRedisUrl(REDIS_DB) });
     await client.connect();
     const store = openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => void (await client.quit()));
-    const stored = new Set((await store.subscribers()).map((subscriber) => subscriber.email));
+    const stored = new Set((await store.subscribers.list()).map((subscriber) => subscriber.email));
     for (const email of emails) expect(stored.has(email)).toBe(true);
     await store.close();
   });

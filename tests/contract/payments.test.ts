@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { freshAddress, postForm, postJson, request, unfinishedUpload } from '../support/client';
+import { sqliteStoredData } from '../support/stored';
 import { startRecorder, stripeForm, type Recorded, type Reply } from '../support/recorder';
 import { startSmtp } from '../support/smtp';
 import { freePort, startSite, type RunningSite } from '../support/site';
@@ -172,9 +173,9 @@ describe('webhook', () => {
       body: payload,
     });
     expect(response.status).toBe(400);
-    const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
-    expect((await store.orders()).map((order) => order.id)).not.toContain('cs_forged');
-    await store.close();
+    const stored = sqliteStoredData(path.join(running.dataDir, 'lectern.db'));
+    expect((await stored.orders()).map((order) => order.id)).not.toContain('cs_forged');
+    await stored.close();
   });
 
   it('records a paid order once, mails a receipt, and a replayed event changes nothing', async () => {
@@ -186,9 +187,9 @@ describe('webhook', () => {
     expect(replay.json()).toMatchObject({ outcome: 'duplicate' });
     const receipt = await smtp.waitFor((mail) => mail.subject === 'Your receipt from Fixture & Co: Fixture Book');
     expect(receipt.text).toContain('€29.00');
-    const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
-    expect((await store.orders()).filter((order) => order.id === 'cs_book_1')).toEqual([expect.objectContaining({ product: 'fixture-book', amount: 2900, currency: 'EUR', email: 'reader@example.com' })]);
-    await store.close();
+    const stored = sqliteStoredData(path.join(running.dataDir, 'lectern.db'));
+    expect((await stored.orders()).filter((order) => order.id === 'cs_book_1')).toEqual([expect.objectContaining({ product: 'fixture-book', amount: 2900, currency: 'EUR', email: 'reader@example.com' })]);
+    await stored.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.messages.filter((mail) => mail.subject === 'Your receipt from Fixture & Co: Fixture Book')).toHaveLength(1);
   });
@@ -235,11 +236,11 @@ describe('a training booking, end to end', () => {
     expect(sent).toMatchObject({ 'line_items[0][quantity]': '3', 'line_items[0][price_data][unit_amount]': '49000', 'metadata[session]': 'spring', 'metadata[seats]': '3' });
     expect(Number(sent.expires_at)).toBeGreaterThan(Date.now() / 1000);
     const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
-    expect(await store.seatsTaken('fixture-training', 'spring', Date.now())).toBe(3);
+    expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(3);
 
     const event = completed('evt_training_1', { id: 'cs_training_1', metadata: { product: 'fixture-training', kind: 'training', session: 'spring', seats: '3', hold: sent['metadata[hold]'] ?? '' }, amount: 147000, currency: 'eur', email: buyer, paymentIntent: 'pi_training_1' });
     expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'recorded' });
-    expect(await store.seatsTaken('fixture-training', 'spring', Date.now())).toBe(3);
+    expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(3);
 
     const receipt = await smtp.waitFor((mail) => mail.envelopeTo.includes(buyer));
     const link = /https?:\/\/\S+\/booking\/cancel\?booking=[\w-]+&token=[\w-]+/.exec(receipt.text ?? '')?.[0];
@@ -261,8 +262,8 @@ describe('a training booking, end to end', () => {
     const refund = stripeApi.requests.filter((req) => req.path === '/v1/refunds').at(-1)!;
     expect(stripeForm(refund.body)).toMatchObject({ payment_intent: 'pi_training_1' });
     expect(refund.headers['idempotency-key']).toBe(`refund:${booking}`);
-    expect(await store.seatsTaken('fixture-training', 'spring', Date.now())).toBe(0);
-    expect((await store.booking(booking))?.status).toBe('cancelled');
+    expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(0);
+    expect((await store.bookings.find(booking))?.status).toBe('cancelled');
     await smtp.waitFor((mail) => mail.envelopeTo.includes(buyer) && (mail.subject ?? '').startsWith('Booking cancelled'));
     const again = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
     expect(again.status).toBe(409);
@@ -299,14 +300,14 @@ describe('seat holds', () => {
       postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session, seats, attempt: attemptId() }, { from: address });
     expect((await checkout('autumn', 3)).status).toBe(200);
     const store = openStore();
-    const taken = await store.seatsTaken('fixture-training', 'spring', Date.now());
+    const taken = await store.bookings.seatsTaken('fixture-training', 'spring', Date.now());
     const sessions = sessionRequests().length;
 
     const over = await checkout('spring', 2);
     expect(over.status).toBe(409);
     expect(over.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect((over.json() as { detail: string }).detail).toMatch(/already holds 3 seats .* at most 4 can be held at once/);
-    expect(await store.seatsTaken('fixture-training', 'spring', Date.now())).toBe(taken);
+    expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(taken);
     expect(sessionRequests()).toHaveLength(sessions);
 
     expect((await checkout('spring', 1)).status).toBe(200);
@@ -354,9 +355,10 @@ describe('seat holds', () => {
     expect(mail.text).not.toContain('/booking/cancel');
 
     const store = openStore();
-    expect(await store.seatsTaken('fixture-training', 'winter', Date.now())).toBe(2);
-    expect((await store.orders()).map((order) => order.id)).not.toContain('cs_oversold_1');
-    await store.close();
+    const stored = sqliteStoredData(path.join(running.dataDir, 'lectern.db'));
+    expect(await store.bookings.seatsTaken('fixture-training', 'winter', Date.now())).toBe(2);
+    expect((await stored.orders()).map((order) => order.id)).not.toContain('cs_oversold_1');
+    await Promise.all([store.close(), stored.close()]);
 
     const refundCount = refunds.length;
     expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'duplicate' });
@@ -370,7 +372,7 @@ describe('booking cancellation', () => {
   it('says the cancellation is pending when the refund fails, and a second submission finishes the same refund', async () => {
     const { booking, token } = await bookedSeat('evt_cancel_retry', 'autumn', 'pi_cancel_retry');
     const store = openStore();
-    const taken = await store.seatsTaken('fixture-training', 'autumn', Date.now());
+    const taken = await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now());
 
     refundsDown = true;
     const first = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() }).finally(() => {
@@ -380,8 +382,8 @@ describe('booking cancellation', () => {
     expect(first.headers['retry-after']).toBe('60');
     expect(first.json()).toMatchObject({ title: 'Cancellation pending', detail: expect.stringContaining(`cancellation of booking ${booking} is recorded`) });
     expect((first.json() as { detail: string }).detail).toContain('Send this form again');
-    expect((await store.booking(booking))?.status).toBe('cancelling');
-    expect(await store.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken);
+    expect((await store.bookings.find(booking))?.status).toBe('cancelling');
+    expect(await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken);
 
     const second = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
     expect(second.status).toBe(200);
@@ -389,8 +391,8 @@ describe('booking cancellation', () => {
     const refunds = refundRequests('pi_cancel_retry');
     expect(refunds.length).toBeGreaterThanOrEqual(2);
     expect(new Set(refunds.map((req) => req.headers['idempotency-key']))).toEqual(new Set([`refund:${booking}`]));
-    expect((await store.booking(booking))?.status).toBe('cancelled');
-    expect(await store.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken - 1);
+    expect((await store.bookings.find(booking))?.status).toBe('cancelled');
+    expect(await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken - 1);
     await smtp.waitFor((mail) => mail.envelopeTo.includes('evt_cancel_retry@example.com') && (mail.subject ?? '').startsWith('Booking cancelled'));
     expect((await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() })).status).toBe(409);
     await store.close();
@@ -417,13 +419,13 @@ describe('checkout attempts', () => {
     expect(keys[1]).toBe(keys[0]);
 
     const store = openStore();
-    const taken = await store.seatsTaken('fixture-training', 'autumn', Date.now());
+    const taken = await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now());
     const training = { product: 'fixture-training', session: 'autumn', seats: 2, attempt: attemptId() };
     const booked = await post('/api/payments/training/checkout', training, from);
     const rebooked = await post('/api/payments/training/checkout', training, from);
     expect([booked.status, rebooked.status]).toEqual([200, 200]);
     expect(url(rebooked)).toBe(url(booked));
-    expect(await store.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken + 2);
+    expect(await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken + 2);
     await store.close();
   });
 

@@ -19,7 +19,7 @@ async function storedSubscriber(url: string, email: string) {
   await client.connect();
   const store = openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => void (await client.quit()));
   try {
-    return await store.subscriber(email);
+    return (await store.subscribers.list()).find((subscriber) => subscriber.email === email);
   } finally {
     await store.close();
   }

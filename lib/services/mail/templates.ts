@@ -46,29 +46,6 @@ export function confirmSubscriptionMail(to: Address, links: { confirm: string; u
   });
 }
 
-export function alreadySubscribedMail(to: Address, links: { unsubscribe: UnsubscribeLinks }): OutgoingMail {
-  const { name } = site();
-  return compose({
-    to,
-    subject: `You are already subscribed to ${name}`,
-    paragraphs: [`Someone asked to subscribe ${to.address} to ${name}. This address is already subscribed, so nothing changed.`],
-    footer: [`Unsubscribe: ${links.unsubscribe.page}`],
-    headers: newsletterHeaders(links.unsubscribe),
-  });
-}
-
-export function welcomeMail(to: Address, links: { unsubscribe: UnsubscribeLinks }): OutgoingMail {
-  const { name } = site();
-  return compose({
-    to,
-    subject: `Welcome to ${name}`,
-    paragraphs: [`Your subscription is confirmed: new posts from ${name} will arrive at ${to.address}.`],
-    action: { label: 'Read the latest posts', url: absoluteUrl('/blog') },
-    footer: [`Unsubscribe: ${links.unsubscribe.page}`],
-    headers: newsletterHeaders(links.unsubscribe),
-  });
-}
-
 export type SupportFields = { id: string; name: string; email: string; subject: string; message: string };
 
 export function supportOwnerMail(owner: string, fields: SupportFields): OutgoingMail {

@@ -41,18 +41,18 @@ export function createMailWorker(
     const now = Date.now();
     if (now - purgedAt < pollMs) return;
     purgedAt = now;
-    await store().purgeSentMail(now - retentionMs);
+    await store().outbox.purgeSent(now - retentionMs);
   }
 
   async function pass(): Promise<void> {
     await purge();
     for (;;) {
-      const due = await store().claimDueMail(Date.now(), 20, leaseMs);
+      const due = await store().outbox.claimDue(Date.now(), 20, leaseMs);
       if (due.length === 0) return;
       for (const entry of due) {
         try {
           await transport.send(entry.mail);
-          await store().markMailSent(entry.id, Date.now());
+          await store().outbox.markSent(entry.id, Date.now());
           warned = false;
         } catch (error) {
           const attempts = entry.attempts + 1;
@@ -61,7 +61,7 @@ export function createMailWorker(
             warned = true;
             log.warn(`mail: sending failed (${reason}); retrying with backoff`);
           }
-          await store().retryMailLater(entry.id, attempts, Date.now() + backoffMs(attempts, retryBaseMs), reason);
+          await store().outbox.retryLater(entry.id, attempts, Date.now() + backoffMs(attempts, retryBaseMs), reason);
         }
       }
     }

@@ -1,9 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashToken } from '../tokens';
-import type { Booking, Hold, HoldOutcome, OutboxEntry, OutgoingMail, Store, Subscriber, SubscriberStatus } from './types';
+import { sqliteBookings } from './bookings/sqlite';
+import { sqliteMailQueue, sqliteOutbox } from './outbox/sqlite';
+import { sqliteSettings } from './settings/sqlite';
+import { sqliteSubscribers } from './subscribers/sqlite';
+import { sqliteSupport } from './support/sqlite';
+import type { Store } from './types';
 
 /**
  * Schema changes, applied in order, each once; the version is kept in the file.
@@ -117,53 +121,7 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE webhook_events ADD COLUMN outcome TEXT NOT NULL DEFAULT 'recorded' CHECK (outcome IN ('recorded', 'refusing', 'refunded'));`,
 ];
 
-type BookingRow = {
-  id: string;
-  token_hash: string;
-  product: string;
-  session: string;
-  seats: number;
-  email: string;
-  name: string | null;
-  payment_intent: string;
-  amount: number;
-  currency: string;
-  status: Booking['status'];
-  created_at: number;
-  cancelled_at: number | null;
-};
-
-function toBooking(row: BookingRow): Booking {
-  return {
-    id: row.id,
-    tokenHash: row.token_hash,
-    product: row.product,
-    session: row.session,
-    seats: row.seats,
-    email: row.email,
-    ...(row.name ? { name: row.name } : {}),
-    paymentIntent: row.payment_intent,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    createdAt: row.created_at,
-    ...(row.cancelled_at ? { cancelledAt: row.cancelled_at } : {}),
-  };
-}
-
-type SubscriberRow = { email: string; name: string | null; status: SubscriberStatus; created_at: number; confirmed_at: number | null };
-const SUBSCRIBER_COLUMNS = 'email, name, status, created_at, confirmed_at';
-
-function toSubscriber(row: SubscriberRow): Subscriber {
-  return {
-    email: row.email,
-    ...(row.name ? { name: row.name } : {}),
-    status: row.status,
-    createdAt: row.created_at,
-    ...(row.confirmed_at ? { confirmedAt: row.confirmed_at } : {}),
-  };
-}
-
+/** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */
 export function openSqliteStore(file: string): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
@@ -182,250 +140,17 @@ export function openSqliteStore(file: string): Store {
     })();
   }
 
-  const enqueue = db.prepare('INSERT INTO outbox (id, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?)');
-  const queueMail = (mail: OutgoingMail, now: number) => enqueue.run(randomUUID(), JSON.stringify(mail), now, now);
-
-  // Seats stay taken until a booking is cancelled, so a cancellation waiting for its refund still counts.
-  const taken = (product: string, session: string, now: number, exceptHold = ''): number => {
-    const booked = db.prepare<[string, string], { n: number | null }>(`SELECT SUM(seats) AS n FROM bookings WHERE product = ? AND session = ? AND status != 'cancelled'`).get(product, session);
-    const held = db
-      .prepare<[string, string, number, string], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE product = ? AND session = ? AND expires_at > ? AND id != ?')
-      .get(product, session, now, exceptHold);
-    return (booked?.n ?? 0) + (held?.n ?? 0);
-  };
-  const heldBy = (client: string, now: number): number =>
-    db.prepare<[string, number], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE client = ? AND expires_at > ?').get(client, now)?.n ?? 0;
-  type HoldRow = { id: string; client: string; product: string; session: string; seats: number; expires_at: number };
-  const toHold = (row: HoldRow): Hold => ({ id: row.id, client: row.client, product: row.product, session: row.session, seats: row.seats, expiresAt: row.expires_at });
-
-  const selectSubscriber = db.prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = ?`);
-  const selectPending = db.prepare<[string], SubscriberRow & { confirm_token_at: number }>(
-    `SELECT ${SUBSCRIBER_COLUMNS}, confirm_token_at FROM subscribers WHERE confirm_token_hash = ? AND status = 'pending'`,
-  );
-
+  const queueMail = sqliteMailQueue(db);
   return {
     kind: 'sqlite',
-
-    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
-      db.transaction(() => {
-        const existing = selectSubscriber.get(email);
-        if (!existing) {
-          db.prepare(
-            `INSERT INTO subscribers (email, name, status, confirm_token_hash, confirm_token_at, created_at, updated_at)
-             VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
-          ).run(email, name ?? null, confirmTokenHash, now, now, now);
-        } else if (existing.status !== 'confirmed') {
-          db.prepare(`UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, confirm_token_at = ?, updated_at = ? WHERE email = ?`).run(
-            name ?? null,
-            confirmTokenHash,
-            now,
-            now,
-            email,
-          );
-        }
-        const message = mail(existing?.status);
-        if (message) {
-          db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
-          queueMail(message, now);
-        }
-      })();
-    },
-
-    async confirmationState(confirmTokenHash, issuedAfter) {
-      const row = selectPending.get(confirmTokenHash);
-      if (!row) return undefined;
-      return row.confirm_token_at >= issuedAfter ? 'pending' : 'expired';
-    },
-
-    async confirmSubscriber(confirmTokenHash, now, issuedAfter) {
-      return db.transaction(() => {
-        const row = selectPending.get(confirmTokenHash);
-        if (!row) return undefined;
-        if (row.confirm_token_at < issuedAfter) return { state: 'expired' as const };
-        db.prepare(`UPDATE subscribers SET status = 'confirmed', confirm_token_hash = NULL, confirm_token_at = NULL, confirmed_at = ?, updated_at = ? WHERE email = ?`).run(
-          now,
-          now,
-          row.email,
-        );
-        return { state: 'confirmed' as const, subscriber: toSubscriber({ ...row, status: 'confirmed', confirmed_at: now }) };
-      })();
-    },
-
-    async unsubscribe(unsubscribeTokenHash, now) {
-      return db.transaction(() => {
-        const row = db
-          .prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = (SELECT email FROM unsubscribe_tokens WHERE token_hash = ?)`)
-          .get(unsubscribeTokenHash);
-        if (!row) return undefined;
-        db.prepare(`UPDATE subscribers SET status = 'unsubscribed', confirm_token_hash = NULL, confirm_token_at = NULL, updated_at = ? WHERE email = ?`).run(now, row.email);
-        return toSubscriber({ ...row, status: 'unsubscribed' });
-      })();
-    },
-
-    async subscribers() {
-      return db.prepare<[], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers ORDER BY created_at, email`).all().map(toSubscriber);
-    },
-
-    async subscriber(email) {
-      const row = selectSubscriber.get(email);
-      return row ? toSubscriber(row) : undefined;
-    },
-
-    async saveSupportMessage(message, mails) {
-      db.transaction(() => {
-        db.prepare('INSERT INTO support_messages (id, name, email, subject, message, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-          message.id,
-          message.name,
-          message.email,
-          message.subject,
-          message.message,
-          message.createdAt,
-        );
-        for (const mail of mails) queueMail(mail, message.createdAt);
-      })();
-    },
-
-    async supportMessages() {
-      return db
-        .prepare<[], { id: string; name: string; email: string; subject: string; message: string; created_at: number }>('SELECT * FROM support_messages ORDER BY created_at, id')
-        .all()
-        .map((row) => ({ id: row.id, name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.created_at }));
-    },
-
-    async claimDueMail(now, limit, leaseMs) {
-      return db.transaction(() => {
-        const rows = db
-          .prepare<[number, number], { id: string; mail: string; attempts: number }>('SELECT id, mail, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?')
-          .all(now, limit);
-        const lease = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?');
-        for (const row of rows) lease.run(now + leaseMs, row.id);
-        return rows.map((row): OutboxEntry => ({ id: row.id, mail: JSON.parse(row.mail) as OutgoingMail, attempts: row.attempts }));
-      })();
-    },
-
-    async markMailSent(id, now) {
-      db.prepare('UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?').run(now, id);
-    },
-
-    async retryMailLater(id, attempts, nextAttemptAt, error) {
-      db.prepare('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAttemptAt, error.slice(0, 500), id);
-    },
-
-    async pendingMailCount() {
-      return (db.prepare('SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL').get() as { n: number }).n;
-    },
-
-    async purgeSentMail(sentBefore) {
-      return db.prepare('DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?').run(sentBefore).changes;
-    },
-
-    async holdSeats(hold, { capacity, perClient }, now) {
-      return db.transaction((): HoldOutcome => {
-        const existing = db.prepare<[string, number], HoldRow>('SELECT * FROM holds WHERE id = ? AND expires_at > ?').get(hold.id, now);
-        if (existing) return { held: toHold(existing), fresh: false };
-        if (taken(hold.product, hold.session, now, hold.id) + hold.seats > capacity) return { refused: 'session-full' };
-        if (heldBy(hold.client, now) + hold.seats > perClient) return { refused: 'client-limit' };
-        db.prepare('INSERT OR REPLACE INTO holds (id, client, product, session, seats, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-          hold.id,
-          hold.client,
-          hold.product,
-          hold.session,
-          hold.seats,
-          hold.expiresAt,
-        );
-        return { held: hold, fresh: true };
-      })();
-    },
-
-    async releaseHold(id) {
-      db.prepare('DELETE FROM holds WHERE id = ?').run(id);
-    },
-
-    async seatsTaken(product, session, now) {
-      return taken(product, session, now);
-    },
-
-    async seatsHeldBy(client, now) {
-      return heldBy(client, now);
-    },
-
-    async recordPayment({ eventId, order, booking, capacity, holdId, mails }) {
-      return db.transaction(() => {
-        const seen = db.prepare<[string], { outcome: string }>('SELECT outcome FROM webhook_events WHERE id = ?').get(eventId);
-        if (seen) return seen.outcome === 'refusing' ? ('full' as const) : ('duplicate' as const);
-        if (booking && capacity !== undefined && taken(booking.product, booking.session, order.createdAt, holdId) + booking.seats > capacity) {
-          db.prepare(`INSERT INTO webhook_events (id, received_at, outcome) VALUES (?, ?, 'refusing')`).run(eventId, order.createdAt);
-          return 'full' as const;
-        }
-        db.prepare('INSERT INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt);
-        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-          order.id,
-          order.product,
-          order.kind,
-          order.amount,
-          order.currency,
-          order.email,
-          order.createdAt,
-        );
-        if (booking) {
-          db.prepare(
-            `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?)`,
-          ).run(booking.id, booking.tokenHash, booking.product, booking.session, booking.seats, booking.email, booking.name ?? null, booking.paymentIntent, booking.amount, booking.currency, booking.createdAt);
-        }
-        if (holdId) db.prepare('DELETE FROM holds WHERE id = ?').run(holdId);
-        for (const mail of mails) queueMail(mail, order.createdAt);
-        return 'recorded' as const;
-      })();
-    },
-
-    async recordRefund({ eventId, now, mails }) {
-      return db.transaction(() => {
-        if (db.prepare(`UPDATE webhook_events SET outcome = 'refunded' WHERE id = ? AND outcome = 'refusing'`).run(eventId).changes === 0) return 'duplicate' as const;
-        for (const mail of mails) queueMail(mail, now);
-        return 'recorded' as const;
-      })();
-    },
-
-    async orders() {
-      return db
-        .prepare<[], { id: string; product: string; kind: string; amount: number; currency: string; email: string; created_at: number }>('SELECT * FROM orders ORDER BY created_at, id')
-        .all()
-        .map((row) => ({ id: row.id, product: row.product, kind: row.kind, amount: row.amount, currency: row.currency, email: row.email, createdAt: row.created_at }));
-    },
-
-    async booking(id) {
-      const row = db.prepare<[string], BookingRow>('SELECT * FROM bookings WHERE id = ?').get(id);
-      return row ? toBooking(row) : undefined;
-    },
-
-    async beginCancellation(id) {
-      return db.transaction(() => {
-        db.prepare(`UPDATE bookings SET status = 'cancelling' WHERE id = ? AND status = 'confirmed'`).run(id);
-        const row = db.prepare<[string], BookingRow>(`SELECT * FROM bookings WHERE id = ? AND status = 'cancelling'`).get(id);
-        return row ? toBooking(row) : undefined;
-      })();
-    },
-
-    async cancelBooking(id, now, mails) {
-      return db.transaction(() => {
-        if (db.prepare(`UPDATE bookings SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND status = 'cancelling'`).run(now, id).changes === 0) return undefined;
-        for (const mail of mails) queueMail(mail, now);
-        const row = db.prepare<[string], BookingRow>('SELECT * FROM bookings WHERE id = ?').get(id);
-        return row ? toBooking(row) : undefined;
-      })();
-    },
+    subscribers: sqliteSubscribers(db, queueMail),
+    support: sqliteSupport(db, queueMail),
+    outbox: sqliteOutbox(db),
+    bookings: sqliteBookings(db, queueMail),
+    settings: sqliteSettings(db),
 
     async ping() {
       db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
-    },
-
-    async setting(key) {
-      return (db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key) ?? undefined)?.value;
-    },
-
-    async setSetting(key, value) {
-      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
     },
 
     async close() {

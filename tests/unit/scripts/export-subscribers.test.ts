@@ -31,11 +31,11 @@ function exportCsv(args: string[], env: Record<string, string>): Promise<{ code:
 async function fill(store: Store): Promise<void> {
   const mail = { to: { address: 'x@example.com' }, subject: 's', text: 't', html: 'h' };
   for (const [email, now] of [['pending@example.com', 1000], ['confirmed@example.com', 2000], ['left@example.com', 3000]] as const) {
-    await store.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, mail: () => mail });
+    await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, mail });
   }
-  await store.confirmSubscriber('c-confirmed@example.com', 4000, 0);
-  await store.confirmSubscriber('c-left@example.com', 4000, 0);
-  await store.unsubscribe('u-left@example.com', 5000);
+  await store.subscribers.confirm('c-confirmed@example.com', 4000, 0);
+  await store.subscribers.confirm('c-left@example.com', 4000, 0);
+  await store.subscribers.unsubscribe('u-left@example.com', 5000);
 }
 
 const emails = (csv: string) => csv.trim().split('\r\n').slice(1).map((line) => line.split(',')[0]);

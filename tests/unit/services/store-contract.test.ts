@@ -10,21 +10,33 @@ import { MIGRATIONS, openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
 import { flushRedis, testRedisUrl } from '../../support/redis';
+import { redisStoredData, sqliteStoredData, type StoredData } from '../../support/stored';
 import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
 
 const mail = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: 't', html: '<p>t</p>' });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-store-'));
 let fileCounter = 0;
 
-const backends: { name: string; open: () => Promise<Store> }[] = [
-  { name: 'sqlite', open: async () => openSqliteStore(path.join(tmp, `store-${++fileCounter}.db`)) },
+/** A backend's store, and what it keeps read straight from its file or database. */
+type Opened = { store: Store; stored: StoredData };
+
+const backends: { name: string; open: () => Promise<Opened> }[] = [
+  {
+    name: 'sqlite',
+    open: async () => {
+      const file = path.join(tmp, `store-${++fileCounter}.db`);
+      const store = openSqliteStore(file);
+      return { store, stored: sqliteStoredData(file) };
+    },
+  },
   {
     name: 'redis',
     open: async () => {
       await flushRedis(testRedisUrl(2));
       const client = createClient({ url: testRedisUrl(2) });
       await client.connect();
-      return openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => void (await client.quit()));
+      const store = openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => void (await client.quit()));
+      return { store, stored: await redisStoredData(testRedisUrl(2)) };
     },
   },
 ];
@@ -35,7 +47,7 @@ backends.push({
   open: async () => {
     await flushRedis(testRedisUrl(12));
     upstash ??= await startUpstashStandIn(testRedisUrl(12));
-    return openUpstashStore(upstash.url, upstash.token, 5000);
+    return { store: openUpstashStore(upstash.url, upstash.token, 5000), stored: await redisStoredData(testRedisUrl(12)) };
   },
 });
 
@@ -46,263 +58,253 @@ afterAll(async () => {
 
 describe.each(backends)('the $name store', ({ open }) => {
   let store: Store;
+  let stored: StoredData;
   beforeEach(async () => {
-    await store?.close();
-    store = await open();
+    await Promise.all([store?.close(), stored?.close()]);
+    ({ store, stored } = await open());
   });
-  afterAll(async () => store?.close());
-
-  const subscribe = (email: string, confirm: string, unsubscribe: string, seen: unknown[] = [], now = 1000) =>
-    store.subscribe({
-      email,
-      name: 'Reader',
-      confirmTokenHash: confirm,
-      unsubscribeTokenHash: unsubscribe,
-      now,
-      mail: (previous) => {
-        seen.push(previous);
-        return previous === 'confirmed' ? undefined : mail(`confirm ${confirm}`);
-      },
-    });
-  const DAY = 24 * 60 * 60 * 1000;
+  afterAll(async () => Promise.all([store?.close(), stored?.close()]));
 
   it('answers a ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
 
-  it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
-    const seen: unknown[] = [];
-    await subscribe('a@example.com', 'c1', 'u1', seen);
-    expect(seen).toEqual([undefined]);
-    expect(await store.subscribers()).toEqual([{ email: 'a@example.com', name: 'Reader', status: 'pending', createdAt: 1000 }]);
-    expect(await store.pendingMailCount()).toBe(1);
+  describe('subscribers', () => {
+    const subscribe = (email: string, confirm: string, unsubscribe: string, now = 1000) =>
+      store.subscribers.subscribe({ email, name: 'Reader', confirmTokenHash: confirm, unsubscribeTokenHash: unsubscribe, now, mail: mail(`confirm ${confirm}`) });
+    const DAY = 24 * 60 * 60 * 1000;
+
+    /** A subscriber as the owner's export lists it. */
+    const subscriber = async (email: string) => (await store.subscribers.list()).find((entry) => entry.email === email);
+
+    it('stores a new subscriber as pending and queues the confirmation mail with it', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      expect(await store.subscribers.list()).toEqual([{ email: 'a@example.com', name: 'Reader', status: 'pending', createdAt: 1000 }]);
+      expect(await stored.unsentMailCount()).toBe(1);
+    });
+
+    it('gives a pending address a new confirmation token; the unsubscribe token of every mail keeps working', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      await subscribe('a@example.com', 'c2', 'u2');
+      expect(await stored.unsentMailCount()).toBe(2);
+      expect(await store.subscribers.confirm('c1', 2000, 0)).toBeUndefined();
+      expect(await store.subscribers.confirm('c2', 2000, 0)).toEqual({ state: 'confirmed', subscriber: expect.objectContaining({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 }) });
+      expect(await store.subscribers.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+      expect(await store.subscribers.unsubscribe('u2', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+    });
+
+    it('confirms once; a used or unknown token confirms nothing', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      expect(await store.subscribers.confirmationState('c1', 0)).toBe('pending');
+      const confirmed = await store.subscribers.confirm('c1', 2000, 0);
+      expect(confirmed).toMatchObject({ state: 'confirmed', subscriber: { status: 'confirmed' } });
+      expect(await store.subscribers.confirmationState('c1', 0)).toBeUndefined();
+      expect(await store.subscribers.confirm('c1', 3000, 0)).toBeUndefined();
+      expect(await store.subscribers.confirm('nope', 3000, 0)).toBeUndefined();
+      expect(await stored.unsentMailCount()).toBe(1);
+    });
+
+    it('refuses a confirmation token issued before the cutoff and changes nothing; a new subscription issues a fresh one', async () => {
+      await subscribe('a@example.com', 'c1', 'u1', 1000);
+      const cutoff = 1000 + 1;
+      expect(await store.subscribers.confirmationState('c1', cutoff)).toBe('expired');
+      expect(await store.subscribers.confirm('c1', 8 * DAY, cutoff)).toEqual({ state: 'expired' });
+      expect(await subscriber('a@example.com')).toMatchObject({ status: 'pending' });
+      expect(await store.subscribers.confirmationState('c1', 1000)).toBe('pending');
+      await subscribe('a@example.com', 'c2', 'u2', 8 * DAY);
+      expect(await store.subscribers.confirmationState('c1', 0)).toBeUndefined();
+      expect(await store.subscribers.confirm('c2', 8 * DAY, cutoff)).toMatchObject({ state: 'confirmed' });
+    });
+
+    it('leaves a confirmed subscriber alone when the address subscribes again', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      await store.subscribers.confirm('c1', 2000, 0);
+      await subscribe('a@example.com', 'c9', 'u9');
+      expect((await subscriber('a@example.com'))?.status).toBe('confirmed');
+      expect(await stored.unsentMailCount()).toBe(1);
+      // No mail carried u9, so it unsubscribes nobody.
+      expect(await store.subscribers.unsubscribe('u9', 3000)).toBeUndefined();
+    });
+
+    it('unsubscribes by token, again without harm, and a later subscription starts pending again', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      await store.subscribers.confirm('c1', 2000, 0);
+      expect(await store.subscribers.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+      expect(await store.subscribers.unsubscribe('u1', 3500)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+      expect(await store.subscribers.unsubscribe('wrong', 3000)).toBeUndefined();
+      await subscribe('a@example.com', 'c3', 'u3');
+      expect((await subscriber('a@example.com'))?.status).toBe('pending');
+    });
+
+    it('an unsubscribe of a pending address voids its confirmation link', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      await store.subscribers.unsubscribe('u1', 2000);
+      expect(await store.subscribers.confirmationState('c1', 0)).toBeUndefined();
+      expect(await store.subscribers.confirm('c1', 3000, 0)).toBeUndefined();
+      expect((await subscriber('a@example.com'))?.status).toBe('unsubscribed');
+    });
   });
 
-  it('gives a pending address a new confirmation token; the unsubscribe token of every mail keeps working', async () => {
-    await subscribe('a@example.com', 'c1', 'u1');
-    const seen: unknown[] = [];
-    await subscribe('a@example.com', 'c2', 'u2', seen);
-    expect(seen).toEqual(['pending']);
-    expect(await store.confirmSubscriber('c1', 2000, 0)).toBeUndefined();
-    expect(await store.confirmSubscriber('c2', 2000, 0)).toEqual({ state: 'confirmed', subscriber: expect.objectContaining({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 }) });
-    expect(await store.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
-    expect(await store.unsubscribe('u2', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+  describe('support', () => {
+    it('stores support messages with their mail in one write', async () => {
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }, [mail('owner'), mail('receipt')]);
+      expect(await stored.supportMessages()).toEqual([{ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }]);
+      expect(await stored.unsentMailCount()).toBe(2);
+    });
   });
 
-  it('confirms once; a used or unknown token confirms nothing', async () => {
-    await subscribe('a@example.com', 'c1', 'u1');
-    expect(await store.confirmationState('c1', 0)).toBe('pending');
-    const confirmed = await store.confirmSubscriber('c1', 2000, 0);
-    expect(confirmed).toMatchObject({ state: 'confirmed', subscriber: { status: 'confirmed' } });
-    expect(await store.confirmationState('c1', 0)).toBeUndefined();
-    expect(await store.confirmSubscriber('c1', 3000, 0)).toBeUndefined();
-    expect(await store.confirmSubscriber('nope', 3000, 0)).toBeUndefined();
-    expect(await store.pendingMailCount()).toBe(1);
+  describe('outbox', () => {
+    it('leases due mail, hands it back after the lease, and settles it once sent', async () => {
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('owner')]);
+      const [claimed] = await store.outbox.claimDue(10, 10, 100);
+      expect(claimed?.mail.subject).toBe('owner');
+      expect(await store.outbox.claimDue(50, 10, 100)).toEqual([]);
+      const [again] = await store.outbox.claimDue(111, 10, 100);
+      expect(again?.id).toBe(claimed?.id);
+      await store.outbox.retryLater(again!.id, 1, 500, 'connection refused');
+      expect(await store.outbox.claimDue(499, 10, 100)).toEqual([]);
+      const [retried] = await store.outbox.claimDue(500, 10, 100);
+      expect(retried).toMatchObject({ id: claimed?.id, attempts: 1 });
+      await store.outbox.markSent(retried!.id, 600);
+      expect(await stored.unsentMailCount()).toBe(0);
+      expect(await store.outbox.claimDue(10_000, 10, 100)).toEqual([]);
+    });
+
+    it('purges sent mail older than the cutoff, keeping newer sent mail and every unsent message', async () => {
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('old'), mail('new'), mail('unsent'), mail('failing')]);
+      const claimed = await store.outbox.claimDue(10, 10, 100);
+      const id = (subject: string) => claimed.find((entry) => entry.mail.subject === subject)!.id;
+      await store.outbox.markSent(id('old'), 1_000);
+      await store.outbox.markSent(id('new'), 5_000);
+      await store.outbox.retryLater(id('failing'), 1, 20, 'connection refused');
+      expect(await store.outbox.purgeSent(5_000)).toBe(1);
+      expect(await store.outbox.purgeSent(5_000)).toBe(0);
+      // The unsent ones are still there to send (the lease of 'unsent' ends at 110).
+      expect((await store.outbox.claimDue(200, 10, 100)).map((entry) => entry.mail.subject).sort()).toEqual(['failing', 'unsent']);
+      expect(await store.outbox.purgeSent(5_001)).toBe(1);
+      expect(await stored.unsentMailCount()).toBe(2);
+    });
   });
 
-  it('refuses a confirmation token issued before the cutoff and changes nothing; a new subscription issues a fresh one', async () => {
-    await subscribe('a@example.com', 'c1', 'u1', [], 1000);
-    const cutoff = 1000 + 1;
-    expect(await store.confirmationState('c1', cutoff)).toBe('expired');
-    expect(await store.confirmSubscriber('c1', 8 * DAY, cutoff)).toEqual({ state: 'expired' });
-    expect(await store.subscriber('a@example.com')).toMatchObject({ status: 'pending' });
-    expect(await store.confirmationState('c1', 1000)).toBe('pending');
-    await subscribe('a@example.com', 'c2', 'u2', [], 8 * DAY);
-    expect(await store.confirmationState('c1', 0)).toBeUndefined();
-    expect(await store.confirmSubscriber('c2', 8 * DAY, cutoff)).toMatchObject({ state: 'confirmed' });
+  describe('bookings', () => {
+    const order = (id: string) => ({ id, product: 'course', kind: 'training', amount: 49000, currency: 'EUR', email: 'b@example.com', createdAt: 1_000 });
+    const booking = (id: string, seats: number) => ({
+      id,
+      tokenHash: `hash-${id}`,
+      product: 'course',
+      session: 's1',
+      seats,
+      email: 'b@example.com',
+      name: 'Buyer',
+      paymentIntent: `pi_${id}`,
+      amount: 49000 * seats,
+      currency: 'EUR',
+      status: 'confirmed' as const,
+      createdAt: 1_000,
+    });
+
+    const hold = (id: string, session: string, seats: number, expiresAt: number, client = '192.0.2.1') => ({ id, client, product: 'course', session, seats, expiresAt });
+    const limits = { capacity: 10, perClient: 100 };
+
+    it('holds seats only while bookings and unexpired holds leave room', async () => {
+      expect(await store.bookings.holdSeats(hold('h1', 's1', 6, 5_000), limits, 1_000)).toEqual({ held: hold('h1', 's1', 6, 5_000), fresh: true });
+      expect(await store.bookings.holdSeats(hold('h2', 's1', 5, 5_000), limits, 1_000)).toEqual({ refused: 'session-full' });
+      expect(await store.bookings.holdSeats(hold('h3', 's2', 5, 5_000), limits, 1_000)).toMatchObject({ fresh: true });
+      expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(6);
+      // The hold of h1 has expired by 5_000.
+      expect(await store.bookings.holdSeats(hold('h4', 's1', 10, 9_000), limits, 5_000)).toMatchObject({ fresh: true });
+      await store.bookings.releaseHold('h4');
+      expect(await store.bookings.seatsTaken('course', 's1', 5_000)).toBe(0);
+    });
+
+    it('limits the seats one client holds at once across sessions; expired, released and paid holds stop counting', async () => {
+      const perClient = { capacity: 10, perClient: 4 };
+      expect(await store.bookings.holdSeats(hold('a1', 's1', 3, 5_000), perClient, 1_000)).toMatchObject({ fresh: true });
+      expect(await store.bookings.holdSeats(hold('a2', 's2', 2, 6_000), perClient, 1_000)).toEqual({ refused: 'client-limit' });
+      expect(await store.bookings.seatsTaken('course', 's2', 1_000)).toBe(0);
+      expect(await store.bookings.holdSeats(hold('b1', 's2', 2, 6_000, '2001:db8:1:2::/64'), perClient, 1_000)).toMatchObject({ fresh: true });
+      expect(await store.bookings.holdSeats(hold('a3', 's2', 1, 6_000), perClient, 1_000)).toMatchObject({ fresh: true });
+      expect(await store.bookings.seatsHeldBy('192.0.2.1', 1_000)).toBe(4);
+      expect(await store.bookings.seatsHeldBy('2001:db8:1:2::/64', 1_000)).toBe(2);
+      // a1 expires at 5_000; a3 is released; so the client holds nothing and may hold 4 again.
+      await store.bookings.releaseHold('a3');
+      expect(await store.bookings.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
+      expect(await store.bookings.holdSeats(hold('a4', 's1', 4, 9_000), perClient, 5_000)).toMatchObject({ fresh: true });
+      expect(await store.bookings.recordPayment({ eventId: 'evt_a4', order: order('cs_a4'), booking: booking('bk_a4', 4), capacity: 10, holdId: 'a4', mails: [] })).toBe('recorded');
+      expect(await store.bookings.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
+    });
+
+    it('holds a repeated hold id once, as first stored, until it expires', async () => {
+      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 5_000), { capacity: 10, perClient: 4 }, 1_000)).toMatchObject({ fresh: true });
+      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 7_000), { capacity: 10, perClient: 4 }, 2_000)).toEqual({ held: hold('h1', 's1', 3, 5_000), fresh: false });
+      expect(await store.bookings.seatsTaken('course', 's1', 2_000)).toBe(3);
+      expect(await store.bookings.seatsHeldBy('192.0.2.1', 2_000)).toBe(3);
+      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 9_000), { capacity: 10, perClient: 4 }, 5_000)).toEqual({ held: hold('h1', 's1', 3, 9_000), fresh: true });
+      expect(await store.bookings.seatsTaken('course', 's1', 5_000)).toBe(3);
+    });
+
+    it('records a payment once per event, turning its hold into a booking', async () => {
+      await store.bookings.holdSeats(hold('h1', 's1', 2, 5_000), limits, 1_000);
+      expect(await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('recorded');
+      expect(await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_2', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('duplicate');
+      expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(2);
+      expect(await store.bookings.seatsTaken('course', 's1', 10_000)).toBe(2);
+      expect((await stored.orders()).map((entry) => entry.id)).toEqual(['cs_1']);
+      expect(await store.bookings.find('bk_1')).toEqual(booking('bk_1', 2));
+      expect(await store.bookings.find('bk_2')).toBeUndefined();
+      expect(await stored.unsentMailCount()).toBe(1);
+    });
+
+    it('records a payment whose own hold still stands even when the session is otherwise full', async () => {
+      await store.bookings.holdSeats(hold('mine', 's1', 4, 5_000), limits, 500);
+      await store.bookings.holdSeats(hold('other', 's1', 6, 5_000, '198.51.100.7'), limits, 500);
+      expect(await store.bookings.recordPayment({ eventId: 'evt_mine', order: order('cs_mine'), booking: booking('bk_mine', 4), capacity: 10, holdId: 'mine', mails: [] })).toBe('recorded');
+      expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(10);
+    });
+
+    it('refuses a payment for a session that is full now, keeping nothing until its refund is settled once', async () => {
+      // The buyer's hold h1 expired at 900; someone else holds 9 of 10 seats.
+      await store.bookings.holdSeats(hold('h1', 's1', 2, 900), limits, 500);
+      await store.bookings.holdSeats(hold('h2', 's1', 9, 5_000, '198.51.100.7'), limits, 950);
+      const late = { eventId: 'evt_late', order: order('cs_late'), booking: booking('bk_late', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] };
+      expect(await store.bookings.recordPayment(late)).toBe('full');
+      expect(await store.bookings.recordPayment(late)).toBe('full');
+      expect(await store.bookings.find('bk_late')).toBeUndefined();
+      expect(await stored.orders()).toEqual([]);
+      expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(9);
+      expect(await stored.unsentMailCount()).toBe(0);
+      expect(await store.bookings.recordRefund({ eventId: 'evt_late', now: 1_000, mails: [mail('refunded')] })).toBe('recorded');
+      expect(await store.bookings.recordRefund({ eventId: 'evt_late', now: 1_000, mails: [mail('refunded')] })).toBe('duplicate');
+      expect(await store.bookings.recordPayment(late)).toBe('duplicate');
+      expect(await stored.unsentMailCount()).toBe(1);
+      expect(await store.bookings.recordRefund({ eventId: 'evt_unknown', now: 1_000, mails: [mail('refunded')] })).toBe('duplicate');
+    });
+
+    it('cancels in two steps: the intent first (seats still taken), then once, freeing its seats', async () => {
+      await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), capacity: 10, mails: [] });
+      expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(3);
+      expect(await store.bookings.cancel('bk_1', 2_000, [mail('cancelled')])).toBeUndefined();
+      expect(await store.bookings.beginCancellation('bk_1')).toMatchObject({ id: 'bk_1', status: 'cancelling' });
+      expect(await store.bookings.beginCancellation('bk_1')).toMatchObject({ id: 'bk_1', status: 'cancelling' });
+      expect((await store.bookings.find('bk_1'))?.status).toBe('cancelling');
+      expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(3);
+      expect(await store.bookings.cancel('bk_1', 2_000, [mail('cancelled')])).toMatchObject({ id: 'bk_1', status: 'cancelled', cancelledAt: 2_000 });
+      expect(await store.bookings.cancel('bk_1', 3_000, [mail('cancelled')])).toBeUndefined();
+      expect(await store.bookings.beginCancellation('bk_1')).toBeUndefined();
+      expect(await store.bookings.beginCancellation('bk_none')).toBeUndefined();
+      expect(await store.bookings.cancel('bk_none', 3_000, [])).toBeUndefined();
+      expect(await store.bookings.seatsTaken('course', 's1', 3_000)).toBe(0);
+      expect(await stored.unsentMailCount()).toBe(1);
+    });
   });
 
-  it('leaves a confirmed subscriber alone when the address subscribes again', async () => {
-    await subscribe('a@example.com', 'c1', 'u1');
-    await store.confirmSubscriber('c1', 2000, 0);
-    const seen: unknown[] = [];
-    await subscribe('a@example.com', 'c9', 'u9', seen);
-    expect(seen).toEqual(['confirmed']);
-    expect((await store.subscriber('a@example.com'))?.status).toBe('confirmed');
-    expect(await store.pendingMailCount()).toBe(1);
-    // No mail carried u9, so it unsubscribes nobody.
-    expect(await store.unsubscribe('u9', 3000)).toBeUndefined();
-  });
-
-  it('unsubscribes by token, again without harm, and a later subscription starts pending again', async () => {
-    await subscribe('a@example.com', 'c1', 'u1');
-    await store.confirmSubscriber('c1', 2000, 0);
-    expect(await store.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
-    expect(await store.unsubscribe('u1', 3500)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
-    expect(await store.unsubscribe('wrong', 3000)).toBeUndefined();
-    await subscribe('a@example.com', 'c3', 'u3');
-    expect((await store.subscriber('a@example.com'))?.status).toBe('pending');
-  });
-
-  it('an unsubscribe of a pending address voids its confirmation link', async () => {
-    await subscribe('a@example.com', 'c1', 'u1');
-    await store.unsubscribe('u1', 2000);
-    expect(await store.confirmationState('c1', 0)).toBeUndefined();
-    expect(await store.confirmSubscriber('c1', 3000, 0)).toBeUndefined();
-    expect((await store.subscriber('a@example.com'))?.status).toBe('unsubscribed');
-  });
-
-  it('stores support messages with their mail in one write', async () => {
-    await store.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }, [mail('owner'), mail('receipt')]);
-    expect(await store.supportMessages()).toEqual([{ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }]);
-    expect(await store.pendingMailCount()).toBe(2);
-  });
-
-  it('leases due mail, hands it back after the lease, and settles it once sent', async () => {
-    await store.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('owner')]);
-    const [claimed] = await store.claimDueMail(10, 10, 100);
-    expect(claimed?.mail.subject).toBe('owner');
-    expect(await store.claimDueMail(50, 10, 100)).toEqual([]);
-    const [again] = await store.claimDueMail(111, 10, 100);
-    expect(again?.id).toBe(claimed?.id);
-    await store.retryMailLater(again!.id, 1, 500, 'connection refused');
-    expect(await store.claimDueMail(499, 10, 100)).toEqual([]);
-    const [retried] = await store.claimDueMail(500, 10, 100);
-    expect(retried).toMatchObject({ id: claimed?.id, attempts: 1 });
-    await store.markMailSent(retried!.id, 600);
-    expect(await store.pendingMailCount()).toBe(0);
-    expect(await store.claimDueMail(10_000, 10, 100)).toEqual([]);
-  });
-
-  it('purges sent mail older than the cutoff, keeping newer sent mail and every unsent message', async () => {
-    await store.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('old'), mail('new'), mail('unsent'), mail('failing')]);
-    const claimed = await store.claimDueMail(10, 10, 100);
-    const id = (subject: string) => claimed.find((entry) => entry.mail.subject === subject)!.id;
-    await store.markMailSent(id('old'), 1_000);
-    await store.markMailSent(id('new'), 5_000);
-    await store.retryMailLater(id('failing'), 1, 20, 'connection refused');
-    expect(await store.purgeSentMail(5_000)).toBe(1);
-    expect(await store.purgeSentMail(5_000)).toBe(0);
-    // The unsent ones are still there to send (the lease of 'unsent' ends at 110).
-    expect((await store.claimDueMail(200, 10, 100)).map((entry) => entry.mail.subject).sort()).toEqual(['failing', 'unsent']);
-    expect(await store.purgeSentMail(5_001)).toBe(1);
-    expect(await store.pendingMailCount()).toBe(2);
-  });
-});
-
-describe.each(backends)('the $name store for payments', ({ open }) => {
-  let store: Store;
-  beforeEach(async () => {
-    await store?.close();
-    store = await open();
-  });
-  afterAll(async () => store?.close());
-
-  const order = (id: string) => ({ id, product: 'course', kind: 'training', amount: 49000, currency: 'EUR', email: 'b@example.com', createdAt: 1_000 });
-  const booking = (id: string, seats: number) => ({
-    id,
-    tokenHash: `hash-${id}`,
-    product: 'course',
-    session: 's1',
-    seats,
-    email: 'b@example.com',
-    name: 'Buyer',
-    paymentIntent: `pi_${id}`,
-    amount: 49000 * seats,
-    currency: 'EUR',
-    status: 'confirmed' as const,
-    createdAt: 1_000,
-  });
-
-  const hold = (id: string, session: string, seats: number, expiresAt: number, client = '192.0.2.1') => ({ id, client, product: 'course', session, seats, expiresAt });
-  const limits = { capacity: 10, perClient: 100 };
-
-  it('holds seats only while bookings and unexpired holds leave room', async () => {
-    expect(await store.holdSeats(hold('h1', 's1', 6, 5_000), limits, 1_000)).toEqual({ held: hold('h1', 's1', 6, 5_000), fresh: true });
-    expect(await store.holdSeats(hold('h2', 's1', 5, 5_000), limits, 1_000)).toEqual({ refused: 'session-full' });
-    expect(await store.holdSeats(hold('h3', 's2', 5, 5_000), limits, 1_000)).toMatchObject({ fresh: true });
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(6);
-    // The hold of h1 has expired by 5_000.
-    expect(await store.holdSeats(hold('h4', 's1', 10, 9_000), limits, 5_000)).toMatchObject({ fresh: true });
-    await store.releaseHold('h4');
-    expect(await store.seatsTaken('course', 's1', 5_000)).toBe(0);
-  });
-
-  it('limits the seats one client holds at once across sessions; expired, released and paid holds stop counting', async () => {
-    const perClient = { capacity: 10, perClient: 4 };
-    expect(await store.holdSeats(hold('a1', 's1', 3, 5_000), perClient, 1_000)).toMatchObject({ fresh: true });
-    expect(await store.holdSeats(hold('a2', 's2', 2, 6_000), perClient, 1_000)).toEqual({ refused: 'client-limit' });
-    expect(await store.seatsTaken('course', 's2', 1_000)).toBe(0);
-    expect(await store.holdSeats(hold('b1', 's2', 2, 6_000, '2001:db8:1:2::/64'), perClient, 1_000)).toMatchObject({ fresh: true });
-    expect(await store.holdSeats(hold('a3', 's2', 1, 6_000), perClient, 1_000)).toMatchObject({ fresh: true });
-    expect(await store.seatsHeldBy('192.0.2.1', 1_000)).toBe(4);
-    expect(await store.seatsHeldBy('2001:db8:1:2::/64', 1_000)).toBe(2);
-    // a1 expires at 5_000; a3 is released; so the client holds nothing and may hold 4 again.
-    await store.releaseHold('a3');
-    expect(await store.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
-    expect(await store.holdSeats(hold('a4', 's1', 4, 9_000), perClient, 5_000)).toMatchObject({ fresh: true });
-    expect(await store.recordPayment({ eventId: 'evt_a4', order: order('cs_a4'), booking: booking('bk_a4', 4), capacity: 10, holdId: 'a4', mails: [] })).toBe('recorded');
-    expect(await store.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
-  });
-
-  it('holds a repeated hold id once, as first stored, until it expires', async () => {
-    expect(await store.holdSeats(hold('h1', 's1', 3, 5_000), { capacity: 10, perClient: 4 }, 1_000)).toMatchObject({ fresh: true });
-    expect(await store.holdSeats(hold('h1', 's1', 3, 7_000), { capacity: 10, perClient: 4 }, 2_000)).toEqual({ held: hold('h1', 's1', 3, 5_000), fresh: false });
-    expect(await store.seatsTaken('course', 's1', 2_000)).toBe(3);
-    expect(await store.seatsHeldBy('192.0.2.1', 2_000)).toBe(3);
-    expect(await store.holdSeats(hold('h1', 's1', 3, 9_000), { capacity: 10, perClient: 4 }, 5_000)).toEqual({ held: hold('h1', 's1', 3, 9_000), fresh: true });
-    expect(await store.seatsTaken('course', 's1', 5_000)).toBe(3);
-  });
-
-  it('records a payment once per event, turning its hold into a booking', async () => {
-    await store.holdSeats(hold('h1', 's1', 2, 5_000), limits, 1_000);
-    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('recorded');
-    expect(await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_2', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('duplicate');
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(2);
-    expect(await store.seatsTaken('course', 's1', 10_000)).toBe(2);
-    expect((await store.orders()).map((entry) => entry.id)).toEqual(['cs_1']);
-    expect(await store.booking('bk_1')).toEqual(booking('bk_1', 2));
-    expect(await store.booking('bk_2')).toBeUndefined();
-    expect(await store.pendingMailCount()).toBe(1);
-  });
-
-  it('records a payment whose own hold still stands even when the session is otherwise full', async () => {
-    await store.holdSeats(hold('mine', 's1', 4, 5_000), limits, 500);
-    await store.holdSeats(hold('other', 's1', 6, 5_000, '198.51.100.7'), limits, 500);
-    expect(await store.recordPayment({ eventId: 'evt_mine', order: order('cs_mine'), booking: booking('bk_mine', 4), capacity: 10, holdId: 'mine', mails: [] })).toBe('recorded');
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(10);
-  });
-
-  it('refuses a payment for a session that is full now, keeping nothing until its refund is settled once', async () => {
-    // The buyer's hold h1 expired at 900; someone else holds 9 of 10 seats.
-    await store.holdSeats(hold('h1', 's1', 2, 900), limits, 500);
-    await store.holdSeats(hold('h2', 's1', 9, 5_000, '198.51.100.7'), limits, 950);
-    const late = { eventId: 'evt_late', order: order('cs_late'), booking: booking('bk_late', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] };
-    expect(await store.recordPayment(late)).toBe('full');
-    expect(await store.recordPayment(late)).toBe('full');
-    expect(await store.booking('bk_late')).toBeUndefined();
-    expect(await store.orders()).toEqual([]);
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(9);
-    expect(await store.pendingMailCount()).toBe(0);
-    expect(await store.recordRefund({ eventId: 'evt_late', now: 1_000, mails: [mail('refunded')] })).toBe('recorded');
-    expect(await store.recordRefund({ eventId: 'evt_late', now: 1_000, mails: [mail('refunded')] })).toBe('duplicate');
-    expect(await store.recordPayment(late)).toBe('duplicate');
-    expect(await store.pendingMailCount()).toBe(1);
-    expect(await store.recordRefund({ eventId: 'evt_unknown', now: 1_000, mails: [mail('refunded')] })).toBe('duplicate');
-  });
-
-  it('cancels in two steps: the intent first (seats still taken), then once, freeing its seats', async () => {
-    await store.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), capacity: 10, mails: [] });
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
-    expect(await store.cancelBooking('bk_1', 2_000, [mail('cancelled')])).toBeUndefined();
-    expect(await store.beginCancellation('bk_1')).toMatchObject({ id: 'bk_1', status: 'cancelling' });
-    expect(await store.beginCancellation('bk_1')).toMatchObject({ id: 'bk_1', status: 'cancelling' });
-    expect((await store.booking('bk_1'))?.status).toBe('cancelling');
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
-    expect(await store.cancelBooking('bk_1', 2_000, [mail('cancelled')])).toMatchObject({ id: 'bk_1', status: 'cancelled', cancelledAt: 2_000 });
-    expect(await store.cancelBooking('bk_1', 3_000, [mail('cancelled')])).toBeUndefined();
-    expect(await store.beginCancellation('bk_1')).toBeUndefined();
-    expect(await store.beginCancellation('bk_none')).toBeUndefined();
-    expect(await store.cancelBooking('bk_none', 3_000, [])).toBeUndefined();
-    expect(await store.seatsTaken('course', 's1', 3_000)).toBe(0);
-    expect(await store.pendingMailCount()).toBe(1);
-  });
-
-  it('keeps settings', async () => {
-    expect(await store.setting('k')).toBeUndefined();
-    await store.setSetting('k', 'v1');
-    await store.setSetting('k', 'v2');
-    expect(await store.setting('k')).toBe('v2');
+  describe('settings', () => {
+    it('keeps settings', async () => {
+      expect(await store.settings.get('k')).toBeUndefined();
+      await store.settings.set('k', 'v1');
+      await store.settings.set('k', 'v2');
+      expect(await store.settings.get('k')).toBe('v2');
+    });
   });
 });
 
@@ -310,10 +312,12 @@ describe('the sqlite store file', () => {
   it('migrates once and keeps its data across reopening', async () => {
     const file = path.join(tmp, 'reopen.db');
     const first = openSqliteStore(file);
-    await first.saveSupportMessage({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, []);
+    await first.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, []);
     await first.close();
     const second = openSqliteStore(file);
-    expect((await second.supportMessages()).map((message) => message.id)).toEqual(['m1']);
+    const stored = sqliteStoredData(file);
+    expect((await stored.supportMessages()).map((message) => message.id)).toEqual(['m1']);
+    await stored.close();
     await second.close();
   });
 
@@ -327,11 +331,11 @@ describe('the sqlite store file', () => {
     old.prepare(`INSERT INTO webhook_events VALUES ('evt_old', 1000)`).run();
     old.close();
     const store = openSqliteStore(file);
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(5);
-    expect(await store.recordPayment({ eventId: 'evt_old', order: { id: 'cs', product: 'course', kind: 'training', amount: 1, currency: 'EUR', email: 'b@example.com', createdAt: 1 }, mails: [] })).toBe('duplicate');
-    expect(await store.beginCancellation('bk_old')).toMatchObject({ status: 'cancelling', seats: 2 });
-    expect(await store.cancelBooking('bk_old', 2_000, [])).toMatchObject({ status: 'cancelled' });
-    expect(await store.seatsTaken('course', 's1', 1_000)).toBe(3);
+    expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(5);
+    expect(await store.bookings.recordPayment({ eventId: 'evt_old', order: { id: 'cs', product: 'course', kind: 'training', amount: 1, currency: 'EUR', email: 'b@example.com', createdAt: 1 }, mails: [] })).toBe('duplicate');
+    expect(await store.bookings.beginCancellation('bk_old')).toMatchObject({ status: 'cancelling', seats: 2 });
+    expect(await store.bookings.cancel('bk_old', 2_000, [])).toMatchObject({ status: 'cancelled' });
+    expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(3);
     await store.close();
   });
 });
@@ -349,10 +353,10 @@ describe('stores written before tokens were hashed and sent mail purged', () => 
     old.close();
 
     const store = openSqliteStore(file);
-    expect(await store.confirmationState('c-old', 20)).toBe('pending');
-    expect(await store.confirmationState('c-old', 21)).toBe('expired');
-    expect(await store.purgeSentMail(31)).toBe(1);
-    expect(await store.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
+    expect(await store.subscribers.confirmationState('c-old', 20)).toBe('pending');
+    expect(await store.subscribers.confirmationState('c-old', 21)).toBe('expired');
+    expect(await store.outbox.purgeSent(31)).toBe(1);
+    expect(await store.subscribers.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
     await store.close();
     const db = new Database(file, { readonly: true });
     const everything = db
@@ -377,9 +381,9 @@ describe('stores written before tokens were hashed and sent mail purged', () => 
     await client.hSet(`${P}mail:sent-1`, { mail: '{}', attempts: '0', created: '10', sent: '30' });
 
     const store = openRedisStore({ eval: (script, keys, args) => client.eval(script, { keys, arguments: args }) }, async () => undefined);
-    expect(await store.purgeSentMail(31)).toBe(1);
+    expect(await store.outbox.purgeSent(31)).toBe(1);
     expect(await client.exists(`${P}mail:sent-1`)).toBe(0);
-    expect(await store.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
+    expect(await store.subscribers.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
     const keys = await client.keys(`${P}*`);
     const values = await Promise.all(keys.map(async (key) => ((await client.type(key)) === 'hash' ? JSON.stringify(await client.hGetAll(key)) : (await client.type(key)) === 'string' ? await client.get(key) : '')));
     expect([...keys, ...values].join('\n')).not.toContain(raw);

@@ -1,0 +1,56 @@
+import { luaScript } from '../lua';
+
+/**
+ * A Lua function for the scripts that queue mail with their own write: the
+ * mails (a JSON list) under the ids of a second JSON list, due at `now`.
+ */
+export const QUEUE_MAILS = `
+local function queueMails(mailPrefix, outbox, mails, ids, now)
+  local mailIds = cjson.decode(ids)
+  for i, mail in ipairs(cjson.decode(mails)) do
+    redis.call('HSET', mailPrefix .. mailIds[i], 'mail', cjson.encode(mail), 'attempts', 0, 'created', now)
+    redis.call('ZADD', outbox, now, mailIds[i])
+  end
+end`;
+
+export const CLAIM = luaScript(
+  { keys: ['outbox', 'mailPrefix'], args: ['now', 'limit', 'leaseMs'] },
+  `
+local ids = redis.call('ZRANGEBYSCORE', outbox, '-inf', now, 'LIMIT', 0, tonumber(limit))
+local out = {}
+for _, id in ipairs(ids) do
+  redis.call('ZADD', outbox, tonumber(now) + tonumber(leaseMs), id)
+  local entry = redis.call('HMGET', mailPrefix .. id, 'mail', 'attempts')
+  table.insert(out, { id, entry[1], entry[2] })
+end
+return out`,
+);
+
+export const MARK_SENT = luaScript(
+  { keys: ['outbox', 'mail', 'sent'], args: ['id', 'now'] },
+  `
+redis.call('ZREM', outbox, id)
+redis.call('HSET', mail, 'sent', now)
+redis.call('ZADD', sent, now, id)
+return 1`,
+);
+
+export const RETRY_LATER = luaScript(
+  { keys: ['outbox', 'mail'], args: ['id', 'nextAttemptAt', 'attempts', 'lastError'] },
+  `
+redis.call('ZADD', outbox, nextAttemptAt, id)
+redis.call('HSET', mail, 'attempts', attempts, 'error', lastError)
+return 1`,
+);
+
+/** Sent mail older than `sentBefore`, at most `batch` at a time. */
+export const PURGE_SENT = luaScript(
+  { keys: ['sent', 'mailPrefix'], args: ['sentBefore', 'batch'] },
+  `
+local ids = redis.call('ZRANGEBYSCORE', sent, '-inf', '(' .. sentBefore, 'LIMIT', 0, tonumber(batch))
+for _, id in ipairs(ids) do
+  redis.call('DEL', mailPrefix .. id)
+  redis.call('ZREM', sent, id)
+end
+return #ids`,
+);

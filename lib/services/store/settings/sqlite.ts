@@ -1,0 +1,14 @@
+import type { Database } from 'better-sqlite3';
+import type { SettingsStore } from './types';
+
+export function sqliteSettings(db: Database): SettingsStore {
+  return {
+    async get(key) {
+      return db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)?.value;
+    },
+
+    async set(key, value) {
+      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    },
+  };
+}
