@@ -49,6 +49,8 @@ const DYNAMIC: Record<string, string[]> = {
   'api/apps/[slug]': [...slugsIn('apps'), 'no-such-app'],
   'tags/[tag]': [...tags, 'no-such-tag'],
   'sitemaps/[file]': ['1.xml', '2.xml'],
+  'blog/page/[page]': ['1', '2', '99'],
+  'tags/[tag]/page/[page]': ['1', '2', '99'],
 };
 
 type Route = { path: string; write: boolean };
