@@ -66,6 +66,8 @@ describe('write routes under a bare `next start`', () => {
       expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.json()).toMatchObject({ status: 500, detail: expect.stringContaining('`npm start`') });
+      // It says what to set where lectern's server does not run.
+      expect((response.json() as { detail: string }).detail).toMatch(/CLIENT_IP_HEADER[\s\S]*TRUST_PROXY/);
     }
     const form = await postForm(running.baseUrl, '/api/support', { name: 'N', email: 'next-start@example.com', subject: 'S', message: 'M' }, { from: freshAddress() });
     expect(form.status).toBe(500);
