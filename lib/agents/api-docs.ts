@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { FEED_ITEM_COUNT } from '../feeds/feeds';
 import { problemTypes } from '../http/problem';
@@ -27,6 +27,11 @@ export const readEndpoints: { path: string; type: string; what: string }[] = [
   { path: '/feed.json', type: 'application/feed+json', what: `JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.` },
   { path: '/tags/{tag}/rss.xml', type: 'application/rss+xml', what: `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag ({tag} as in the tag page URL /tags/{tag}).` },
   { path: '/api/apps/{slug}/download', type: '302 redirect', what: 'Redirects to the current build of a desktop app.' },
+  {
+    path: '/blog/page/{n}, /tags/{tag}/page/{n}',
+    type: 'text/html',
+    what: `Older posts, ${config().postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
+  },
 ];
 
 /** The pages with a markdown twin, as the docs list them. */
