@@ -33,7 +33,10 @@ function expectMarkdown(response: Response, page: string) {
   expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
   expect(response.headers.get('etag')).toMatch(/^"[\w-]+"$/);
-  expect(response.headers.get('last-modified')).toBeTruthy();
+  // An HTTP date (RFC 9110 IMF-fixdate), never later than now: the newest change the page shows, or the build.
+  const lastModified = response.headers.get('last-modified') ?? '';
+  expect(lastModified).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+  expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
   expect(response.headers.get('link')).toBe(`<${url(page === '/' ? '/' : page)}>; rel="canonical"; type="text/html"`);
 }
 
