@@ -1,6 +1,7 @@
 import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { FEED_ITEM_COUNT } from '../feeds/feeds';
+import { markdownTwinOf, NEGOTIATED_PATHS } from '../http/markdown-twins';
 import { problemTypes } from '../http/problem';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '../search/site';
 
@@ -35,16 +36,11 @@ export const readEndpoints: { path: string; type: string; what: string }[] = [
 ];
 
 /** The pages with a markdown twin, as the docs list them. */
-export const markdownTwins: { page: string; markdown: string }[] = [
-  { page: '/', markdown: '/index.md' },
-  { page: '/blog', markdown: '/blog.md' },
-  { page: '/blog/{slug}', markdown: '/blog/{slug}.md' },
-  { page: '/tags/{tag}', markdown: '/tags/{tag}.md' },
-  { page: '/pricing', markdown: '/pricing.md' },
-  { page: '/apps', markdown: '/apps.md' },
-  { page: '/docs/api', markdown: '/docs/api.md' },
-  { page: '/support', markdown: '/support.md' },
-];
+export const markdownTwins: { page: string; markdown: string }[] = NEGOTIATED_PATHS.map((pattern) => {
+  // Read from the one list of pages with a twin; a parameter is shown as {name}.
+  const page = pattern.replace(/:(\w+)/g, '{$1}');
+  return { page, markdown: markdownTwinOf(page)!.markdownPath };
+});
 
 export const markdownTwinsText = {
   lead: 'Every page with content of its own is also markdown, in two ways: its URL plus .md (/index.md for the home page), or its own URL with an Accept header that ranks text/markdown above text/html.',
