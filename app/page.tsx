@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { MarkdownHtml } from '@/components/markdown-html';
 import { PostList } from '@/components/post-list';
-import { homePage, publishedPosts, site } from '@/lib/content';
+import { homePage, site } from '@/lib/content';
+import { latestPosts } from '@/lib/content/source';
 import { renderMarkdown } from '@/lib/content/render';
 import { HOME_LATEST_COUNT } from '@/lib/feeds/home-markdown';
 import { pageMetadata } from '@/lib/seo';
@@ -26,7 +27,7 @@ export default async function HomePage() {
       <MarkdownHtml html={html} />
       <section aria-labelledby="latest">
         <h2 id="latest">Latest posts</h2>
-        <PostList posts={publishedPosts().slice(0, HOME_LATEST_COUNT)} heading="h3" />
+        <PostList posts={latestPosts(HOME_LATEST_COUNT)} heading="h3" />
         <p>
           <Link href="/blog">All posts →</Link>
         </p>

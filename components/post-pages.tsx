@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { Post, Tag } from '@/lib/content';
+import { contentPaths, type Post, type Tag } from '@/lib/content';
 import type { Page } from '@/lib/content/pagination';
 import { PaginationNav } from './pagination-nav';
 import { PostList } from './post-list';
@@ -18,7 +18,7 @@ export function BlogPage({ page, allTags }: { page: Page<Post>; allTags: readonl
         <ul className="tags" aria-label="Tags">
           {allTags.map((tag) => (
             <li key={tag.slug}>
-              <Link href={`/tags/${tag.slug}`}>
+              <Link href={tag.path}>
                 #{tag.name} <span className="count">({tag.posts.length})</span>
               </Link>
             </li>
@@ -37,10 +37,10 @@ export function TagPage({ tag, page }: { tag: Tag; page: Page<Post> }) {
     <>
       <h1>{pageHeading(`Posts tagged “${tag.name}”`, page)}</h1>
       <p className="meta">
-        <a href={`/tags/${tag.slug}/rss.xml`}>RSS feed of this tag</a>
+        <a href={contentPaths.tagRss(tag.slug)}>RSS feed of this tag</a>
       </p>
       <PostList posts={page.items} />
-      <PaginationNav base={`/tags/${tag.slug}`} page={page} />
+      <PaginationNav base={tag.path} page={page} />
     </>
   );
 }

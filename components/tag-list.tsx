@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { tagSlug } from '@/lib/content';
+import { contentPaths, tagSlug } from '@/lib/content';
 
 export function TagList({ tags }: { tags: readonly string[] }) {
   if (tags.length === 0) return null;
@@ -7,7 +7,7 @@ export function TagList({ tags }: { tags: readonly string[] }) {
     <ul className="tags" aria-label="Tags">
       {tags.map((tag) => (
         <li key={tag}>
-          <Link href={`/tags/${tagSlug(tag)}`}>#{tag}</Link>
+          <Link href={contentPaths.tag(tagSlug(tag))}>#{tag}</Link>
         </li>
       ))}
     </ul>

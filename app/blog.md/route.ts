@@ -1,5 +1,4 @@
-import { publishedPosts } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { lastModified } from '@/lib/content/source';
 import { blogMarkdown } from '@/lib/feeds/page-markdown';
 import { markdownPageResponse } from '@/lib/http/markdown-page';
 
@@ -7,5 +6,5 @@ import { markdownPageResponse } from '@/lib/http/markdown-page';
 export const dynamic = 'force-static';
 
 export function GET() {
-  return markdownPageResponse(blogMarkdown(), '/blog', newestChange(publishedPosts()));
+  return markdownPageResponse(blogMarkdown(), '/blog', lastModified());
 }

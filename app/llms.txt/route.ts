@@ -1,10 +1,9 @@
 import { llmsTxt } from '@/lib/agents/llms';
-import { publishedPosts } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { lastModified } from '@/lib/content/source';
 import { markdownResponse } from '@/lib/http/responses';
 
 export const dynamic = 'force-static';
 
 export function GET() {
-  return markdownResponse(llmsTxt(), { lastModified: newestChange(publishedPosts()) });
+  return markdownResponse(llmsTxt(), { lastModified: lastModified() });
 }

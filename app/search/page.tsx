@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { PostDate } from '@/components/dates';
+import { PostSummary } from '@/components/post-list';
 import { SearchForm } from '@/components/search-form';
 import { site } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
-import { parseSearchQuery, searchPublishedPosts, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '@/lib/search/site';
+import { findPublishedPosts, parseSearchQuery, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '@/lib/search/site';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,7 +17,7 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
   const { q: given } = await searchParams;
   const text = (Array.isArray(given) ? given[0] : given) ?? '';
   const parsed = parseSearchQuery(new URLSearchParams({ q: text, limit: String(SEARCH_LIMIT_MAX) }));
-  const found = parsed.ok ? searchPublishedPosts(parsed.query) : undefined;
+  const found = parsed.ok ? findPublishedPosts(parsed.query) : undefined;
   const tooLong = text.length > SEARCH_QUERY_MAX_LENGTH;
   return (
     <>
@@ -29,7 +29,7 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
             ? `That search is too long: use at most ${SEARCH_QUERY_MAX_LENGTH} characters.`
             : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
         </p>
-      ) : found.results.length === 0 ? (
+      ) : found.hits.length === 0 ? (
         <p className="notice">
           {`No post matches “${found.query}”. Try fewer or shorter words, or browse `}
           <Link href="/blog">every post</Link>.
@@ -37,19 +37,11 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
       ) : (
         <>
           <p className="meta" role="status">
-            {`${found.total === 1 ? '1 post matches' : `${found.total} posts match`} “${found.query}”${found.total > found.results.length ? `; the best ${found.results.length} are shown` : ''}.`}
+            {`${found.total === 1 ? '1 post matches' : `${found.total} posts match`} “${found.query}”${found.total > found.hits.length ? `; the best ${found.hits.length} are shown` : ''}.`}
           </p>
           <ol className="post-list search-results">
-            {found.results.map((result) => (
-              <li key={result.slug}>
-                <h2>
-                  <Link href={`/blog/${result.slug}`}>{result.title}</Link>
-                </h2>
-                <p className="meta">
-                  <PostDate value={result.date} />
-                </p>
-                <p>{result.snippet}</p>
-              </li>
+            {found.hits.map(({ post, snippet }) => (
+              <PostSummary key={post.slug} post={post} text={snippet} />
             ))}
           </ol>
         </>

@@ -1,5 +1,5 @@
 import { absoluteUrl } from '../config';
-import { publishedPosts, site, urls } from '../content';
+import { publishedPosts, site } from '../content';
 
 /**
  * /llms-full.txt: every published post, newest first, each headed by title,
@@ -17,7 +17,7 @@ export function llmsFullTxt(): string {
         '',
         `# ${post.title}`,
         '',
-        `URL: ${urls.post(post.slug)}`,
+        `URL: ${post.url}`,
         `Published: ${post.date}`,
         ...(post.updated ? [`Updated: ${post.updated}`] : []),
         ...(post.tags.length > 0 ? [`Tags: ${post.tags.join(', ')}`] : []),

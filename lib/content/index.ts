@@ -1,10 +1,11 @@
-import GithubSlugger from 'github-slugger';
-import { absoluteUrl, config } from '../config';
+import { config } from '../config';
 import { contentFingerprint } from './fingerprint';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
+import { contentPaths, tagSlug, urls } from './urls';
 
 export type { App, Product } from './load';
 export { ContentError } from './load';
+export { contentPaths, tagSlug, urls } from './urls';
 
 /**
  * `npm run dev`: the content folder is looked at on every call and reread when
@@ -17,6 +18,12 @@ const live = process.env.NODE_ENV === 'development';
 export type Post = LoadedPost & {
   /** False only in development, for a draft or a post dated in the future; a production build never lists one. */
   published: boolean;
+  /** The page's path, for links inside the site: `/blog/{slug}`. */
+  path: string;
+  /** The page's absolute URL. */
+  url: string;
+  /** The absolute URL of its markdown: `/blog/{slug}.md`. */
+  markdownUrl: string;
 };
 
 type State = { content: Content; posts: Post[]; bySlug: Map<string, Post> };
@@ -31,7 +38,7 @@ function build(): State {
   // In development "published" is judged now, for the marks; the list keeps every post.
   const now = live ? Date.now() : publishedBefore;
   const posts = content.posts
-    .map((post) => ({ ...post, published: isPublished(post, now) }))
+    .map((post) => ({ ...post, published: isPublished(post, now), path: contentPaths.post(post.slug), url: urls.post(post.slug), markdownUrl: urls.postMarkdown(post.slug) }))
     .filter((post) => live || post.published)
     .sort(newestFirst);
   return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
@@ -122,7 +129,13 @@ export function products(): readonly Product[] {
   return state().content.products;
 }
 
-export type Tag = { name: string; slug: string; posts: Post[] };
+export type Tag = {
+  name: string;
+  slug: string;
+  /** The tag page's path: `/tags/{slug}`. */
+  path: string;
+  posts: Post[];
+};
 
 /** Tags of published posts, by URL slug; tags that slug the same are one tag. */
 export function tags(): Tag[] {
@@ -130,7 +143,7 @@ export function tags(): Tag[] {
   for (const post of publishedPosts()) {
     for (const name of post.tags) {
       const slug = tagSlug(name);
-      const tag = bySlug.get(slug) ?? { name, slug, posts: [] };
+      const tag = bySlug.get(slug) ?? { name, slug, path: contentPaths.tag(slug), posts: [] };
       if (!tag.posts.includes(post)) tag.posts.push(post);
       bySlug.set(slug, tag);
     }
@@ -138,16 +151,7 @@ export function tags(): Tag[] {
   return [...bySlug.values()].sort((a, b) => b.posts.length - a.posts.length || a.slug.localeCompare(b.slug));
 }
 
-export function tagSlug(name: string): string {
-  return new GithubSlugger().slug(name) || 'tag';
+/** A tag of published posts by its URL slug, or undefined. */
+export function tagBySlug(slug: string): Tag | undefined {
+  return tags().find((tag) => tag.slug === slug);
 }
-
-export const urls = {
-  post: (slug: string) => absoluteUrl(`/blog/${slug}`),
-  postMarkdown: (slug: string) => absoluteUrl(`/blog/${slug}.md`),
-  tag: (name: string) => absoluteUrl(`/tags/${tagSlug(name)}`),
-  tagRss: (name: string) => absoluteUrl(`/tags/${tagSlug(name)}/rss.xml`),
-  rss: () => absoluteUrl('/api/rss'),
-  atom: () => absoluteUrl('/atom.xml'),
-  jsonFeed: () => absoluteUrl('/feed.json'),
-};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { publishedPosts, urls, type Post } from '../content';
+import { publishedPosts, type Post } from '../content';
+import { latestPosts } from '../content/source';
 
 /** `limit`: a positive integer in decimal digits, given at most once. */
 export const blogQuerySchema = z.object({
@@ -38,12 +39,11 @@ function entry(post: Post): z.infer<typeof blogEntrySchema> {
     date: post.date,
     ...(post.updated === undefined ? {} : { updated: post.updated }),
     tags: post.tags,
-    url: urls.post(post.slug),
-    markdownUrl: urls.postMarkdown(post.slug),
+    url: post.url,
+    markdownUrl: post.markdownUrl,
   };
 }
 
 export function blogList(limit?: number): BlogList {
-  const posts = publishedPosts();
-  return { posts: (limit === undefined ? posts : posts.slice(0, limit)).map(entry) };
+  return { posts: (limit === undefined ? publishedPosts() : latestPosts(limit)).map(entry) };
 }

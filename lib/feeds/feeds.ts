@@ -2,8 +2,9 @@ import { Feed } from 'feed';
 import { z } from 'zod';
 import { absoluteUrl } from '../config';
 import { publishedPosts, site, urls, type Post, type Tag } from '../content';
-import { lastChanged, newestChange } from '../content/dates';
+import { lastChanged } from '../content/dates';
 import { renderMarkdown } from '../content/render';
+import { lastModified } from '../content/source';
 
 /** How many of the newest posts each feed holds. */
 export const FEED_ITEM_COUNT = 50;
@@ -49,13 +50,13 @@ function escapeHtml(text: string): string {
  * because a feed reader shows it away from the site.
  */
 export async function feedItemHtml(post: Post): Promise<string> {
-  return (await renderMarkdown(post.body, { baseUrl: urls.post(post.slug) })).html;
+  return (await renderMarkdown(post.body, { baseUrl: post.url })).html;
 }
 
 async function buildFeed(source: Source, format: Format): Promise<Feed> {
   const { author, language } = site();
   const posts = source.posts.slice(0, FEED_ITEM_COUNT);
-  const newest = newestChange(posts);
+  const newest = lastModified(posts);
   const feed = new Feed({
     title: source.title,
     description: source.description,
@@ -73,8 +74,8 @@ async function buildFeed(source: Source, format: Format): Promise<Feed> {
       // Atom sends title and summary as type="html": their text is escaped there, and only there.
       title: format === 'atom' ? escapeHtml(post.title) : post.title,
       // RSS's guid is the link, a permalink; a separate id would make it a non-permalink guid.
-      ...(format === 'rss' ? {} : { id: urls.post(post.slug) }),
-      link: urls.post(post.slug),
+      ...(format === 'rss' ? {} : { id: post.url }),
+      link: post.url,
       // RSS takes pubDate from `published`; Atom and JSON Feed take their modified date from `date`.
       date: new Date(lastChanged(post)),
       published: new Date(post.dateMillis),

@@ -1,5 +1,6 @@
 import { absoluteUrl } from '../config';
-import { homePage, publishedPosts, site } from '../content';
+import { homePage, site } from '../content';
+import { latestPosts } from '../content/source';
 import { postLinkLine } from './page-markdown';
 
 export const HOME_LATEST_COUNT = 10;
@@ -7,7 +8,7 @@ export const HOME_LATEST_COUNT = 10;
 /** The homepage as markdown: its own text, then the latest posts as links to their markdown. */
 export function homeMarkdown(): string {
   const home = homePage();
-  const latest = publishedPosts().slice(0, HOME_LATEST_COUNT).map(postLinkLine);
+  const latest = latestPosts(HOME_LATEST_COUNT).map(postLinkLine);
   return [
     `# ${home.title}`,
     '',

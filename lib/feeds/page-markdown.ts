@@ -1,5 +1,5 @@
 import { absoluteUrl } from '../config';
-import { apps, publishedPosts, site, tags, urls, type Post, type Tag } from '../content';
+import { apps, contentPaths, publishedPosts, site, tags, type Post, type Tag } from '../content';
 import { formSchemas } from '../forms/schemas';
 import { writeRouteLimits } from '../limits/table';
 
@@ -27,7 +27,7 @@ export function escapeLinkText(text: string): string {
 
 /** One post as a list item: its title linked to its markdown, its description and date. */
 export function postLinkLine(post: Post): string {
-  return `- [${escapeLinkText(post.title)}](${urls.postMarkdown(post.slug)}): ${post.description} (${post.date})`;
+  return `- [${escapeLinkText(post.title)}](${post.markdownUrl}): ${post.description} (${post.date})`;
 }
 
 function postList(posts: readonly Post[]): string[] {
@@ -43,7 +43,7 @@ export function blogMarkdown(): string {
     '',
     `> ${description}`,
     '',
-    ...(allTags.length > 0 ? ['## Tags', '', ...allTags.map((tag) => `- [${escapeLinkText(tag.name)}](${absoluteUrl(`/tags/${tag.slug}.md`)}) (${tag.posts.length})`), ''] : []),
+    ...(allTags.length > 0 ? ['## Tags', '', ...allTags.map((tag) => `- [${escapeLinkText(tag.name)}](${absoluteUrl(contentPaths.tagMarkdown(tag.slug))}) (${tag.posts.length})`), ''] : []),
     '## Posts',
     '',
     ...postList(publishedPosts()),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { publishedPosts, urls, type Post } from '../content';
-import { buildSearchIndex, type SearchIndex } from './index';
+import { publishedPosts, type Post } from '../content';
+import { buildSearchIndex, type SearchHit, type SearchIndex } from './index';
 
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_LIMIT_DEFAULT = 10;
@@ -72,9 +72,15 @@ function siteIndex(): SearchIndex<Post> {
   return built.index;
 }
 
-/** The published posts that match `q`, best first, with their URLs and a snippet. */
-export function searchPublishedPosts({ q, limit }: SearchQuery): SearchResults {
-  const { total, hits } = siteIndex().search(q, limit);
+/** The published posts that match `q`, best first, each with a snippet: what the search page shows. */
+export function findPublishedPosts({ q, limit }: SearchQuery): { query: string; total: number; hits: SearchHit<Post>[] } {
+  return { query: q, ...siteIndex().search(q, limit) };
+}
+
+/** The published posts that match `q`, best first, with their URLs and a snippet: what /api/search answers. */
+export function searchPublishedPosts(query: SearchQuery): SearchResults {
+  const { total, hits } = findPublishedPosts(query);
+  const { q } = query;
   return {
     query: q,
     total,
@@ -84,8 +90,8 @@ export function searchPublishedPosts({ q, limit }: SearchQuery): SearchResults {
       description: post.description,
       date: post.date,
       tags: post.tags,
-      url: urls.post(post.slug),
-      markdownUrl: urls.postMarkdown(post.slug),
+      url: post.url,
+      markdownUrl: post.markdownUrl,
       snippet,
     })),
   };

@@ -2,8 +2,7 @@ import type { NextRequest } from 'next/server';
 import { blogList, blogQuerySchema } from '@/lib/feeds/blog-json';
 import { problem } from '@/lib/http/problem';
 import { jsonResponse } from '@/lib/http/responses';
-import { publishedPosts } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { lastModified } from '@/lib/content/source';
 
 export function GET(request: NextRequest) {
   const query = blogQuerySchema.safeParse({ limit: request.nextUrl.searchParams.getAll('limit') });
@@ -11,5 +10,5 @@ export function GET(request: NextRequest) {
     const errors = query.error.issues.map((issue) => ({ path: issue.path.join('.') || 'limit', message: issue.message }));
     return problem('invalid-query', `limit ${errors[0]?.message ?? 'is invalid'}`, { errors });
   }
-  return jsonResponse(blogList(query.data.limit), { lastModified: newestChange(publishedPosts()) });
+  return jsonResponse(blogList(query.data.limit), { lastModified: lastModified() });
 }

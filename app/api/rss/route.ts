@@ -1,10 +1,9 @@
 import { feedTypes, rssFeed } from '@/lib/feeds/feeds';
 import { feedResponse } from '@/lib/http/responses';
-import { publishedPosts } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { lastModified } from '@/lib/content/source';
 
 export const dynamic = 'force-static';
 
 export async function GET() {
-  return feedResponse(await rssFeed(), feedTypes.rss, { lastModified: newestChange(publishedPosts()) });
+  return feedResponse(await rssFeed(), feedTypes.rss, { lastModified: lastModified() });
 }

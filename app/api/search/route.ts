@@ -1,6 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { publishedPosts } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { lastModified } from '@/lib/content/source';
 import { problem } from '@/lib/http/problem';
 import { jsonResponse } from '@/lib/http/responses';
 import { parseSearchQuery, searchPublishedPosts } from '@/lib/search/site';
@@ -11,5 +10,5 @@ export function GET(request: NextRequest) {
     const [first] = query.errors;
     return problem('invalid-query', first ? `${first.path} ${first.message}` : 'The query is invalid.', { errors: query.errors });
   }
-  return jsonResponse(searchPublishedPosts(query.query), { lastModified: newestChange(publishedPosts()) });
+  return jsonResponse(searchPublishedPosts(query.query), { lastModified: lastModified() });
 }

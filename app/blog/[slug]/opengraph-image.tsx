@@ -1,13 +1,14 @@
 import { ImageResponse } from 'next/og';
 import { OG_SIZE, OgCard } from '@/components/og-card';
-import { publishedPost, publishedPosts, site, staticParams } from '@/lib/content';
+import { publishedPost, site } from '@/lib/content';
+import { postParams } from '@/lib/content/source';
 
 export const size = OG_SIZE;
 export const contentType = 'image/png';
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
+  return postParams();
 }
 
 export const alt = `The post's title on a card of ${site().name}`;

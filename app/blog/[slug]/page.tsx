@@ -4,14 +4,15 @@ import { JsonLd } from '@/components/json-ld';
 import { MarkdownHtml } from '@/components/markdown-html';
 import { TagList } from '@/components/tag-list';
 import { UnpublishedMark } from '@/components/unpublished-mark';
-import { publishedPost, publishedPosts, site, staticParams, urls } from '@/lib/content';
+import { contentPaths, publishedPost, site } from '@/lib/content';
+import { postParams } from '@/lib/content/source';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
 
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
+  return postParams();
 }
 
 export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
@@ -20,7 +21,7 @@ export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
   return pageMetadata({
     title: post.title,
     description: post.description,
-    path: `/blog/${post.slug}`,
+    path: post.path,
     article: { slug: post.slug, published: post.date, modified: post.updated, tags: post.tags },
   });
 }
@@ -40,14 +41,14 @@ export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
           description: post.description,
           datePublished: post.date,
           dateModified: post.updated ?? post.date,
-          url: urls.post(post.slug),
-          mainEntityOfPage: urls.post(post.slug),
+          url: post.url,
+          mainEntityOfPage: post.url,
           author: { '@type': 'Person', name: author.name, ...(author.url ? { url: author.url } : {}) },
           publisher: { '@type': 'Organization', name },
           keywords: post.tags,
           wordCount: words,
           inLanguage: site().language,
-          encoding: { '@type': 'MediaObject', encodingFormat: 'text/markdown', contentUrl: urls.postMarkdown(post.slug) },
+          encoding: { '@type': 'MediaObject', encodingFormat: 'text/markdown', contentUrl: post.markdownUrl },
         }}
       />
       <header className="post-header">
@@ -80,7 +81,7 @@ export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
       <MarkdownHtml html={html} />
       <footer className="post-footer">
         <p>
-          <a href={`/blog/${post.slug}.md`} type="text/markdown">
+          <a href={contentPaths.postMarkdown(post.slug)} type="text/markdown">
             Read this post as markdown
           </a>
         </p>

@@ -1,14 +1,15 @@
 import { notFound } from 'next/navigation';
 import { BlogPage, pageHeading } from '@/components/post-pages';
-import { publishedPosts, site, staticParams, tags } from '@/lib/content';
-import { laterPageNumber, laterPageNumbers, pageOf, pagePath } from '@/lib/content/pagination';
+import { publishedPosts, site, tags } from '@/lib/content';
+import { laterPageNumber, pageOf, pagePath } from '@/lib/content/pagination';
+import { blogPageParams } from '@/lib/content/source';
 import { pageMetadata } from '@/lib/seo';
 
 // Page 1 is /blog itself: /blog/page/1, a page past the last and anything not a page number are 404.
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return staticParams(() => laterPageNumbers(publishedPosts().length).map((number) => ({ page: String(number) })));
+  return blogPageParams();
 }
 
 function findPage(segment: string) {

@@ -1,16 +1,16 @@
-import { staticParams, tags } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { contentPaths, tagBySlug } from '@/lib/content';
+import { lastModified, tagParams } from '@/lib/content/source';
 import { tagMarkdown } from '@/lib/feeds/page-markdown';
 import { markdownPageResponse } from '@/lib/http/markdown-page';
 import { markdownNotFound } from '@/lib/http/responses';
 
 // Target of proxy.ts for `/tags/{tag}.md` and for `/tags/{tag}` negotiated to markdown.
 export function generateStaticParams() {
-  return staticParams(() => tags().map((tag) => ({ tag: tag.slug })));
+  return tagParams();
 }
 
 export async function GET(_request: Request, { params }: RouteContext<'/tags/[tag]/index.md'>) {
   const { tag: slug } = await params;
-  const tag = tags().find((entry) => entry.slug === slug);
-  return tag ? markdownPageResponse(tagMarkdown(tag), `/tags/${tag.slug}`, newestChange(tag.posts)) : markdownNotFound(`/tags/${slug}.md`);
+  const tag = tagBySlug(slug);
+  return tag ? markdownPageResponse(tagMarkdown(tag), tag.path, lastModified(tag.posts)) : markdownNotFound(contentPaths.tagMarkdown(slug));
 }

@@ -1,18 +1,18 @@
 import { notFound } from 'next/navigation';
 import { feedTypes, tagRssFeed } from '@/lib/feeds/feeds';
 import { feedResponse } from '@/lib/http/responses';
-import { staticParams, tags } from '@/lib/content';
-import { newestChange } from '@/lib/content/dates';
+import { tagBySlug } from '@/lib/content';
+import { lastModified, tagParams } from '@/lib/content/source';
 
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return staticParams(() => tags().map((tag) => ({ tag: tag.slug })));
+  return tagParams();
 }
 
 export async function GET(_request: Request, { params }: RouteContext<'/tags/[tag]/rss.xml'>) {
   const { tag: slug } = await params;
-  const tag = tags().find((entry) => entry.slug === slug);
+  const tag = tagBySlug(slug);
   if (!tag) notFound();
-  return feedResponse(await tagRssFeed(tag), feedTypes.rss, { lastModified: newestChange(tag.posts) });
+  return feedResponse(await tagRssFeed(tag), feedTypes.rss, { lastModified: lastModified(tag.posts) });
 }

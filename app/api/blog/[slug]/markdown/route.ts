@@ -1,9 +1,10 @@
-import { publishedPost, publishedPosts, staticParams } from '@/lib/content';
+import { publishedPost } from '@/lib/content';
+import { postParams } from '@/lib/content/source';
 import { markdownPostResponse } from '@/lib/http/markdown-post';
 import { problem } from '@/lib/http/problem';
 
 export function generateStaticParams() {
-  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
+  return postParams();
 }
 
 export async function GET(_request: Request, { params }: RouteContext<'/api/blog/[slug]/markdown'>) {

@@ -1,18 +1,19 @@
 import { notFound } from 'next/navigation';
 import { pageHeading, TagPage } from '@/components/post-pages';
-import { staticParams, tags } from '@/lib/content';
-import { laterPageNumber, laterPageNumbers, pageOf, pagePath } from '@/lib/content/pagination';
+import { tagBySlug } from '@/lib/content';
+import { laterPageNumber, pageOf, pagePath } from '@/lib/content/pagination';
+import { tagPageParams } from '@/lib/content/source';
 import { pageMetadata } from '@/lib/seo';
 
 // Page 1 is /tags/{tag} itself: /tags/{tag}/page/1, a page past the last and anything not a page number are 404.
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return staticParams(() => tags().flatMap((tag) => laterPageNumbers(tag.posts.length).map((number) => ({ tag: tag.slug, page: String(number) }))));
+  return tagPageParams();
 }
 
 function findPage(slug: string, segment: string) {
-  const tag = tags().find((entry) => entry.slug === slug);
+  const tag = tagBySlug(slug);
   const number = laterPageNumber(segment);
   const page = tag && number !== undefined ? pageOf(tag.posts, number) : undefined;
   return tag && page ? { tag, page } : undefined;
@@ -26,7 +27,7 @@ export async function generateMetadata({ params }: PageProps<'/tags/[tag]/page/[
   return pageMetadata({
     title: pageHeading(`Posts tagged “${tag.name}”`, page),
     description: `${tag.posts.length} posts about ${tag.name}: page ${page.number} of ${page.count}.`,
-    path: pagePath(`/tags/${tag.slug}`, page.number),
+    path: pagePath(tag.path, page.number),
     tag: tag.name,
   });
 }
