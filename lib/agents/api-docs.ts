@@ -1,9 +1,8 @@
-import { absoluteUrl, config } from '../config';
+import { absoluteUrl } from '../config';
 import { site } from '../content';
-import { FEED_ITEM_COUNT } from '../feeds/feeds';
 import { markdownTwinOf, NEGOTIATED_PATHS } from '../http/markdown-twins';
 import { problemTypes } from '../http/problem';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '../search/site';
+import { publicEndpoints } from './public-endpoints';
 
 /** The docs page (`/docs/api`) and its markdown twin (`/docs/api.md`) say the same, from here. */
 export const apiDocsFacts = () => ({
@@ -12,28 +11,10 @@ export const apiDocsFacts = () => ({
   intro: 'Everything published here can be read without a key, an account or a rendered page. Read endpoints are never rate limited.',
 });
 
-export const readEndpoints: { path: string; type: string; what: string }[] = [
-  { path: '/api/blog', type: 'application/json', what: 'Every published post, newest first: {"posts":[…]}. Optional limit: a positive integer.' },
-  {
-    path: '/api/search?q=…&limit=…',
-    type: 'application/json',
-    what: `Published posts matching every word of q (1 to ${SEARCH_QUERY_MAX_LENGTH} characters; prefixes and small typos match; title and tags weigh most), best first: {"query","total","results":[…]}, each result with slug, title, description, date, tags, url, markdownUrl and a plain-text snippet. limit: 1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}.`,
-  },
-  { path: '/api/blog/{slug}/markdown', type: 'text/markdown', what: 'The markdown source of one post, YAML frontmatter first.' },
-  { path: '/blog/{slug}.md', type: 'text/markdown', what: 'The same markdown, at the post URL plus .md.' },
-  { path: '/blog/{slug} with Accept: text/markdown', type: 'text/markdown', what: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).' },
-  { path: '/api/home/markdown', type: 'text/markdown', what: 'The homepage as markdown, with links to the latest posts.' },
-  { path: '/api/rss', type: 'application/rss+xml', what: `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts, full HTML in content:encoded.` },
-  { path: '/atom.xml', type: 'application/atom+xml', what: `Atom 1.0 feed of the newest ${FEED_ITEM_COUNT} posts, full HTML in content.` },
-  { path: '/feed.json', type: 'application/feed+json', what: `JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.` },
-  { path: '/tags/{tag}/rss.xml', type: 'application/rss+xml', what: `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag ({tag} as in the tag page URL /tags/{tag}).` },
-  { path: '/api/apps/{slug}/download', type: '302 redirect', what: 'Redirects to the current build of a desktop app.' },
-  {
-    path: '/blog/page/{n}, /tags/{tag}/page/{n}',
-    type: 'text/html',
-    what: `Older posts, ${config().postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
-  },
-];
+/** The rows of the read-endpoint table: the entries of the one list of public endpoints that the docs describe. */
+export function readEndpoints(): { path: string; type: string; what: string }[] {
+  return publicEndpoints().flatMap(({ path, type, docs }) => (docs ? [{ path: docs.path ?? path, type: docs.type ?? type, what: docs.text }] : []));
+}
 
 /** The pages with a markdown twin, as the docs list them. */
 export const markdownTwins: { page: string; markdown: string }[] = NEGOTIATED_PATHS.map((pattern) => {
@@ -63,7 +44,7 @@ export function apiDocsMarkdown(): string {
     '',
     '| GET | Content-Type | What it returns |',
     '|---|---|---|',
-    ...readEndpoints.map((endpoint) => `| \`${endpoint.path}\` | \`${endpoint.type}\` | ${cell(endpoint.what)} |`),
+    ...readEndpoints().map((endpoint) => `| \`${endpoint.path}\` | \`${endpoint.type}\` | ${cell(endpoint.what)} |`),
     '',
     '## Pages as markdown',
     '',

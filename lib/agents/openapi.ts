@@ -11,8 +11,7 @@ import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, search
 import { problemTypes } from '../http/problem';
 import { otherRouteLimits, writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
 import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
-import { API_CATALOG_TYPE } from './api-catalog';
-import { pageTwins } from './llms';
+import { API_CATALOG_TYPE, publicEndpoints } from './public-endpoints';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({
@@ -40,6 +39,18 @@ const readHeaders = {
   'Access-Control-Allow-Origin': { $ref: '#/components/headers/AccessControlAllowOrigin' },
 };
 const notModified = { description: 'Not modified: the If-None-Match validator still matches.' };
+
+/**
+ * Each fixed file of the one list of public endpoints as a 200 of its media
+ * type; a path with more to say (parameters, schemas, other statuses) is
+ * written out below and replaces its entry here.
+ */
+function plainReads() {
+  const files = publicEndpoints().filter((entry) => entry.kind !== 'page' && !entry.path.includes('{'));
+  return Object.fromEntries(
+    files.map((entry) => [entry.path, read(entry.kind === 'markdown-twin' ? `Markdown twin of a page: ${entry.description}` : entry.description, text(entry.type, entry.title))]),
+  );
+}
 
 function read(summary: string, ok: Record<string, unknown>, extra: Record<string, unknown> = {}, parameters: unknown[] = []) {
   return {
@@ -176,6 +187,7 @@ export function openApiDocument() {
     servers: [{ url: config().siteUrl }],
     externalDocs: { url: absoluteUrl('/docs/api') },
     paths: {
+      ...plainReads(),
       '/api/blog': read(
         'Every published post, newest first.',
         { description: 'The post list.', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogList' } } } },
@@ -205,9 +217,6 @@ export function openApiDocument() {
         { '404': { description: 'Not found (HTML, or markdown when negotiated).', content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } } } },
         [slugParam('post'), { name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }],
       ),
-      '/api/home/markdown': read('The home page as markdown.', text('text/markdown', 'The home page.')),
-      '/api/rss': read(`RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts.`, text(feedTypes.rss, 'The feed.')),
-      '/atom.xml': read(`Atom 1.0 feed of the newest ${FEED_ITEM_COUNT} posts, full HTML in content.`, text(feedTypes.atom, 'The feed.')),
       '/feed.json': read(`JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.`, {
         description: 'The feed.',
         content: { [feedTypes.json]: { schema: { $ref: '#/components/schemas/JsonFeed' } } },
@@ -228,10 +237,6 @@ export function openApiDocument() {
           },
         },
       },
-      '/llms.txt': read('Index of the site for agents (llmstxt.org).', text('text/markdown', 'The index.')),
-      '/llms-full.txt': read('Every published post in one document.', text('text/markdown', 'All posts.')),
-      '/pricing.md': read('Prices of the training, the bundles and the book.', text('text/markdown', 'The prices.')),
-      ...Object.fromEntries(pageTwins.map((twin) => [twin.path, read(`Markdown twin of a page: ${twin.description}`, text('text/markdown', twin.title))])),
       '/tags/{tag}.md': read(
         'Markdown twin of a tag page: its posts, newest first, linked to their markdown. The tag page itself answers the same to an Accept header that ranks text/markdown first.',
         text('text/markdown', 'The tag page.'),
@@ -240,8 +245,6 @@ export function openApiDocument() {
       ),
       '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
       '/.well-known/api-catalog': read('RFC 9727 API catalog.', { description: 'The linkset.', content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } } }),
-      '/sitemap.xml': read('Every indexable page.', text('application/xml', 'Sitemap or sitemap index.')),
-      '/robots.txt': read('Crawling rules with the Content-Signal policy.', text('text/plain', 'robots.txt')),
       ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
       [otherRouteLimits.mcp.path]: mcp(),
       [PAYMENTS_WEBHOOK_PATH]: {

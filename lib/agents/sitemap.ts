@@ -1,7 +1,9 @@
 import { absoluteUrl } from '../config';
 import { publishedPosts, tags, type Post } from '../content';
-import { lastChanged, newestChange, w3cDateTime } from '../content/dates';
+import { lastChanged, w3cDateTime } from '../content/dates';
 import { laterPageNumbers, pageOf, pagePath } from '../content/pagination';
+import { lastModified } from '../content/source';
+import { publicEndpoints, type PublicEndpoint } from './public-endpoints';
 
 /** The sitemaps.org limit of URLs per file. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -10,22 +12,21 @@ export type SitemapUrl = { loc: string; lastmod?: number };
 
 /** The later pages of a paginated list (/blog/page/2, …), each dated by the posts it shows. */
 function laterPages(base: string, posts: readonly Post[]): SitemapUrl[] {
-  return laterPageNumbers(posts.length).map((number) => ({ loc: absoluteUrl(pagePath(base, number)), lastmod: newestChange(pageOf(posts, number)?.items ?? []) }));
+  return laterPageNumbers(posts.length).map((number) => ({ loc: absoluteUrl(pagePath(base, number)), lastmod: lastModified(pageOf(posts, number)?.items ?? []) }));
 }
 
 /** Every indexable HTML page; lastmod from the content it shows, never the build time. */
 export function sitemapUrls(): SitemapUrl[] {
   const posts = publishedPosts();
-  const newest = newestChange(posts);
+  const newest = lastModified(posts);
+  const fixed = publicEndpoints().filter((entry) => entry.sitemap);
+  const fixedPage = (entry: PublicEndpoint): SitemapUrl => ({ loc: absoluteUrl(entry.path), ...(entry.sitemap === 'posts' ? { lastmod: newest } : {}) });
   return [
-    { loc: absoluteUrl('/'), lastmod: newest },
-    { loc: absoluteUrl('/blog'), lastmod: newest },
+    ...fixed.filter((entry) => entry.sitemap === 'posts').map(fixedPage),
     ...laterPages('/blog', posts),
-    ...posts.map((post) => ({ loc: absoluteUrl(`/blog/${post.slug}`), lastmod: lastChanged(post) })),
-    ...tags().flatMap((tag) => [{ loc: absoluteUrl(`/tags/${tag.slug}`), lastmod: newestChange(tag.posts) }, ...laterPages(`/tags/${tag.slug}`, tag.posts)]),
-    { loc: absoluteUrl('/apps') },
-    { loc: absoluteUrl('/pricing') },
-    { loc: absoluteUrl('/docs/api') },
+    ...posts.map((post) => ({ loc: post.url, lastmod: lastChanged(post) })),
+    ...tags().flatMap((tag) => [{ loc: absoluteUrl(tag.path), lastmod: lastModified(tag.posts) }, ...laterPages(tag.path, tag.posts)]),
+    ...fixed.filter((entry) => entry.sitemap === 'undated').map(fixedPage),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { DocsTable } from '@/components/docs-table';
 import { apiDocsFacts, markdownTwins, markdownTwinsText, readEndpoints } from '@/lib/agents/api-docs';
 import { problemTypes } from '@/lib/http/problem';
 import { routeLimits } from '@/lib/limits/table';
@@ -15,55 +16,15 @@ export default function ApiDocsPage() {
       <h1>{apiDocsFacts().title}</h1>
       <p>{apiDocsFacts().intro}</p>
       <h2 id="endpoints">Read endpoints</h2>
-      <div className="table-wrap" role="region" aria-label="Table: read endpoints" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">GET</th>
-              <th scope="col">Content-Type</th>
-              <th scope="col">What it returns</th>
-            </tr>
-          </thead>
-          <tbody>
-            {readEndpoints.map((endpoint) => (
-              <tr key={endpoint.path}>
-                <td>
-                  <code>{endpoint.path}</code>
-                </td>
-                <td>
-                  <code>{endpoint.type}</code>
-                </td>
-                <td>{endpoint.what}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocsTable
+        label="read endpoints"
+        head={['GET', 'Content-Type', 'What it returns']}
+        rows={readEndpoints().map((endpoint) => [<code key="path">{endpoint.path}</code>, <code key="type">{endpoint.type}</code>, endpoint.what])}
+      />
       <h2 id="markdown-twins">Pages as markdown</h2>
       <p>{markdownTwinsText.lead}</p>
       <p>{markdownTwinsText.rules}</p>
-      <div className="table-wrap" role="region" aria-label="Table: pages as markdown" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Page</th>
-              <th scope="col">Markdown</th>
-            </tr>
-          </thead>
-          <tbody>
-            {markdownTwins.map((twin) => (
-              <tr key={twin.page}>
-                <td>
-                  <code>{twin.page}</code>
-                </td>
-                <td>
-                  <code>{twin.markdown}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocsTable label="pages as markdown" head={['Page', 'Markdown']} rows={markdownTwins.map((twin) => [<code key="page">{twin.page}</code>, <code key="markdown">{twin.markdown}</code>])} />
       <h2 id="mcp">MCP server</h2>
       <p>
         <code>/mcp</code> is a Model Context Protocol server (Streamable HTTP, stateless: no session, every JSON-RPC message is a <code>POST</code>{' '}
