@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { dateToMillis, postFrontmatterSchema, productFrontmatterSchema, slugSchema } from '@/lib/content/schema';
+
+const post = { title: 'A', description: 'B', date: '2025-01-10' };
+const problems = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+  result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
+
+describe('post frontmatter', () => {
+  it('fills in no tags and not a draft', () => {
+    expect(postFrontmatterSchema.parse(post)).toEqual({ ...post, tags: [], draft: false });
+  });
+
+  it('refuses an unknown key, so a typo never publishes a draft', () => {
+    expect(problems(postFrontmatterSchema.safeParse({ ...post, drfat: true }))).toEqual([expect.stringContaining('drfat')]);
+  });
+
+  it('takes a date-time only with an offset, and no update before the date', () => {
+    expect(postFrontmatterSchema.safeParse({ ...post, date: '2025-01-10T09:30:00+01:00' }).success).toBe(true);
+    expect(problems(postFrontmatterSchema.safeParse({ ...post, date: '2025-01-10T09:30:00' }))).toEqual(['date: must be YYYY-MM-DD or an ISO 8601 date-time with offset']);
+    expect(problems(postFrontmatterSchema.safeParse({ ...post, updated: '2025-01-09' }))).toEqual(['updated: must not be before date']);
+  });
+
+  it('refuses a description over 300 characters', () => {
+    expect(problems(postFrontmatterSchema.safeParse({ ...post, description: 'x'.repeat(301) }))).toEqual(['description: must be at most 300 characters']);
+  });
+});
+
+describe('slugs and dates', () => {
+  it.each(['a', 'etags-and-caching', 'v2'])('takes the slug %j', (slug) => expect(slugSchema.safeParse(slug).success).toBe(true));
+  it.each(['A', 'a--b', '-a', 'a-', 'a_b', ''])('refuses the slug %j', (slug) => expect(slugSchema.safeParse(slug).success).toBe(false));
+
+  it('reads a date-only value as midnight UTC', () => {
+    expect(dateToMillis('2025-01-10')).toBe(Date.UTC(2025, 0, 10));
+    expect(dateToMillis('2025-01-10T01:00:00+02:00')).toBe(Date.UTC(2025, 0, 9, 23));
+  });
+});
+
+describe('product frontmatter', () => {
+  const offer = { kind: 'offer', title: 'O', description: 'D', price: 100, currency: 'EUR', starts: '2025-01-01T00:00:00Z', ends: '2025-02-01T00:00:00Z' };
+
+  it('gives an offer a window that ends after it starts', () => {
+    expect(productFrontmatterSchema.safeParse(offer).success).toBe(true);
+    expect(problems(productFrontmatterSchema.safeParse({ ...offer, ends: offer.starts }))).toEqual(['ends: must be after starts']);
+  });
+
+  it('refuses a currency that is not an ISO 4217 code', () => {
+    expect(problems(productFrontmatterSchema.safeParse({ ...offer, currency: 'euro' }))).toEqual(['currency: must be an ISO 4217 code such as EUR']);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { publishedPosts } from '@/lib/content';
+import { blogPageParams, lastModified, latestPosts, postParams, tagPageParams, tagParams } from '@/lib/content/source';
+import { FIXTURE_SITE, PUBLISHED_SLUGS, withFixtureContent } from '../../support/fixture-content';
+
+withFixtureContent({ postsPerPage: 1 });
+
+describe('the content source', () => {
+  it('gives each published post its page path, absolute URL and markdown URL', () => {
+    const alpha = publishedPosts().find((post) => post.slug === 'alpha-post');
+    expect(alpha).toMatchObject({
+      path: '/blog/alpha-post',
+      url: `${FIXTURE_SITE}/blog/alpha-post`,
+      markdownUrl: `${FIXTURE_SITE}/blog/alpha-post.md`,
+    });
+  });
+
+  it('builds one post page per published post, and none for a draft or a future post', () => {
+    expect(postParams()).toEqual(PUBLISHED_SLUGS.map((slug) => ({ slug })));
+  });
+
+  it('builds one tag page per tag of a published post, and none for a tag only unpublished posts carry', () => {
+    const params = tagParams().map(({ tag }) => tag);
+    expect(params.toSorted()).toEqual(['escaping', 'http', 'testing']);
+    expect(params).not.toContain('unpublished-only');
+  });
+
+  it('builds the later pages of the blog and of each tag from the page size', () => {
+    // One post a page: four published posts fill /blog and /blog/page/2 to 4; "testing" has two posts.
+    expect(blogPageParams()).toEqual([{ page: '2' }, { page: '3' }, { page: '4' }]);
+    expect(tagPageParams()).toEqual([{ tag: 'testing', page: '2' }]);
+  });
+
+  it('dates the site by its newest published change, and a list by its own posts', () => {
+    expect(lastModified()).toBe(Date.parse('2025-04-01T09:30:00+02:00'));
+    // alpha-post, the only "http" post, was updated after it was published.
+    expect(lastModified(publishedPosts().filter((post) => post.tags.includes('http')))).toBe(Date.UTC(2025, 1, 1));
+    expect(lastModified([])).toBeUndefined();
+  });
+
+  it('gives the latest posts, newest first, at most as many as are published', () => {
+    expect(latestPosts(2).map((post) => post.slug)).toEqual(PUBLISHED_SLUGS.slice(0, 2));
+    expect(latestPosts(10).map((post) => post.slug)).toEqual(PUBLISHED_SLUGS);
+  });
+});
