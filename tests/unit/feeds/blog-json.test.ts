@@ -8,16 +8,9 @@ describe('/api/blog', () => {
   it('lists every published post, newest first, each with its HTML and markdown URLs', () => {
     const list = blogListSchema.parse(blogList());
     expect(list.posts.map((post) => post.slug)).toEqual(PUBLISHED_SLUGS);
-    expect(list.posts[3]).toEqual({
-      slug: 'alpha-post',
-      title: 'Alpha post',
-      description: 'The first fixture post, with code and a table.',
-      date: '2025-01-10',
-      updated: '2025-02-01',
-      tags: ['http', 'testing'],
-      url: `${FIXTURE_SITE}/blog/alpha-post`,
-      markdownUrl: `${FIXTURE_SITE}/blog/alpha-post.md`,
-    });
+    const alpha = list.posts.at(-1);
+    expect(alpha).toMatchObject({ slug: 'alpha-post', date: '2025-01-10', updated: '2025-02-01', tags: ['http', 'testing'] });
+    expect([alpha?.url, alpha?.markdownUrl]).toEqual([`${FIXTURE_SITE}/blog/alpha-post`, `${FIXTURE_SITE}/blog/alpha-post.md`]);
   });
 
   it('leaves updated out of a post never updated', () => {
