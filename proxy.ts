@@ -4,8 +4,8 @@ import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl, config as siteConfig } from '@/lib/config';
 import { deployment } from '@/lib/deploy';
 import { linkHeader } from '@/lib/http/links';
-import { markdownTwinOf, markdownUrlRoute } from '@/lib/http/markdown-twins';
-import { prefersMarkdown } from '@/lib/http/negotiate';
+import { markdownUrlRoute } from '@/lib/http/markdown-twins';
+import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
 import { indexNowKey } from '@/lib/forms/indexnow-key';
 import { platformHeaders } from '@/lib/server/platform-headers';
@@ -18,18 +18,19 @@ import { platformHeaders } from '@/lib/server/platform-headers';
  * server, the headers of lib/server/platform-headers.ts on every response.
  */
 export function proxy(request: NextRequest) {
-  const response = answer(request);
+  const { pathname } = request.nextUrl;
+  const negotiated = negotiate(pathname, request.headers.get('accept'));
+  const response = answer(request, negotiated);
   const settings = deployment();
   if (!settings.platform) return response;
   // Without lectern's server (PLATFORM_MODE), the headers it would add to every response.
-  const { pathname } = request.nextUrl;
-  const markdown = pathname.endsWith('.md') || (markdownTwinOf(pathname) !== undefined && prefersMarkdown(request.headers.get('accept')));
+  const markdown = pathname.endsWith('.md') || negotiated?.variant === 'markdown';
   const headers = platformHeaders({ pathname, markdown, siteUrl: siteConfig().siteUrl, trustProxy: settings.trustProxy, forwardedProto: request.headers.get('x-forwarded-proto') });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }
 
-function answer(request: NextRequest): Response {
+function answer(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response {
   const { pathname } = request.nextUrl;
   const key = indexNowKey();
   if (key && pathname === `/${key}.txt`) {
@@ -38,10 +39,10 @@ function answer(request: NextRequest): Response {
   }
   const route = markdownUrlRoute(pathname);
   if (route) return toMarkdown(request, route, undefined);
-  const twin = markdownTwinOf(pathname);
-  if (!twin) return NextResponse.next();
-  const vary = { Vary: 'Accept' };
-  if (prefersMarkdown(request.headers.get('accept'))) return toMarkdown(request, twin.route, vary);
+  if (!negotiated) return NextResponse.next();
+  const { twin, variant } = negotiated;
+  const vary = { Vary: NEGOTIATED_ON };
+  if (variant === 'markdown') return toMarkdown(request, twin.route, vary);
   if (!validPost(pathname)) return NextResponse.next({ headers: vary });
   const links = [...(pathname === '/' ? [API_CATALOG_LINK] : []), linkHeader(absoluteUrl(twin.markdownPath), 'alternate', 'text/markdown')];
   return NextResponse.next({ headers: { ...vary, Link: links.join(', ') } });

@@ -5,9 +5,9 @@
  * (lib/http/negotiate.ts). The pages that only answer a form (sent, confirmed,
  * cancelled) and the pages made from a link's token have none.
  *
- * proxy.ts reaches the twins from here, the read cache keeps both variants of
- * each page apart (lib/server/response-headers.ts), and each page's metadata
- * links its twin (lib/seo.ts).
+ * proxy.ts reaches the twins from here (through lib/http/negotiate.ts, which also
+ * tells the read cache which variant to key and the response head when to vary
+ * on Accept), and each page's metadata links its twin (lib/seo.ts).
  */
 
 /** Pages with a twin at a fixed URL, served by a static route of that path. */

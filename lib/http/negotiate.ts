@@ -1,3 +1,5 @@
+import { markdownTwinOf, type MarkdownTwin } from './markdown-twins';
+
 /**
  * Content negotiation between the HTML page and its markdown source (RFC 9110 §12.5.1).
  * Markdown wins only when the client ranks `text/markdown` strictly above HTML;
@@ -43,3 +45,21 @@ export function prefersMarkdown(accept: string | null | undefined): boolean {
   const html = qualityOf(ranges, 'text', 'html');
   return markdown > 0 && markdown > html;
 }
+
+/** Which of a page's two answers a request gets. */
+export type Variant = 'html' | 'markdown';
+
+/**
+ * The one decision about a path and an Accept header: undefined where the path
+ * has a single answer, else the page's markdown twin and the variant the request
+ * gets. proxy.ts routes by it, the read cache keys by it and the response head
+ * varies on Accept by it.
+ */
+export function negotiate(pathname: string, accept: string | null | undefined): { twin: MarkdownTwin; variant: Variant } | undefined {
+  const twin = markdownTwinOf(pathname);
+  if (!twin) return undefined;
+  return { twin, variant: prefersMarkdown(accept) ? 'markdown' : 'html' };
+}
+
+/** The request header a negotiated answer varies on (its `Vary`). */
+export const NEGOTIATED_ON = 'Accept';

@@ -4,10 +4,11 @@ import { bodyLimit, hasBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp } from '../http/client-ip';
 import { problemDetails } from '../http/problem';
+import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
-import { createReadCache, NEXT_ROUTER_HEADERS, type HeaderList } from './read-cache';
-import { adjustResponseHead, isNegotiatedPath } from './response-headers';
-import { applySecurityHeaders, requestIsHttps, securedHead, withDocumentPolicy, type SecurityOptions } from './security';
+import { createReadCache } from './read-cache';
+import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
+import { passThrough, requestIsHttps, type SecurityOptions } from './security';
 import { originForm, unroutable, unroutableResponse } from './unroutable';
 
 /**
@@ -21,10 +22,10 @@ const SERVER_ACTION_HEADERS = ['next-action', ...NEXT_ROUTER_HEADERS];
 export type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Sends a response lectern made itself, with the headers every response gets. */
-async function sendOwn(req: IncomingMessage, res: ServerResponse, response: Response, security: SecurityOptions): Promise<void> {
+async function sendOwn(req: IncomingMessage, res: ServerResponse, response: Response, facts: RequestFacts): Promise<void> {
   const body = Buffer.from(await response.arrayBuffer());
   const headers: HeaderList = [...response.headers, ['content-length', body.length]];
-  const head = securedHead(security.csp ? withDocumentPolicy(headers, body) : headers, { https: requestIsHttps(req, security), csp: security.csp });
+  const head = responseHead(facts, { status: response.status, headers, body });
   res.writeHead(response.status, head.flat());
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -64,10 +65,11 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
     maxBytes: options.dev ? 0 : undefined,
-    finishHeaders: security.csp ? withDocumentPolicy : undefined,
+    csp: security.csp,
     isHttps: (req) => requestIsHttps(req, security),
-    secureHead: (headers, https) => securedHead(headers, { https, csp: security.csp }),
   });
+  /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
+  const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({ https: requestIsHttps(req, security), csp: security.csp, variant, read: false });
   const renderWithClientIp: Render = (req, res) => {
     recordClientIp(req.headers, req.socket.remoteAddress);
     render(req, res);
@@ -77,13 +79,13 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     req.url = originForm(req.url ?? '/');
     const pathname = req.url.split('?', 1)[0] ?? '/';
     if (hasBody(req.headers) && bodyLimit(pathname) === undefined) {
-      applySecurityHeaders(req, res, security);
+      passThrough(req, res, factsOf(req));
       refuseBody(res);
       return;
     }
     const refusal = unroutable(req.method ?? 'GET', req.url);
     if (refusal) {
-      sendOwn(req, res, unroutableResponse(refusal, req.url, req.headers.accept), security).catch((error: unknown) => {
+      sendOwn(req, res, unroutableResponse(refusal, req.url, req.headers.accept), factsOf(req)).catch((error: unknown) => {
         console.error('request failed', error);
         res.destroy();
       });
@@ -91,13 +93,12 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     }
     const contentError = options.contentError && !pathname.startsWith('/_next/') ? options.contentError() : undefined;
     if (contentError) {
-      applySecurityHeaders(req, res, security);
+      passThrough(req, res, factsOf(req));
       sendContentError(req, res, contentError);
       return;
     }
     if (readCache.handle(req, res, renderWithClientIp)) return;
-    adjustResponseHead(res, { varyAccept: isNegotiatedPath(pathname) });
-    applySecurityHeaders(req, res, security);
+    passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
     renderWithClientIp(req, res);
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefersMarkdown } from '@/lib/http/negotiate';
+import { negotiate, prefersMarkdown } from '@/lib/http/negotiate';
 
 describe('prefersMarkdown', () => {
   it.each([
@@ -31,5 +31,39 @@ describe('prefersMarkdown', () => {
   it('lets the most specific range decide: text/* does not override an explicit text/markdown;q=0', () => {
     expect(prefersMarkdown('text/*, text/markdown;q=0')).toBe(false);
     expect(prefersMarkdown('text/markdown, text/*;q=0')).toBe(true);
+  });
+});
+
+describe('negotiate', () => {
+  it.each([
+    ['/blog/a-post', true],
+    ['/blog/a-post.md', false],
+    ['/blog', true],
+    ['/blog.md', false],
+    ['/blog/a-post/index.md', false],
+    ['/', true],
+    ['/index.md', false],
+    ['/tags/http', true],
+    ['/tags/http.md', false],
+    ['/tags', false],
+    ['/pricing', true],
+    ['/pricing.md', false],
+    ['/apps', true],
+    ['/docs/api', true],
+    ['/docs', false],
+    ['/support', true],
+    ['/support/sent', false],
+    ['/subscribe/confirmed', false],
+    ['/api/blog', false],
+    ['/api/home/markdown', false],
+  ])('%s negotiates: %s', (pathname, expected) => {
+    expect(negotiate(pathname, undefined) !== undefined).toBe(expected);
+  });
+
+  it('gives a negotiated page the variant its Accept ranks first, with the twin it is rewritten to', () => {
+    expect(negotiate('/blog/a-post', 'text/markdown')).toEqual({ twin: { markdownPath: '/blog/a-post.md', route: '/blog/a-post/index.md' }, variant: 'markdown' });
+    expect(negotiate('/blog/a-post', 'text/html, text/markdown;q=0.9')?.variant).toBe('html');
+    expect(negotiate('/pricing', undefined)?.variant).toBe('html');
+    expect(negotiate('/api/blog', 'text/markdown')).toBeUndefined();
   });
 });

@@ -2,22 +2,8 @@ import { createServer, get as httpGet, type IncomingMessage, type Server, type S
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, brotliDecompressSync, constants as zlib, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReadCache, ENTRY_OVERHEAD_BYTES, matchesIfNoneMatch, preconditionHolds, type ReadCacheOptions } from '@/lib/server/read-cache';
-
-describe('If-None-Match', () => {
-  it.each([
-    ['"a"', true],
-    ['W/"a"', true],
-    ['"x", "a"', true],
-    ['*', true],
-    ['"b"', false],
-    ['', false],
-    [undefined, false],
-    ['"a-gz"', false],
-  ])('%j matches "a": %s', (header, expected) => {
-    expect(matchesIfNoneMatch(header, ['"a"'])).toBe(expected);
-  });
-});
+import { createReadCache, type ReadCacheOptions } from '@/lib/server/read-cache';
+import { ENTRY_OVERHEAD_BYTES } from '@/lib/server/read-store';
 
 let server: Server | undefined;
 
@@ -232,31 +218,5 @@ describe('the read cache', () => {
     expect([first.status, again.status]).toEqual([200, 200]);
     expect(again.body.toString()).toBe(page('/blog/etags').body);
     expect(rendered).toHaveLength(201);
-  });
-});
-
-describe('If-Match and If-Unmodified-Since', () => {
-  const entry = { status: 200, etag: '"abc"', gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' }, br: { body: Buffer.alloc(0), etag: '"abc-br"' }, headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][] };
-  const holds = (headers: Record<string, string>, on: Partial<Omit<typeof entry, 'br'>> & { br?: typeof entry.br | null } = {}) => preconditionHolds({ headers }, { ...entry, ...on });
-
-  it('holds for *, the current tag or its gzip or brotli variant, and fails for another or a weak tag (strong comparison)', () => {
-    expect(holds({ 'if-match': '*' })).toBe(true);
-    expect(holds({ 'if-match': '"x", "abc"' })).toBe(true);
-    expect(holds({ 'if-match': '"abc-gz"' })).toBe(true);
-    expect(holds({ 'if-match': '"abc-br"' })).toBe(true);
-    expect(holds({ 'if-match': '"abc-br"' }, { br: null })).toBe(false);
-    expect(holds({ 'if-match': '"x"' })).toBe(false);
-    expect(holds({ 'if-match': 'W/"abc"' })).toBe(false);
-  });
-
-  it('compares If-Unmodified-Since with Last-Modified only without If-Match, ignoring a date it cannot read', () => {
-    expect(holds({ 'if-unmodified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).toBe(false);
-    expect(holds({ 'if-unmodified-since': 'Wed, 01 Jan 2025 00:00:00 GMT' })).toBe(true);
-    expect(holds({ 'if-unmodified-since': 'not a date' })).toBe(true);
-    expect(holds({ 'if-match': '"abc"', 'if-unmodified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).toBe(true);
-  });
-
-  it('ignores both on a response that is not 2xx', () => {
-    expect(holds({ 'if-match': '"x"' }, { status: 404 })).toBe(true);
   });
 });

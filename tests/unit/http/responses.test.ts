@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { config } from '@/lib/config';
+import { CONTENT_SIGNAL, feedResponse, jsonResponse, markdownNotFound, markdownResponse, redirectResponse, textResponse, xmlResponse } from '@/lib/http/responses';
+
+describe('read responses', () => {
+  it('sends markdown in UTF-8 with the read profile, the content signal and the build time as Last-Modified', async () => {
+    const response = markdownResponse('# Hi\n');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
+    expect(response.headers.get('content-signal')).toBe(CONTENT_SIGNAL);
+    expect(response.headers.get('last-modified')).toBe(new Date(config().publishedBefore).toUTCString());
+    expect(await response.text()).toBe('# Hi\n');
+  });
+
+  it('uses the time the content last changed when given, and lets given headers win', () => {
+    const response = textResponse('x', { lastModified: Date.UTC(2025, 0, 2), headers: { 'Cache-Control': 'no-store' } });
+    expect(response.headers.get('last-modified')).toBe('Thu, 02 Jan 2025 00:00:00 GMT');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-signal')).toBeNull();
+  });
+
+  it('sends JSON serialized, under its own media type when given one', async () => {
+    const response = jsonResponse({ a: 1 }, { contentType: 'application/linkset+json' });
+    expect(response.headers.get('content-type')).toBe('application/linkset+json');
+    expect(await response.text()).toBe('{"a":1}');
+    expect(jsonResponse([]).headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('names XML and feeds in UTF-8', () => {
+    expect(xmlResponse('<a/>', 'application/xml').headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(feedResponse('{}', 'application/feed+json').headers.get('content-type')).toBe('application/feed+json; charset=utf-8');
+  });
+
+  it('answers a markdown URL that finds nothing with a short 404 in markdown, without Last-Modified, its path stripped of backticks', async () => {
+    const response = markdownNotFound('/blog/`nope`.md');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(response.headers.get('last-modified')).toBeNull();
+    expect(await response.text()).toBe('# Not found\n\nNothing is published at `/blog/nope.md`. The list of posts is at /api/blog.\n');
+  });
+
+  it('redirects with 302 and is never stored', () => {
+    const response = redirectResponse('https://downloads.example.com/app.dmg');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('https://downloads.example.com/app.dmg');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+});
