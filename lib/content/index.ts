@@ -1,6 +1,7 @@
 import GithubSlugger from 'github-slugger';
 import { absoluteUrl, config } from '../config';
 import { contentFingerprint } from './fingerprint';
+import { publishedAtBuild, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 
 export type { App, Product } from './load';
@@ -30,9 +31,10 @@ function build(): State {
   const content = loadContent(contentDir);
   // In development "published" is judged now, for the marks; the list keeps every post.
   const now = live ? Date.now() : publishedBefore;
+  const builtSet = live ? undefined : publishedAtBuild();
   const posts = content.posts
     .map((post) => ({ ...post, published: isPublished(post, now) }))
-    .filter((post) => live || post.published)
+    .filter((post) => live || (post.published && (!builtSet || builtSet.has(post.slug))))
     .sort(newestFirst);
   return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
 }
@@ -84,7 +86,22 @@ export function contentError(): ContentError | undefined {
  * route's own lookup answers 404 for one that does not exist.
  */
 export function staticParams<T>(params: () => T[]): T[] {
-  return live ? [] : params();
+  if (live) return [];
+  recordPublishedSet(() => ({ slugs: publishedPosts().map((post) => post.slug), prerendered: prerenderedPosts().length }));
+  return params();
+}
+
+/**
+ * The posts a build generates: the newest PRERENDER_POSTS. The others are generated on their
+ * first request, from the same code, and kept for the life of the build.
+ */
+export function prerenderedPosts(): readonly Post[] {
+  return publishedPosts().slice(0, config().prerenderPosts);
+}
+
+/** generateStaticParams of every route with one entry per post. */
+export function postParams(): { slug: string }[] {
+  return staticParams(() => prerenderedPosts().map(({ slug }) => ({ slug })));
 }
 
 /**

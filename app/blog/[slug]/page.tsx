@@ -4,15 +4,15 @@ import { JsonLd } from '@/components/json-ld';
 import { MarkdownHtml } from '@/components/markdown-html';
 import { TagList } from '@/components/tag-list';
 import { UnpublishedMark } from '@/components/unpublished-mark';
-import { publishedPost, publishedPosts, site, staticParams, urls } from '@/lib/content';
+import { postParams, publishedPost, site, urls } from '@/lib/content';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
 
-export const dynamicParams = false;
 
-export function generateStaticParams() {
-  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
-}
+// The newest PRERENDER_POSTS posts are generated at build, the others on their first request;
+// a slug that is not a published post is a 404 without rendering anything.
+export const dynamicParams = true;
+export const generateStaticParams = postParams;
 
 export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
   const post = publishedPost((await params).slug);
