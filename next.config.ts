@@ -1,6 +1,26 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import type { NextConfig } from 'next';
+import { contentFingerprint } from './lib/content/fingerprint';
 import { FORM_BODY_LIMIT } from './lib/http/body';
+
+/**
+ * What a rendered post depends on besides its text: the renderer's code (lib/content), the
+ * packages it runs (the lockfile) and the images it measures (public/). Part of every key of the
+ * render cache (lib/content/render.ts), so a change to any of them renders every post again.
+ */
+function rendererVersion(): string {
+  const hash = createHash('sha256');
+  const folder = path.join(process.cwd(), 'lib', 'content');
+  for (const name of fs.readdirSync(folder).sort()) hash.update(name).update(fs.readFileSync(path.join(folder, name)));
+  for (const file of ['package-lock.json', 'package.json']) {
+    if (fs.existsSync(file)) hash.update(fs.readFileSync(file));
+  }
+  hash.update(contentFingerprint(path.join(process.cwd(), 'public')));
+  return hash.digest('hex').slice(0, 32);
+}
 
 const nextConfig: NextConfig = {
   // Lets a test harness build a fixture site beside the real one.
@@ -8,14 +28,26 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Inlined at build: "published" means "not in the future when the site was built", in every route.
-  env: { LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME || String(Date.now()) },
+  env: {
+    LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME || String(Date.now()),
+    LECTERN_RENDERER_VERSION: rendererVersion(),
+  },
   typedRoutes: false,
+  // Loaded from node_modules at run time instead of bundled: compiling them was most of every
+  // build's fixed compile time (BENCHMARKS.md, Build).
+  serverExternalPackages: ['@modelcontextprotocol/sdk', 'stripe', 'nodemailer', 'redis', '@upstash/redis', '@upstash/ratelimit', 'minisearch', 'feed', 'yaml', 'zod'],
+  // `npm run typecheck` (and `npm test`, which runs it) checks the types; a build does not check
+  // them again (10 s of every build: BENCHMARKS.md, Build).
+  typescript: { ignoreBuildErrors: true },
   // One static-generation worker per CPU: Next's default leaves one CPU to the main process, which
   // only waits while the pages are generated (BENCHMARKS.md, Build).
   // Next buffers the body of a request that goes through proxy.ts (every URL but the write routes,
   // which read their own). lectern's server refuses bodies on URLs that read none before Next; this
   // bounds what a host without it would hold.
-  experimental: { cpus: availableParallelism(), proxyClientMaxBodySize: FORM_BODY_LIMIT },
+  experimental: {
+    cpus: availableParallelism(),
+    proxyClientMaxBodySize: FORM_BODY_LIMIT,
+  },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,
 };

@@ -1,11 +1,13 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
+import { publishedAtBuild } from '@/lib/content/published-set';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl, config as siteConfig } from '@/lib/config';
 import { deployment } from '@/lib/deploy';
 import { linkHeader } from '@/lib/http/links';
 import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
+import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
 import { indexNowKey } from '@/lib/forms/indexnow-key';
 import { platformHeaders } from '@/lib/server/platform-headers';
@@ -37,6 +39,8 @@ function answer(request: NextRequest, negotiated: ReturnType<typeof negotiate>):
     // IndexNow's key file: proves the submitted URLs are ours.
     return textResponse(key, { cache: 'read' });
   }
+  const unpublished = notAPublishedPost(request, negotiated);
+  if (unpublished) return unpublished;
   const route = markdownUrlRoute(pathname);
   if (route) return toMarkdown(request, route, undefined);
   if (!negotiated) return NextResponse.next();
@@ -52,6 +56,30 @@ function answer(request: NextRequest, negotiated: ReturnType<typeof negotiate>):
 function validPost(pathname: string): boolean {
   const post = /^\/blog\/([^/]+?)(?:\.md)?$/.exec(pathname);
   return !post || SLUG_PATTERN.test(post[1] ?? '');
+}
+
+/**
+ * A URL of one post whose slug the build did not publish. Posts past PRERENDER_POSTS are
+ * generated on their first request, and Next keeps every page it generates, 404s included: a
+ * made-up slug is answered here, from the build's list of slugs, so nothing renders and nothing
+ * is kept for it. (In development, and for posts a build generated, Next answers as before.)
+ */
+function notAPublishedPost(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
+  const { pathname } = request.nextUrl;
+  const api = /^\/api\/blog\/([^/]+)\/markdown$/.exec(pathname);
+  const page = api ? undefined : /^\/blog\/([^/]+?)(\.md|\/index\.md|\/opengraph-image)?$/.exec(pathname);
+  const slug = (api ?? page)?.[1];
+  const published = slug === undefined ? undefined : publishedAtBuild();
+  if (slug === undefined || !published || published.has(slug)) return undefined;
+  if (api) return problem('not-found', 'No published post has this slug.');
+  const suffix = page?.[2];
+  if (suffix === '/opengraph-image') return textResponse('Not found\n', { status: 404, cache: 'error' });
+  const vary = suffix ? undefined : { Vary: NEGOTIATED_ON };
+  if (suffix || negotiated?.variant === 'markdown') return withHeaders(markdownNotFound(pathname), vary);
+  // Next's own not-found page, as for any URL it has no route for.
+  const target = request.nextUrl.clone();
+  target.pathname = '/_not-a-published-post';
+  return NextResponse.rewrite(target, { headers: vary });
 }
 
 function toMarkdown(request: NextRequest, route: string, vary: Record<string, string> | undefined): Response {

@@ -4,6 +4,7 @@ import next from 'next';
 import { config } from './lib/config';
 import { deployment } from './lib/deploy';
 import { createRequestHandler } from './lib/server/handler';
+import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 import { mailSettings } from './lib/services/mail/settings';
 
 /**
@@ -50,6 +51,12 @@ const server = createServer(
 server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
   console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
+  // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
+  if (!dev && config().prewarm) {
+    void prewarm((req, res) => {
+      handle(req, res).catch(() => res.destroy());
+    }, postsToPrewarm());
+  }
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

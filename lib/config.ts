@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** How many of the newest posts a build generates when PRERENDER_POSTS is not set (README, "Large sites"). */
+export const DEFAULT_PRERENDER_POSTS = 1000;
+
 const envSchema = z.object({
   SITE_URL: z
     .url({ protocol: /^https?$/, error: 'SITE_URL must be an absolute http(s) URL such as https://example.com' })
@@ -12,9 +15,28 @@ const envSchema = z.object({
     .regex(/^[1-9][0-9]{0,3}$/, { error: 'POSTS_PER_PAGE must be a whole number from 1 to 9999' })
     .default('20')
     .transform(Number),
+  PRERENDER_POSTS: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,6})$/, { error: 'PRERENDER_POSTS must be a whole number from 0 to 9999999' })
+    .default(String(DEFAULT_PRERENDER_POSTS))
+    .transform(Number),
+  PREWARM: z.enum(['0', '1'], { error: 'PREWARM must be 1 (generate older posts after start) or 0' }).default('1'),
 });
 
-export type Config = { siteUrl: string; contentDir: string; publishedBefore: number; postsPerPage: number };
+export type Config = {
+  siteUrl: string;
+  contentDir: string;
+  publishedBefore: number;
+  postsPerPage: number;
+  /** The newest posts generated at build; older ones are generated on their first request and kept. */
+  prerenderPosts: number;
+  /** lectern's server generates the posts the build left (past prerenderPosts) in the background after start. */
+  prewarm: boolean;
+  /** Next's build folder, relative to the working directory: its `cache/` survives rebuilds. */
+  distDir: string;
+  /** A hash of the markdown renderer's code and packages, inlined at build: part of every render cache key. */
+  rendererVersion: string;
+};
 
 let cached: Config | undefined;
 
@@ -29,6 +51,8 @@ export function config(): Config {
     SITE_URL: process.env.SITE_URL || undefined,
     CONTENT_DIR: process.env.CONTENT_DIR || undefined,
     POSTS_PER_PAGE: process.env.POSTS_PER_PAGE || undefined,
+    PRERENDER_POSTS: process.env.PRERENDER_POSTS || undefined,
+    PREWARM: process.env.PREWARM || undefined,
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
@@ -40,6 +64,10 @@ export function config(): Config {
     contentDir: path.resolve(parsed.data.CONTENT_DIR),
     publishedBefore: Number.isFinite(buildTime) && buildTime > 0 ? buildTime : Date.now(),
     postsPerPage: parsed.data.POSTS_PER_PAGE,
+    prerenderPosts: parsed.data.PRERENDER_POSTS,
+    prewarm: parsed.data.PREWARM === '1',
+    distDir: process.env.NEXT_DIST_DIR || '.next',
+    rendererVersion: process.env.LECTERN_RENDERER_VERSION || 'development',
   };
   return cached;
 }

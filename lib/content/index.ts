@@ -1,5 +1,6 @@
 import { config } from '../config';
 import { contentFingerprint } from './fingerprint';
+import { publishedAtBuild, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 import { contentPaths, tagSlug, urls } from './urls';
 
@@ -37,9 +38,10 @@ function build(): State {
   const content = loadContent(contentDir);
   // In development "published" is judged now, for the marks; the list keeps every post.
   const now = live ? Date.now() : publishedBefore;
+  const builtSet = live ? undefined : publishedAtBuild();
   const posts = content.posts
     .map((post) => ({ ...post, published: isPublished(post, now), path: contentPaths.post(post.slug), url: urls.post(post.slug), markdownUrl: urls.postMarkdown(post.slug) }))
-    .filter((post) => live || post.published)
+    .filter((post) => live || (post.published && (!builtSet || builtSet.has(post.slug))))
     .sort(newestFirst);
   return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
 }
@@ -91,8 +93,19 @@ export function contentError(): ContentError | undefined {
  * route's own lookup answers 404 for one that does not exist.
  */
 export function staticParams<T>(params: () => T[]): T[] {
-  return live ? [] : params();
+  if (live) return [];
+  recordPublishedSet(() => ({ slugs: publishedPosts().map((post) => post.slug), prerendered: prerenderedPosts().length }));
+  return params();
 }
+
+/**
+ * The posts a build generates: the newest PRERENDER_POSTS. The others are generated on their
+ * first request, from the same code, and kept for the life of the build.
+ */
+export function prerenderedPosts(): readonly Post[] {
+  return publishedPosts().slice(0, config().prerenderPosts);
+}
+
 
 /**
  * THE list of posts: published only, newest first. Every output takes its

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import rehypeShiki from '@shikijs/rehype';
@@ -14,6 +15,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
+import { config } from '../config';
 import { absoluteUrls } from './absolute-urls';
 import { CODE_THEMES, codeClasses } from './code-theme';
 
@@ -145,12 +147,46 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): P
   if (result) {
     rendered.delete(key);
   } else {
-    const facts: Rendered = { html: '', toc: [], readingMinutes: 1, words: 0 };
-    result = processor(facts, options)
-      .process(markdown)
-      .then((file) => ({ ...facts, html: String(file) }));
+    result = keptOrRendered(key, markdown, options);
   }
   rendered.set(key, result);
   if (rendered.size > RECENT) rendered.delete(rendered.keys().next().value as string);
+  return result;
+}
+
+function render(markdown: string, options: RenderOptions): Promise<Rendered> {
+  const facts: Rendered = { html: '', toc: [], readingMinutes: 1, words: 0 };
+  return processor(facts, options)
+    .process(markdown)
+    .then((file) => ({ ...facts, html: String(file) }));
+}
+
+/**
+ * Renders kept between builds: a production build or server keeps each result in Next's build
+ * cache folder (`.next/cache`, which `next build` leaves in place and CI can keep), under a hash
+ * of the text, the base URL and the renderer's version (next.config.ts hashes this folder's code,
+ * the theme, public/ and the lockfile into it). An unchanged post skips the whole pipeline.
+ * Development renders afresh, as the renderer's code may be changing.
+ */
+async function keptOrRendered(key: string, markdown: string, options: RenderOptions): Promise<Rendered> {
+  const { distDir, rendererVersion } = config();
+  if (process.env.NODE_ENV === 'development') return render(markdown, options);
+  const hash = createHash('sha256').update(rendererVersion).update('\0').update(key).digest('hex');
+  const file = path.join(distDir, 'cache', 'lectern-render', hash.slice(0, 2), `${hash}.json`);
+  try {
+    return JSON.parse(await fs.promises.readFile(file, 'utf8')) as Rendered;
+  } catch {
+    // Not kept yet (or unreadable): render it.
+  }
+  const result = await render(markdown, options);
+  try {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // Written aside and renamed: two workers rendering the same text never leave half a file.
+    const temporary = `${file}.${process.pid}`;
+    await fs.promises.writeFile(temporary, JSON.stringify(result));
+    await fs.promises.rename(temporary, file);
+  } catch {
+    // A read-only deployment keeps nothing; the result is still served.
+  }
   return result;
 }

@@ -1,5 +1,5 @@
 import { newestChange } from './dates';
-import { publishedPosts, staticParams, tags, type Post } from './index';
+import { prerenderedPosts, publishedPosts, staticParams, tags, type Post } from './index';
 import { laterPageNumbers } from './pagination';
 
 /**
@@ -8,9 +8,12 @@ import { laterPageNumbers } from './pagination';
  * Each list of params is empty in development (see `staticParams`).
  */
 
-/** `/blog/[slug]` and the routes below it: one entry per published post. */
+/**
+ * `/blog/[slug]` and the routes below it: one entry per post the build generates, the newest
+ * PRERENDER_POSTS; the others are generated on their first request (see `prerenderedPosts`).
+ */
 export function postParams(): { slug: string }[] {
-  return staticParams(() => publishedPosts().map(({ slug }) => ({ slug })));
+  return staticParams(() => prerenderedPosts().map(({ slug }) => ({ slug })));
 }
 
 /** `/tags/[tag]` and the routes below it: one entry per tag. */

@@ -9,11 +9,11 @@ import { postParams } from '@/lib/content/source';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
 
-export const dynamicParams = false;
 
-export function generateStaticParams() {
-  return postParams();
-}
+// The newest PRERENDER_POSTS posts are generated at build, the others on their first request;
+// a slug that is not a published post is a 404 without rendering anything.
+export const dynamicParams = true;
+export const generateStaticParams = postParams;
 
 export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
   const post = publishedPost((await params).slug);
