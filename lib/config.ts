@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /** How many of the newest posts a build generates when PRERENDER_POSTS is not set (README, "Large sites"). */
-export const DEFAULT_PRERENDER_POSTS = 1000;
+export const DEFAULT_PRERENDER_POSTS = 100;
 
 const envSchema = z.object({
   SITE_URL: z
