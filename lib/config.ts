@@ -34,8 +34,8 @@ export type Config = {
   prewarm: boolean;
   /** Next's build folder, relative to the working directory: its `cache/` survives rebuilds. */
   distDir: string;
-  /** A hash of the markdown renderer's code and packages, inlined at build: part of every render cache key. */
-  rendererVersion: string;
+  /** A hash of the markdown renderer's code and packages, inlined by next.config: part of every render cache key. Unset outside Next's bundles (tests, scripts): nothing is kept then. */
+  rendererVersion: string | undefined;
 };
 
 let cached: Config | undefined;
@@ -67,7 +67,7 @@ export function config(): Config {
     prerenderPosts: parsed.data.PRERENDER_POSTS,
     prewarm: parsed.data.PREWARM === '1',
     distDir: process.env.NEXT_DIST_DIR || '.next',
-    rendererVersion: process.env.LECTERN_RENDERER_VERSION || 'development',
+    rendererVersion: process.env.LECTERN_RENDERER_VERSION || undefined,
   };
   return cached;
 }

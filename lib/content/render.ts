@@ -166,11 +166,12 @@ function render(markdown: string, options: RenderOptions): Promise<Rendered> {
  * cache folder (`.next/cache`, which `next build` leaves in place and CI can keep), under a hash
  * of the text, the base URL and the renderer's version (next.config.ts hashes this folder's code,
  * the theme, public/ and the lockfile into it). An unchanged post skips the whole pipeline.
- * Development renders afresh, as the renderer's code may be changing.
+ * Development renders afresh, as the renderer's code may be changing, and so does code run
+ * outside Next's bundles (tests, scripts), which has no renderer version.
  */
 async function keptOrRendered(key: string, markdown: string, options: RenderOptions): Promise<Rendered> {
   const { distDir, rendererVersion } = config();
-  if (process.env.NODE_ENV === 'development') return render(markdown, options);
+  if (!rendererVersion || process.env.NODE_ENV === 'development') return render(markdown, options);
   const hash = createHash('sha256').update(rendererVersion).update('\0').update(key).digest('hex');
   const file = path.join(distDir, 'cache', 'lectern-render', hash.slice(0, 2), `${hash}.json`);
   try {

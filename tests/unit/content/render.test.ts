@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { renderMarkdown } from '@/lib/content/render';
 
 describe('renderMarkdown', () => {
@@ -59,5 +62,51 @@ describe('renderMarkdown', () => {
   it('sizes local images and loads them lazily', async () => {
     const { html } = await renderMarkdown('![A diagram](/images/test-fixture.svg)');
     expect(html).toMatch(/<img src="\/images\/test-fixture.svg" alt="A diagram" loading="lazy" decoding="async" width="40" height="20">/);
+  });
+});
+
+describe('renderMarkdown keeps each result in the build cache', () => {
+  const text = '# Kept\n\nA paragraph with `code`.\n';
+
+  async function freshRender(dist: string, version: string, markdown = text) {
+    vi.resetModules();
+    vi.stubEnv('NEXT_DIST_DIR', dist);
+    vi.stubEnv('LECTERN_RENDERER_VERSION', version);
+    const { renderMarkdown: render } = await import('@/lib/content/render');
+    return render(markdown);
+  }
+
+  const keptFiles = (dist: string) => fs.readdirSync(path.join(dist, 'cache', 'lectern-render'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+
+  it('a later process reads the kept result instead of rendering; a new renderer version renders again', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-render-cache-'));
+    try {
+      const first = await freshRender(dist, 'one');
+      const [kept] = keptFiles(dist);
+      expect(kept).toBeDefined();
+      const file = path.join(kept!.parentPath, kept!.name);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(first);
+      // Marked on disk: only a read of the kept file can return the mark.
+      fs.writeFileSync(file, JSON.stringify({ ...first, html: '<p>from the cache</p>' }));
+      expect((await freshRender(dist, 'one')).html).toBe('<p>from the cache</p>');
+      expect((await freshRender(dist, 'two')).html).toBe(first.html);
+      expect(keptFiles(dist)).toHaveLength(2);
+    } finally {
+      vi.unstubAllEnvs();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('another text is another entry', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-render-cache-'));
+    try {
+      await freshRender(dist, 'one');
+      const other = await freshRender(dist, 'one', '# Other\n');
+      expect(other.html).toContain('Other');
+      expect(keptFiles(dist)).toHaveLength(2);
+    } finally {
+      vi.unstubAllEnvs();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 });
