@@ -12,9 +12,6 @@ export function dataDir(settings: Pick<Env, 'DATA_DIR'>): string {
   return path.resolve(settings.DATA_DIR);
 }
 
-/** How long the store waits for Redis by default. */
-export const STORE_REDIS_TIMEOUT_MS = REDIS_COMMAND_TIMEOUT_MS;
-
 /** The store on a Redis connection: Upstash (Redis over HTTP) or a Redis server, the same scripts on both. */
 export function openRedisConnectionStore(connection: RedisConnection): Store {
   if (connection.kind === 'upstash') {
@@ -26,7 +23,7 @@ export function openRedisConnectionStore(connection: RedisConnection): Store {
 }
 
 /** The store on Upstash, on a connection of its own. */
-export function openUpstashStore(url: string, token: string, timeoutMs = STORE_REDIS_TIMEOUT_MS): Store {
+export function openUpstashStore(url: string, token: string, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): Store {
   return openRedisConnectionStore({ kind: 'upstash', redis: upstashRedis(url, token, timeoutMs) });
 }
 
