@@ -56,8 +56,9 @@ const envSchema = z.object({
   // --- Redis: shared rate limits and store
   /** A Redis server; unset: limits in memory, store in SQLite. */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' }).optional(),
-  /** Upstash instead of a Redis server (both or neither). */
+  /** Upstash instead of a Redis server: its REST URL (both or neither of the pair). */
   UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** Upstash's REST token (both or neither of the pair). */
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   /** Scales every window of the limits table; for tests that cannot wait ten minutes. */
   RATE_LIMIT_WINDOW_SCALE: z.coerce.number({ error: 'must be a number more than 0 and at most 1' }).positive('must be more than 0').max(1, 'must be at most 1').default(1),
@@ -81,8 +82,9 @@ const envSchema = z.object({
   MAIL_RETENTION_DAYS: whole('days').min(0, 'must be 0 or more').max(3650, 'must be at most 3650').default(30),
 
   // --- Payments (Stripe)
-  /** Without it checkouts answer 503. */
+  /** Stripe's secret API key; without it checkouts answer 503. */
   STRIPE_SECRET_KEY: z.string().optional(),
+  /** The secret Stripe signs webhook events with. */
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Another Stripe API base URL (tests point it at a local recorder). */
   STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
@@ -90,7 +92,7 @@ const envSchema = z.object({
   // --- IndexNow
   /** Bearer token of /api/index-notify. */
   INDEX_NOTIFY_TOKEN: z.string().optional(),
-  /** The key served as /{INDEXNOW_KEY}.txt. */
+  /** The key served as /{INDEXNOW_KEY}.txt; with INDEX_NOTIFY_TOKEN it enables /api/index-notify. */
   INDEXNOW_KEY: z.string().regex(INDEXNOW_KEY_PATTERN, 'must be 8 to 128 letters, digits or dashes').optional(),
   /** Where URLs are submitted. */
   INDEXNOW_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.indexnow.org/indexnow'),
