@@ -98,8 +98,6 @@ const envSchema = z.object({
   INDEXNOW_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.indexnow.org/indexnow'),
 
   // --- Set by Node.js and Next.js
-  /** development under `npm run dev`, production under `npm run build` and `npm start`. */
-  NODE_ENV: z.string().optional(),
   /** nodejs or edge: which runtime is loading instrumentation.ts. */
   NEXT_RUNTIME: z.string().optional(),
   /** phase-production-build while `npm run build` runs. */
@@ -130,12 +128,22 @@ export function parseEnv(source: EnvSource): Env {
 let cached: Env | undefined;
 
 /**
- * The process's environment, parsed on first use. LECTERN_BUILD_TIME and
- * NODE_ENV are read by name: Next.js inlines those reads into what it builds.
+ * The process's environment, parsed on first use. LECTERN_BUILD_TIME is read
+ * by name: Next.js inlines that read into what it builds.
  */
 export function env(): Env {
-  cached ??= parseEnv({ ...process.env, LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME, NODE_ENV: process.env.NODE_ENV });
+  cached ??= parseEnv({ ...process.env, LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME });
   return cached;
+}
+
+/**
+ * NODE_ENV (development under `npm run dev`, production under `npm run build`
+ * and `npm start`) as it is now: lectern's server parses the settings before
+ * Next.js sets it, so it is read afresh each time, not kept by `env()`. Next.js
+ * inlines this read into what it builds.
+ */
+export function nodeEnv(): string | undefined {
+  return process.env.NODE_ENV;
 }
 
 /**

@@ -1,6 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import { absoluteUrl, config } from '../config';
-import { env } from '../env';
+import { nodeEnv } from '../env';
 import { contentFingerprint } from './fingerprint';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 
@@ -13,7 +13,7 @@ export { ContentError } from './load';
  * development server loads this module once per module graph (pages, route
  * handlers), so the check is made per call rather than by a watcher in one of them.
  */
-const live = env().NODE_ENV === 'development';
+const live = nodeEnv() === 'development';
 
 export type Post = LoadedPost & {
   /** False only in development, for a draft or a post dated in the future; a production build never lists one. */
