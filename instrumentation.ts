@@ -1,16 +1,20 @@
+import { envOrExit } from './lib/env';
+
 /**
  * Runs once when the server starts, under lectern's server and under any host
- * that runs Next.js itself: settings a platform host cannot keep stop the start
- * with every problem named; then mail left in the outbox by a previous run goes out.
+ * that runs Next.js itself: a bad setting, or settings a platform host cannot
+ * keep, stop the start with every problem named; then mail left in the outbox
+ * by a previous run goes out.
  */
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  const settings = envOrExit();
+  if (settings.NEXT_RUNTIME !== 'nodejs' || settings.NEXT_PHASE === 'phase-production-build') return;
   const { platformProblems } = await import('./lib/deploy');
   const problems = platformProblems();
   if (problems.length > 0) {
     console.error(`PLATFORM_MODE is set, but:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     process.exit(1);
   }
-  const { mailWorker } = await import('./lib/services/mail/worker');
-  mailWorker();
+  const { services } = await import('./lib/services');
+  void services().mailWorker;
 }

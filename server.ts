@@ -3,9 +3,9 @@ import nextEnv from '@next/env';
 import next from 'next';
 import { config } from './lib/config';
 import { deployment } from './lib/deploy';
+import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
-import { mailSettings } from './lib/services/mail/settings';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -14,18 +14,10 @@ import { mailSettings } from './lib/services/mail/settings';
  */
 const dev = process.argv.includes('--dev');
 // The .env files Next.js reads (.env.production.local, .env.local, .env.production, .env; in development
-// the .env.development ones), loaded before PORT and HOSTNAME are read, which Next itself loads later.
+// the .env.development ones), loaded before the settings are read, which Next itself loads later.
 nextEnv.loadEnvConfig(process.cwd(), dev);
-const port = Number(process.env.PORT || 3000);
-const hostname = process.env.HOSTNAME || '0.0.0.0';
-
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT must be a port number, got "${process.env.PORT}"`);
-  process.exit(1);
-}
-
-// Settings read later by the mail worker fail start-up now, with every bad value named.
-mailSettings();
+// Every setting is checked now: a bad value stops the start (status 1) with every bad value named.
+const { PORT: port, HOSTNAME: hostname } = envOrExit();
 
 // Next builds its own idea of the request URL from this name; one that differs from the
 // name it gives proxy.ts makes every rewrite a proxied request to itself (over https when

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { env, parseEnv, type EnvSource } from './env';
 
 /**
  * How the site is deployed: what the operator declares about the network in
@@ -14,37 +14,10 @@ export type Deployment = {
   platform: boolean;
 };
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-const hops = 'must be a whole number of proxy hops (0 or more)';
-
-const deploymentEnvSchema = z.object({
-  TRUST_PROXY: z.coerce.number({ error: hops }).int(hops).min(0, hops).default(0),
-  CLIENT_IP_HEADER: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(HEADER_NAME, 'must be a header name, such as x-real-ip')
-    .refine((name) => !name.startsWith('x-lectern-'), "must be a header your platform sets, not one of lectern's own")
-    .optional(),
-  PLATFORM_MODE: z.enum(['1', 'true', '0', 'false'], { error: "must be 1 (or true) to run without lectern's server, 0 (or false) otherwise" }).optional(),
-});
-
-export function invalidEnvironment(issues: z.core.$ZodIssue[]): Error {
-  return new Error(`Invalid environment:\n${issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
-}
-
-let cached: Deployment | undefined;
-
-/** The deployment settings from the environment; every bad value is named in one error. */
-export function deployment(env: Record<string, string | undefined> = process.env): Deployment {
-  if (env === process.env && cached) return cached;
-  const given = Object.fromEntries(Object.keys(deploymentEnvSchema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
-  const parsed = deploymentEnvSchema.safeParse(given);
-  if (!parsed.success) throw invalidEnvironment(parsed.error.issues);
-  const { TRUST_PROXY, CLIENT_IP_HEADER, PLATFORM_MODE } = parsed.data;
-  const settings: Deployment = { trustProxy: TRUST_PROXY, clientIpHeader: CLIENT_IP_HEADER, platform: PLATFORM_MODE === '1' || PLATFORM_MODE === 'true' };
-  if (env === process.env) cached = settings;
-  return settings;
+/** The deployment settings from the environment (or from `source`); every bad value is named in one error. */
+export function deployment(source?: EnvSource): Deployment {
+  const settings = source ? parseEnv(source) : env();
+  return { trustProxy: settings.TRUST_PROXY, clientIpHeader: settings.CLIENT_IP_HEADER, platform: settings.PLATFORM_MODE };
 }
 
 /**
@@ -53,16 +26,16 @@ export function deployment(env: Record<string, string | undefined> = process.env
  * embedded store (SQLite) and the mail outbox folder would lose what they hold,
  * and no lectern server records client addresses. Empty when all is well.
  */
-export function platformProblems(env: Record<string, string | undefined> = process.env): string[] {
-  const settings = deployment(env);
-  if (!settings.platform) return [];
+export function platformProblems(source?: EnvSource): string[] {
+  const settings = source ? parseEnv(source) : env();
+  if (!settings.PLATFORM_MODE) return [];
   const problems: string[] = [];
-  if (!(env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) && !env.REDIS_URL) {
+  if (!(settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN) && !settings.REDIS_URL) {
     problems.push('the store needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or REDIS_URL): the embedded SQLite file would live on a disk the host does not keep');
   }
-  if (!env.SMTP_URL) problems.push('mail needs SMTP_URL: the outbox folder would live on a disk the host does not keep');
-  if (env.MAIL_OUTBOX_DIR) problems.push('MAIL_OUTBOX_DIR cannot be used: the host keeps no disk; set SMTP_URL instead');
-  if (!settings.clientIpHeader && settings.trustProxy === 0) {
+  if (!settings.SMTP_URL) problems.push('mail needs SMTP_URL: the outbox folder would live on a disk the host does not keep');
+  if (settings.MAIL_OUTBOX_DIR) problems.push('MAIL_OUTBOX_DIR cannot be used: the host keeps no disk; set SMTP_URL instead');
+  if (!settings.CLIENT_IP_HEADER && settings.TRUST_PROXY === 0) {
     problems.push("the rate limits need the client address: set CLIENT_IP_HEADER to the header your platform's edge overwrites with it (x-real-ip on Vercel), or TRUST_PROXY to the number of proxies that append to X-Forwarded-For");
   }
   return problems;

@@ -1,5 +1,5 @@
 import { checkHealth, healthResponse } from '@/lib/services/health';
-import { store } from '@/lib/services/store';
+import { store } from '@/lib/services';
 
 // Asked afresh on every request: the answer is about this moment.
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,5 @@
 import { config } from '../config';
+import { nodeEnv } from '../env';
 import { contentFingerprint } from './fingerprint';
 import { publishedAtBuild, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
@@ -14,7 +15,7 @@ export { contentPaths, tagSlug, urls } from './urls';
  * development server loads this module once per module graph (pages, route
  * handlers), so the check is made per call rather than by a watcher in one of them.
  */
-const live = process.env.NODE_ENV === 'development';
+const live = nodeEnv() === 'development';
 
 export type Post = LoadedPost & {
   /** False only in development, for a draft or a post dated in the future; a production build never lists one. */

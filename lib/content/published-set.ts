@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { config } from '../config';
+import { env, nodeEnv } from '../env';
 
 /**
  * The slugs a build published, written by the build into its own folder and read by the
@@ -13,7 +14,7 @@ function file(): string {
   return path.join(config().distDir, 'lectern', 'published.json');
 }
 
-const building = () => process.env.NEXT_PHASE === 'phase-production-build';
+const building = () => env().NEXT_PHASE === 'phase-production-build';
 let recorded = false;
 
 export type PublishedSet = {
@@ -39,7 +40,7 @@ let read: { list?: PublishedSet; set?: ReadonlySet<string> } | undefined;
 
 /** What the build recorded, or undefined where no build wrote it (see publishedAtBuild). */
 export function builtList(): PublishedSet | undefined {
-  if (building() || process.env.NODE_ENV === 'development') return undefined;
+  if (building() || nodeEnv() === 'development') return undefined;
   if (!read) {
     try {
       const list = JSON.parse(fs.readFileSync(file(), 'utf8')) as PublishedSet;

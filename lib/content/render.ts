@@ -16,6 +16,7 @@ import remarkRehype from 'remark-rehype';
 import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
 import { config } from '../config';
+import { nodeEnv } from '../env';
 import { absoluteUrls } from './absolute-urls';
 import { CODE_THEMES, codeClasses } from './code-theme';
 
@@ -171,7 +172,7 @@ function render(markdown: string, options: RenderOptions): Promise<Rendered> {
  */
 async function keptOrRendered(key: string, markdown: string, options: RenderOptions): Promise<Rendered> {
   const { distDir, rendererVersion } = config();
-  if (!rendererVersion || process.env.NODE_ENV === 'development') return render(markdown, options);
+  if (!rendererVersion || nodeEnv() === 'development') return render(markdown, options);
   const hash = createHash('sha256').update(rendererVersion).update('\0').update(key).digest('hex');
   const file = path.join(distDir, 'cache', 'lectern-render', hash.slice(0, 2), `${hash}.json`);
   try {

@@ -3,9 +3,7 @@ import type { WriteResult } from '../http/write-route';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
-import { payments } from '../services/payments';
-import { store, type Booking } from '../services/store';
+import { payments, sendQueuedMail, store, type Booking } from '../services';
 import { hashToken, sameSecret } from '../services/tokens';
 import type { FormInput } from './schemas';
 

@@ -4,8 +4,7 @@ import { absoluteUrl } from '../config';
 import type { Product } from '../content';
 import type { WriteContext, WriteResult } from '../http/write-route';
 import { MAX_HELD_SEATS_PER_CLIENT, productBySlug, SEAT_HOLD_MINUTES, type OfferProduct, type TrainingProduct } from '../products';
-import { payments } from '../services/payments';
-import { store, type Hold } from '../services/store';
+import { payments, store, type Hold } from '../services';
 import type { FormInput } from './schemas';
 
 /** Seats are held this long while the buyer is on Stripe; Stripe's session expires a little earlier. */

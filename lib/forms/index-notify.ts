@@ -1,7 +1,8 @@
 import { config } from '../config';
+import { env } from '../env';
 import { sitemapUrls } from '../agents/sitemap';
 import type { WriteResult } from '../http/write-route';
-import { store } from '../services/store';
+import { store } from '../services';
 import { sameSecret } from '../services/tokens';
 import { indexNowKey } from './indexnow-key';
 import type { FormInput } from './schemas';
@@ -11,7 +12,7 @@ const LAST_SUBMISSION = 'indexnow:last-submission';
 
 /** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
 export function authorizeIndexNotify(request: Request): WriteResult | undefined {
-  const token = process.env.INDEX_NOTIFY_TOKEN;
+  const token = env().INDEX_NOTIFY_TOKEN;
   if (!token || !indexNowKey()) return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!sameSecret(given, token)) return { ok: false, problem: 'unauthorized', detail: 'Send Authorization: Bearer with the index notify token.', headers: { 'WWW-Authenticate': 'Bearer realm="index-notify"' } };
@@ -31,7 +32,7 @@ export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<W
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
   if (foreign.length > 0) return { ok: false, problem: 'invalid-input', detail: `Only URLs of ${site.host} can be submitted.`, errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })) };
-  const endpoint = process.env.INDEXNOW_ENDPOINT || 'https://api.indexnow.org/indexnow';
+  const endpoint = env().INDEXNOW_ENDPOINT;
   const batches: { urls: number; status: number }[] = [];
   for (let start = 0; start < urls.length; start += INDEXNOW_BATCH) {
     const urlList = urls.slice(start, start + INDEXNOW_BATCH);

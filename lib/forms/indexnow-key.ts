@@ -1,7 +1,6 @@
-export const INDEXNOW_KEY_PATTERN = /^[A-Za-z0-9-]{8,128}$/;
+import { env } from '../env';
 
-/** The IndexNow key (INDEXNOW_KEY), served at `/{key}.txt`; undefined when unset or malformed. */
+/** The IndexNow key (INDEXNOW_KEY, checked with the other settings), served at `/{key}.txt`; undefined when unset. */
 export function indexNowKey(): string | undefined {
-  const key = process.env.INDEXNOW_KEY;
-  return key && INDEXNOW_KEY_PATTERN.test(key) ? key : undefined;
+  return env().INDEXNOW_KEY;
 }

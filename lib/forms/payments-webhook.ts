@@ -7,9 +7,7 @@ import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
 import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
-import { payments } from '../services/payments';
-import { store } from '../services/store';
+import { payments, sendQueuedMail, store } from '../services';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
 

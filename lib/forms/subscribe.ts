@@ -1,8 +1,7 @@
 import { absoluteUrl } from '../config';
 import type { WriteResult } from '../http/write-route';
 import { confirmSubscriptionMail, type UnsubscribeLinks } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
-import { store } from '../services/store';
+import { sendQueuedMail, store } from '../services';
 import { hashToken, newToken } from '../services/tokens';
 import type { FormInput } from './schemas';
 

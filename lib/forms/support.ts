@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
+import { env } from '../env';
 import type { WriteResult } from '../http/write-route';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
-import { store } from '../services/store';
+import { sendQueuedMail, store } from '../services';
 import type { FormInput } from './schemas';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
 
 /** Where support messages go: SUPPORT_EMAIL, or support@ the site's host. */
 export function supportAddress(): string {
-  return process.env.SUPPORT_EMAIL || `support@${new URL(config().siteUrl).hostname}`;
+  return env().SUPPORT_EMAIL ?? `support@${new URL(config().siteUrl).hostname}`;
 }
 
 export function supportAccepted(id: string): WriteResult {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import { findShared, shared } from '../process-shared';
 
 /**
  * The header in which lectern's server records the socket address of the client.
@@ -10,22 +11,18 @@ export const CLIENT_IP_HEADER = 'x-lectern-client-ip';
 /** Beside it, an HMAC of that address under a key that only this process knows. */
 export const CLIENT_IP_PROOF_HEADER = 'x-lectern-client-ip-proof';
 
-const HAND_OFF_KEY = Symbol.for('lectern.client-ip-key');
-
 /**
- * The per-process key of the hand-off, made by lectern's server. Next bundles
- * route code apart from server.ts, so a value held by this module would be two
- * values; globalThis is the one object both see. (process.env would be passed
- * on to child processes, and Next's environment loader resets it.) Under
- * `next start` no key exists, so no recorded address is ever believed.
+ * The per-process key of the hand-off, made by lectern's server when it records
+ * its first address. Next bundles route code apart from server.ts, so a value
+ * held by this module would be two values: the key passes from the server's copy
+ * to the routes' copy by lib/process-shared.ts, inside the process. It never
+ * travels in a request or a response, nor in the environment (which child processes
+ * inherit). Under `next start` no key exists, so no recorded address is ever believed.
  */
+const HAND_OFF_KEY = 'client-ip-key';
+
 function handOffKey(create: boolean): string | undefined {
-  const existing: unknown = Reflect.get(globalThis, HAND_OFF_KEY);
-  if (typeof existing === 'string') return existing;
-  if (!create) return undefined;
-  const key = randomBytes(32).toString('base64url');
-  Object.defineProperty(globalThis, HAND_OFF_KEY, { value: key, enumerable: false, writable: false, configurable: false });
-  return key;
+  return create ? shared(HAND_OFF_KEY, () => randomBytes(32).toString('base64url')) : findShared<string>(HAND_OFF_KEY);
 }
 
 function proof(address: string, key: string): Buffer {

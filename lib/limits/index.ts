@@ -1,30 +1,10 @@
-import { Redis as UpstashRedis } from '@upstash/redis';
-import { z } from 'zod';
-import { failFastRedis } from '../services/redis-client';
+import type { Redis as UpstashRedis } from '@upstash/redis';
+import type { Env } from '../env';
+import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../services/redis-client';
 import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
 import { nodeRedisAdapter } from './node-redis-adapter';
 
 export type { LimitDecision, Limiter } from './limiter';
-
-const limitsEnvSchema = z.object({
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' }).optional(),
-  UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/ }).optional(),
-  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-  /** Scales every window of the limits table; for tests that cannot wait ten minutes. */
-  RATE_LIMIT_WINDOW_SCALE: z.coerce.number().positive().max(1).default(1),
-  /** How long a limit decision may wait for Redis before memory decides. */
-  RATE_LIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().max(5000).default(250),
-});
-
-export function limitsEnv() {
-  const parsed = limitsEnvSchema.safeParse(Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== '')));
-  if (!parsed.success) throw new Error(`Invalid environment:\n${parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
-  const env = parsed.data;
-  if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
-    throw new Error('Invalid environment:\n  UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
-  }
-  return env;
-}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -36,50 +16,54 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ]);
 }
 
-/** A Redis server through node-redis: fails fast while disconnected, reconnects in the background. */
-export function redisServerLimiter(url: string, options: { timeoutMs: number; windowScale: number }): Limiter & { close: () => Promise<void> } {
-  const redis = failFastRedis(url, { commandTimeoutMs: options.timeoutMs });
+type LimiterOptions = { timeoutMs: number; windowScale: number };
+
+/** The sliding window on a Redis server through node-redis: fails fast while disconnected, each decision waits at most `timeoutMs`. */
+export function redisClientLimiter(redis: FailFastRedis, options: LimiterOptions): Limiter {
   const adapter = nodeRedisAdapter(redis.client);
-  const limiter = slidingWindowLimiter(
+  return slidingWindowLimiter(
     'redis',
     {
-      evalsha: (...args) => redis.run(() => adapter.evalsha(...args)),
-      eval: (...args) => redis.run(() => adapter.eval(...args)),
+      evalsha: (...args) => redis.run(() => adapter.evalsha(...args), options.timeoutMs),
+      eval: (...args) => redis.run(() => adapter.eval(...args), options.timeoutMs),
     },
     async (key) => {
-      const value = await redis.run((client) => client.get(key));
+      const value = await redis.run((client) => client.get(key), options.timeoutMs);
       return value === null ? undefined : Number(value);
     },
     options,
   );
-  return { ...limiter, close: redis.close };
 }
 
-export function upstashLimiter(url: string, token: string, options: { timeoutMs: number; windowScale: number }): Limiter {
-  const redis = new UpstashRedis({ url, token, retry: { retries: 0 } });
+/** A Redis server at `url`, on a connection of its own. */
+export function redisServerLimiter(url: string, options: LimiterOptions): Limiter & { close: () => Promise<void> } {
+  const redis = failFastRedis(url, { commandTimeoutMs: options.timeoutMs });
+  return { ...redisClientLimiter(redis, options), close: redis.close };
+}
+
+/** The sliding window on Upstash; each decision waits at most `timeoutMs`. */
+export function upstashClientLimiter(redis: UpstashRedis, options: LimiterOptions): Limiter {
   return slidingWindowLimiter('upstash', redis as never, async (key) => {
-    const value = await withTimeout(redis.get<number>(key), options.timeoutMs, 'Upstash');
+    const value = await withTimeout(redis.get<string | number>(key), options.timeoutMs, 'Upstash');
     return value === null ? undefined : Number(value);
   }, options);
 }
 
-const GLOBAL_KEY = Symbol.for('lectern.limiter');
-type Holder = { [GLOBAL_KEY]?: Limiter };
+export function upstashLimiter(url: string, token: string, options: LimiterOptions): Limiter {
+  return upstashClientLimiter(upstashRedis(url, token, options.timeoutMs), options);
+}
 
-/** The process's limiter, chosen from the environment once. */
-export function limiter(): Limiter {
-  const holder = globalThis as Holder;
-  if (!holder[GLOBAL_KEY]) {
-    const env = limitsEnv();
-    const options = { timeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS, windowScale: env.RATE_LIMIT_WINDOW_SCALE };
-    const memory = memoryLimiter({ windowScale: env.RATE_LIMIT_WINDOW_SCALE });
-    if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-      holder[GLOBAL_KEY] = withFallback(upstashLimiter(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN, options), memory);
-    } else if (env.REDIS_URL) {
-      holder[GLOBAL_KEY] = withFallback(redisServerLimiter(env.REDIS_URL, options), memory);
-    } else {
-      holder[GLOBAL_KEY] = memory;
-    }
-  }
-  return holder[GLOBAL_KEY];
+/**
+ * The limiter the settings ask for: on the shared Redis connection when there is
+ * one, falling back to memory while it is down; else in memory.
+ */
+export function createLimiter(
+  settings: Pick<Env, 'RATE_LIMIT_REDIS_TIMEOUT_MS' | 'RATE_LIMIT_WINDOW_SCALE'>,
+  redis: RedisConnection | undefined,
+): Limiter {
+  const options = { timeoutMs: settings.RATE_LIMIT_REDIS_TIMEOUT_MS, windowScale: settings.RATE_LIMIT_WINDOW_SCALE };
+  const memory = memoryLimiter({ windowScale: settings.RATE_LIMIT_WINDOW_SCALE });
+  if (redis?.kind === 'upstash') return withFallback(upstashClientLimiter(redis.redis, options), memory);
+  if (redis?.kind === 'redis') return withFallback(redisClientLimiter(redis.redis, options), memory);
+  return memory;
 }

@@ -1,4 +1,6 @@
+import { Redis as UpstashRedis } from '@upstash/redis';
 import { createClient } from 'redis';
+import type { Env } from '../env';
 
 function createFailFastClient(url: string, commandTimeoutMs: number) {
   return createClient({
@@ -13,8 +15,8 @@ function createFailFastClient(url: string, commandTimeoutMs: number) {
 
 export type FailFastRedis = {
   client: ReturnType<typeof createFailFastClient>;
-  /** Runs commands on the client, failing once `commandTimeoutMs` has passed without a connection or an answer. */
-  run: <T>(command: (client: FailFastRedis['client']) => Promise<T>) => Promise<T>;
+  /** Runs commands on the client, failing once `timeoutMs` (default `commandTimeoutMs`) has passed without a connection or an answer. */
+  run: <T>(command: (client: FailFastRedis['client']) => Promise<T>, timeoutMs?: number) => Promise<T>;
   close: () => Promise<void>;
 };
 
@@ -23,8 +25,7 @@ export type FailFastRedis = {
  * down or hangs: a command fails at once while disconnected, and after
  * `commandTimeoutMs` when Redis does not answer (node-redis's own timeout ends
  * once a command is written); the client keeps reconnecting in the background,
- * so everything works again by itself when Redis is back. The rate limiter and
- * the store both make theirs here.
+ * so everything works again by itself when Redis is back.
  */
 export function failFastRedis(url: string, options: { commandTimeoutMs: number }): FailFastRedis {
   const client = createFailFastClient(url, options.commandTimeoutMs);
@@ -35,10 +36,10 @@ export function failFastRedis(url: string, options: { commandTimeoutMs: number }
     () => undefined,
     () => undefined,
   );
-  const run: FailFastRedis['run'] = async (command) => {
+  const run: FailFastRedis['run'] = async (command, timeoutMs = options.commandTimeoutMs) => {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${options.commandTimeoutMs} ms`)), options.commandTimeoutMs);
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       return await Promise.race([
@@ -59,4 +60,39 @@ export function failFastRedis(url: string, options: { commandTimeoutMs: number }
     else client.destroy();
   };
   return { client, run, close };
+}
+
+/**
+ * How long a store operation waits for Redis: a write answers within a second (a
+ * 503 when Redis is down or hangs), after the limiter's own, shorter wait.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * Upstash (Redis over HTTP) without retries, each request ending after
+ * `timeoutMs`. Replies are taken as Redis gives them: the client's default would
+ * parse every string that looks like JSON (a queued mail, a booking) into an object.
+ */
+export function upstashRedis(url: string, token: string, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): UpstashRedis {
+  return new UpstashRedis({ url, token, retry: { retries: 0 }, automaticDeserialization: false, signal: () => AbortSignal.timeout(timeoutMs) });
+}
+
+/** The one connection to Redis the store and the rate limiter share. */
+export type RedisConnection = { kind: 'redis'; redis: FailFastRedis } | { kind: 'upstash'; redis: UpstashRedis };
+
+/**
+ * The connection the settings ask for, with one set of client settings: Upstash
+ * when its URL and token are set, else the Redis server at REDIS_URL, else
+ * none (limits in memory, store in SQLite). `commandTimeoutMs` bounds each
+ * command (a one-off export may allow more than a request can).
+ */
+export function connectRedis(
+  settings: Pick<Env, 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN'>,
+  commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
+): RedisConnection | undefined {
+  if (settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN) {
+    return { kind: 'upstash', redis: upstashRedis(settings.UPSTASH_REDIS_REST_URL, settings.UPSTASH_REDIS_REST_TOKEN, commandTimeoutMs) };
+  }
+  if (settings.REDIS_URL) return { kind: 'redis', redis: failFastRedis(settings.REDIS_URL, { commandTimeoutMs }) };
+  return undefined;
 }

@@ -2,26 +2,28 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { config } from '../../config';
-import { site } from '../../content';
+import type { Env } from '../../env';
 import { dataDir } from '../store';
 import type { OutgoingMail } from '../store/types';
 
 export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail): Promise<void> };
 
-/** The sender of every message: MAIL_FROM, or the site's name at no-reply@ its host. */
-export function mailFrom(): { name: string; address: string } {
-  const configured = process.env.MAIL_FROM;
+export type TransportSettings = Pick<Env, 'MAIL_FROM' | 'SITE_URL' | 'SMTP_URL' | 'MAIL_OUTBOX_DIR' | 'DATA_DIR'>;
+type Sender = { name: string; address: string };
+
+/** The sender of every message: MAIL_FROM (`address` or `Name <address>`), or the site's name at no-reply@ its host. */
+export function mailFrom(settings: Pick<Env, 'MAIL_FROM' | 'SITE_URL'>, siteName: string): Sender {
+  const configured = settings.MAIL_FROM;
   if (configured) {
     const match = /^(.*)<([^>]+)>\s*$/.exec(configured);
-    return match ? { name: (match[1] ?? '').trim().replace(/^"|"$/g, ''), address: (match[2] ?? '').trim() } : { name: site().name, address: configured.trim() };
+    return match ? { name: (match[1] ?? '').trim().replace(/^"|"$/g, ''), address: (match[2] ?? '').trim() } : { name: siteName, address: configured.trim() };
   }
-  return { name: site().name, address: `no-reply@${new URL(config().siteUrl).hostname}` };
+  return { name: siteName, address: `no-reply@${new URL(settings.SITE_URL).hostname}` };
 }
 
-function message(mail: OutgoingMail) {
+function message(mail: OutgoingMail, from: Sender) {
   return {
-    from: mailFrom(),
+    from,
     to: mail.to,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
@@ -31,19 +33,24 @@ function message(mail: OutgoingMail) {
   };
 }
 
-/** SMTP through nodemailer when SMTP_URL is set; otherwise one readable .eml file per message. */
-export function createTransport(): MailTransport {
-  const smtpUrl = process.env.SMTP_URL;
+/**
+ * SMTP through nodemailer when SMTP_URL is set; otherwise one readable .eml
+ * file per message in MAIL_OUTBOX_DIR (default DATA_DIR/outbox). `siteName` is
+ * asked for when a message is sent: the sender's name when MAIL_FROM gives none.
+ */
+export function createTransport(settings: TransportSettings, siteName: () => string): MailTransport {
+  const from = () => mailFrom(settings, siteName());
+  const smtpUrl = settings.SMTP_URL;
   if (smtpUrl) {
     const transporter: Transporter = nodemailer.createTransport(smtpUrl);
-    return { kind: 'smtp', send: async (mail) => void (await transporter.sendMail(message(mail))) };
+    return { kind: 'smtp', send: async (mail) => void (await transporter.sendMail(message(mail, from()))) };
   }
-  const folder = path.resolve(process.env.MAIL_OUTBOX_DIR || path.join(dataDir(), 'outbox'));
+  const folder = path.resolve(settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
     async send(mail) {
-      const info = await transporter.sendMail(message(mail));
+      const info = await transporter.sendMail(message(mail, from()));
       fs.mkdirSync(folder, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       fs.writeFileSync(path.join(folder, name), info.message as Buffer);

@@ -1,8 +1,7 @@
-import { after } from 'next/server';
 import { describeError } from '../../log';
-import { store } from '../store';
-import { mailSettings } from './settings';
-import { createTransport, type MailTransport } from './transport';
+import type { Store } from '../store';
+import type { MailSettings } from './settings';
+import type { MailTransport } from './transport';
 
 /**
  * Sends mail from the store's outbox: due messages are claimed for a while
@@ -14,21 +13,15 @@ import { createTransport, type MailTransport } from './transport';
  */
 export type MailWorker = { kick: () => void; stop: () => void; drain: () => Promise<void> };
 
-const GLOBAL_KEY = Symbol.for('lectern.mail-worker');
-type Holder = { [GLOBAL_KEY]?: MailWorker };
-
 export function backoffMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 30 * 60 * 1000);
 }
 
+/** Starts a worker on `store`, sending by `transport`; it checks the outbox every `pollMs` until stopped. */
 export function createMailWorker(
-  options: { transport?: MailTransport; pollMs?: number; retryBaseMs?: number; retentionMs?: number; leaseMs?: number; log?: Pick<Console, 'warn'> } = {},
+  options: MailSettings & { store: Pick<Store, 'outbox'>; transport: MailTransport; leaseMs?: number; log?: Pick<Console, 'warn'> },
 ): MailWorker {
-  const settings = mailSettings();
-  const transport = options.transport ?? createTransport();
-  const pollMs = options.pollMs ?? settings.pollMs;
-  const retryBaseMs = options.retryBaseMs ?? settings.retryBaseMs;
-  const retentionMs = options.retentionMs ?? settings.retentionMs;
+  const { store, transport, pollMs, retryBaseMs, retentionMs } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const log = options.log ?? console;
   let running: Promise<void> | undefined;
@@ -41,18 +34,18 @@ export function createMailWorker(
     const now = Date.now();
     if (now - purgedAt < pollMs) return;
     purgedAt = now;
-    await store().outbox.purgeSent(now - retentionMs);
+    await store.outbox.purgeSent(now - retentionMs);
   }
 
   async function pass(): Promise<void> {
     await purge();
     for (;;) {
-      const due = await store().outbox.claimDue(Date.now(), 20, leaseMs);
+      const due = await store.outbox.claimDue(Date.now(), 20, leaseMs);
       if (due.length === 0) return;
       for (const entry of due) {
         try {
           await transport.send(entry.mail);
-          await store().outbox.markSent(entry.id, Date.now());
+          await store.outbox.markSent(entry.id, Date.now());
           warned = false;
         } catch (error) {
           const attempts = entry.attempts + 1;
@@ -61,7 +54,7 @@ export function createMailWorker(
             warned = true;
             log.warn(`mail: sending failed (${reason}); retrying with backoff`);
           }
-          await store().outbox.retryLater(entry.id, attempts, Date.now() + backoffMs(attempts, retryBaseMs), reason);
+          await store.outbox.retryLater(entry.id, attempts, Date.now() + backoffMs(attempts, retryBaseMs), reason);
         }
       }
     }
@@ -97,22 +90,4 @@ export function createMailWorker(
       while (running) await running;
     },
   };
-}
-
-/** The process's mail worker, started once. */
-export function mailWorker(): MailWorker {
-  const holder = globalThis as Holder;
-  holder[GLOBAL_KEY] ??= createMailWorker();
-  return holder[GLOBAL_KEY];
-}
-
-/**
- * Sends the mail a request has just queued, now. A host that ends a request's
- * work with its response (a platform's short-lived instance) is asked to wait
- * until the sending is done (`after`); on a long-lived server this changes nothing.
- */
-export function sendQueuedMail(): void {
-  const worker = mailWorker();
-  worker.kick();
-  after(() => worker.drain());
 }

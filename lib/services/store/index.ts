@@ -1,58 +1,41 @@
 import path from 'node:path';
-import { Redis as UpstashRedis } from '@upstash/redis';
-import { limitsEnv } from '../../limits';
-import { failFastRedis } from '../redis-client';
+import type { Env } from '../../env';
+import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, upstashRedis, type RedisConnection } from '../redis-client';
 import { openRedisStore } from './redis';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './types';
 
 export type * from './types';
 
-const GLOBAL_KEY = Symbol.for('lectern.store');
-type Holder = { [GLOBAL_KEY]?: Store };
-
-/** Where the embedded store and the mail outbox folder live (default `.data`). */
-export function dataDir(): string {
-  return path.resolve(process.env.DATA_DIR || '.data');
+/** Where the embedded store and the mail outbox folder live (DATA_DIR, default `.data`). */
+export function dataDir(settings: Pick<Env, 'DATA_DIR'>): string {
+  return path.resolve(settings.DATA_DIR);
 }
 
-/**
- * How long the store waits for Redis: a write answers within a second (a 503 when
- * Redis is down or hangs), after the limiter's own wait.
- */
-export const STORE_REDIS_TIMEOUT_MS = 500;
-
-/**
- * The store on Upstash (Redis over HTTP): the same scripts as on a Redis server.
- * Replies are taken as Redis gives them: the client's default would parse every
- * string that looks like JSON (a queued mail, a booking) into an object.
- */
-export function openUpstashStore(url: string, token: string, timeoutMs = STORE_REDIS_TIMEOUT_MS): Store {
-  const redis = new UpstashRedis({ url, token, retry: { retries: 0 }, automaticDeserialization: false, signal: () => AbortSignal.timeout(timeoutMs) });
-  return openRedisStore({ eval: (script, keys, args) => redis.eval(script, keys, args) }, async () => undefined);
-}
-
-/**
- * A store chosen from the environment: Redis when REDIS_URL or Upstash is
- * configured, else SQLite under DATA_DIR. `redisTimeoutMs` bounds each Redis
- * command (a one-off export may allow more than a request can).
- */
-export function openStore(options: { redisTimeoutMs?: number } = {}): Store {
-  const timeoutMs = options.redisTimeoutMs ?? STORE_REDIS_TIMEOUT_MS;
-  const env = limitsEnv();
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
-    return openUpstashStore(env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN, timeoutMs);
+/** The store on a Redis connection: Upstash (Redis over HTTP) or a Redis server, the same scripts on both. */
+export function openRedisConnectionStore(connection: RedisConnection): Store {
+  if (connection.kind === 'upstash') {
+    const redis = connection.redis;
+    return openRedisStore({ eval: (script, keys, args) => redis.eval(script, keys, args) }, async () => undefined);
   }
-  if (env.REDIS_URL) {
-    const redis = failFastRedis(env.REDIS_URL, { commandTimeoutMs: timeoutMs });
-    return openRedisStore({ eval: (script, keys, args) => redis.run((client) => client.eval(script, { keys, arguments: args })) }, redis.close);
-  }
-  return openSqliteStore(path.join(dataDir(), 'lectern.db'));
+  const redis = connection.redis;
+  return openRedisStore({ eval: (script, keys, args) => redis.run((client) => client.eval(script, { keys, arguments: args })) }, redis.close);
 }
 
-/** The process's store, opened once. */
-export function store(): Store {
-  const holder = globalThis as Holder;
-  holder[GLOBAL_KEY] ??= openStore();
-  return holder[GLOBAL_KEY];
+/** The store on Upstash, on a connection of its own. */
+export function openUpstashStore(url: string, token: string, timeoutMs = REDIS_COMMAND_TIMEOUT_MS): Store {
+  return openRedisConnectionStore({ kind: 'upstash', redis: upstashRedis(url, token, timeoutMs) });
+}
+
+/**
+ * The store the settings ask for: on `redis` when given (the connection it
+ * shares with the rate limiter), else Redis when REDIS_URL or Upstash is
+ * configured (each command waits at most `redisTimeoutMs`), else SQLite under DATA_DIR.
+ */
+export function openStore(
+  settings: Pick<Env, 'DATA_DIR' | 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN'>,
+  options: { redis?: RedisConnection; redisTimeoutMs?: number } = {},
+): Store {
+  const connection = options.redis ?? connectRedis(settings, options.redisTimeoutMs);
+  return connection ? openRedisConnectionStore(connection) : openSqliteStore(path.join(dataDir(settings), 'lectern.db'));
 }

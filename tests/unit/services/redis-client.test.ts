@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { failFastRedis, type FailFastRedis } from '@/lib/services/redis-client';
+import { parseEnv } from '@/lib/env';
+import { connectRedis, failFastRedis, type FailFastRedis } from '@/lib/services/redis-client';
 import { startRedis } from '../../support/redis';
 import { freePort } from '../../support/site';
 
@@ -44,5 +45,24 @@ describe('failFastRedis', () => {
     const redis = failFastRedis(`redis://127.0.0.1:${await freePort()}`, { commandTimeoutMs: 200 });
     opened.push(redis);
     await expect(redis.run((client) => client.ping())).rejects.toThrow(/Redis (is not connected|did not answer)/);
+  });
+});
+
+describe('connectRedis', () => {
+  it('connects to Upstash when both its settings are set, else to REDIS_URL, else to nothing', async () => {
+    expect(connectRedis(parseEnv({}))).toBeUndefined();
+    const upstash = connectRedis(parseEnv({ UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't', REDIS_URL: 'redis://127.0.0.1:1' }));
+    expect(upstash?.kind).toBe('upstash');
+    const server = await startRedis();
+    stops.push(server.stop);
+    const connection = connectRedis(parseEnv({ REDIS_URL: server.url }), 300);
+    if (connection?.kind !== 'redis') throw new Error('expected a Redis server connection');
+    opened.push(connection.redis);
+    expect(await connection.redis.run((client) => client.ping())).toBe('PONG');
+    server.pause();
+    await expect(connection.redis.run((client) => client.get('key'))).rejects.toThrow('Redis did not answer within 300 ms');
+    // A caller may wait less than the connection's own timeout.
+    await expect(connection.redis.run((client) => client.get('key'), 100)).rejects.toThrow('Redis did not answer within 100 ms');
+    server.resume();
   });
 });

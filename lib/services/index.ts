@@ -1,0 +1,71 @@
+import { after } from 'next/server';
+import { site } from '../content';
+import { env, type Env } from '../env';
+import { createLimiter, type Limiter } from '../limits';
+import { shared } from '../process-shared';
+import { mailSettingsFrom } from './mail/settings';
+import { createTransport } from './mail/transport';
+import { createMailWorker, type MailWorker } from './mail/worker';
+import { createPayments, type Payments } from './payments';
+import { connectRedis } from './redis-client';
+import { openStore, type Store } from './store';
+
+/**
+ * The services a running site uses, each made on first use from the settings
+ * and from one another: one Redis connection (when configured) for the store
+ * and the rate limits, the store, the limiter, Stripe and the mail worker.
+ */
+export type * from './store/types';
+
+export type Services = { readonly store: Store; readonly limiter: Limiter; readonly payments: Payments | undefined; readonly mailWorker: MailWorker };
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+export function createServices(settings: Env): Services {
+  const redis = once(() => connectRedis(settings));
+  const store = once(() => openStore(settings, { redis: redis() }));
+  const limiter = once(() => createLimiter(settings, redis()));
+  const payments = once(() => createPayments(settings));
+  const mailWorker = once(() => createMailWorker({ ...mailSettingsFrom(settings), store: store(), transport: createTransport(settings, () => site().name) }));
+  return {
+    get store() {
+      return store();
+    },
+    get limiter() {
+      return limiter();
+    },
+    get payments() {
+      return payments();
+    },
+    get mailWorker() {
+      return mailWorker();
+    },
+  };
+}
+
+/**
+ * The process's services: one set however many copies of this module the
+ * process holds (lib/process-shared.ts), so the routes kick the mail worker
+ * instrumentation.ts started and every route counts against the same limits.
+ */
+export function services(): Services {
+  return shared('services', () => createServices(env()));
+}
+
+export const store = (): Store => services().store;
+export const limiter = (): Limiter => services().limiter;
+export const payments = (): Payments | undefined => services().payments;
+
+/**
+ * Sends the mail a request has just queued, now. A host that ends a request's
+ * work with its response (a platform's short-lived instance) is asked to wait
+ * until the sending is done (`after`); on a long-lived server this changes nothing.
+ */
+export function sendQueuedMail(): void {
+  const worker = services().mailWorker;
+  worker.kick();
+  after(() => worker.drain());
+}

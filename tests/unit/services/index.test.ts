@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseEnv } from '@/lib/env';
+import { createServices } from '@/lib/services';
+
+const data = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-services-'));
+afterAll(() => fs.rmSync(data, { recursive: true, force: true }));
+
+describe('createServices', () => {
+  it('opens nothing until a service is used, then makes each once', async () => {
+    const services = createServices(parseEnv({ DATA_DIR: data, STRIPE_SECRET_KEY: 'sk_test_1' }));
+    expect(fs.existsSync(path.join(data, 'lectern.db'))).toBe(false);
+    expect(services.store).toBe(services.store);
+    expect(services.store.kind).toBe('sqlite');
+    expect(fs.existsSync(path.join(data, 'lectern.db'))).toBe(true);
+    expect(services.limiter).toBe(services.limiter);
+    expect(services.limiter.name).toBe('memory');
+    expect(services.payments).toBe(services.payments);
+    expect(services.payments?.stripe).toBeDefined();
+    await services.store.close();
+  });
+
+  it('runs the mail worker on its own store, writing to the outbox folder without SMTP_URL', async () => {
+    const folder = path.join(data, 'worker');
+    const services = createServices(parseEnv({ DATA_DIR: folder, MAIL_POLL_MS: '60000' }));
+    await services.store.support.save({ id: randomUUID(), name: 'A', email: 'a@example.com', subject: 's', message: 'm', createdAt: Date.now() }, [
+      { to: { address: 'owner@example.com' }, subject: 'Queued', text: 'Queued', html: '<p>Queued</p>' },
+    ]);
+    const worker = services.mailWorker;
+    expect(services.mailWorker).toBe(worker);
+    worker.kick();
+    await worker.drain();
+    worker.stop();
+    const written = fs.readdirSync(path.join(folder, 'outbox'));
+    expect(written).toHaveLength(1);
+    expect(fs.readFileSync(path.join(folder, 'outbox', written[0]!), 'utf8')).toMatch(/^Subject: Queued$/m);
+    await services.store.close();
+  });
+});
+
+describe('services', () => {
+  it('is one set per process, whichever copy of the module asks', async () => {
+    vi.stubEnv('DATA_DIR', path.join(data, 'process'));
+    const first = await import('@/lib/services');
+    vi.resetModules();
+    const second = await import('@/lib/services');
+    expect(second.services).not.toBe(first.services);
+    expect(second.services()).toBe(first.services());
+    expect(second.limiter()).toBe(first.limiter());
+    vi.unstubAllEnvs();
+  });
+});

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { parseEnv } from '@/lib/env';
+import { createTransport, type MailTransport } from '@/lib/services/mail/transport';
+import { backoffMs, createMailWorker, type MailWorker } from '@/lib/services/mail/worker';
+import { openSqliteStore } from '@/lib/services/store/sqlite';
+import type { OutgoingMail, Store } from '@/lib/services/store/types';
+import { startSmtp } from '../../../support/smtp';
+
+const smtp = await startSmtp();
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-worker-'));
+afterAll(async () => {
+  await smtp.close();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+const opened: { store: Store; worker?: MailWorker }[] = [];
+afterEach(async () => {
+  for (const { store, worker } of opened.splice(0)) {
+    worker?.stop();
+    await worker?.drain();
+    await store.close();
+  }
+});
+
+function newStore() {
+  const file = path.join(folder, `${randomUUID()}.db`);
+  const store = openSqliteStore(file);
+  const entry: { store: Store; worker?: MailWorker } = { store };
+  opened.push(entry);
+  return { store, file, entry };
+}
+
+const letter = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: `${subject} text`, html: `<p>${subject}</p>` });
+const queue = (store: Store, ...mails: OutgoingMail[]) => store.support.save({ id: randomUUID(), name: 'A', email: 'a@example.com', subject: 's', message: 'm', createdAt: Date.now() }, mails);
+type Row = { attempts: number; sent_at: number | null; last_error: string | null; next_attempt_at: number };
+function outboxRows(file: string): Row[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT attempts, sent_at, last_error, next_attempt_at FROM outbox').all() as Row[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('mail worker', () => {
+  it('sends what is queued by SMTP when kicked, and marks it sent', async () => {
+    const { store, file, entry } = newStore();
+    const worker = (entry.worker = createMailWorker({ store, transport: createTransport(parseEnv({ SMTP_URL: smtp.url }), () => 'The Blog'), pollMs: 60_000, retryBaseMs: 1000, retentionMs: 60_000 }));
+    await worker.drain();
+    await queue(store, letter('First'), letter('Second'));
+    worker.kick();
+    await worker.drain();
+    const subjects = smtp.messages.map((message) => message.subject);
+    expect(subjects).toEqual(expect.arrayContaining(['First', 'Second']));
+    expect(outboxRows(file).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  it('keeps mail that fails and tries again later with backoff, warning once', async () => {
+    const { store, file, entry } = newStore();
+    const failing: MailTransport = {
+      kind: 'smtp',
+      send: async () => {
+        throw new Error('mail server down');
+      },
+    };
+    const warnings: string[] = [];
+    await queue(store, letter('Later'), letter('Later too'));
+    const before = Date.now();
+    const worker = (entry.worker = createMailWorker({ store, transport: failing, pollMs: 60_000, retryBaseMs: 10_000, retentionMs: 60_000, log: { warn: (message: string) => warnings.push(message) } }));
+    await worker.drain();
+    const rows = outboxRows(file);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toMatchObject({ attempts: 1, sent_at: null, last_error: 'mail server down' });
+      expect(row.next_attempt_at).toBeGreaterThanOrEqual(before + backoffMs(1, 10_000));
+    }
+    expect(warnings).toEqual(['mail: sending failed (mail server down); retrying with backoff']);
+  });
+
+  it('deletes sent mail once it is older than the retention', async () => {
+    const { store, file, entry } = newStore();
+    const sent: string[] = [];
+    const recording: MailTransport = { kind: 'smtp', send: async (mail) => void sent.push(mail.subject) };
+    const worker = (entry.worker = createMailWorker({ store, transport: recording, pollMs: 1, retryBaseMs: 1000, retentionMs: 0 }));
+    await queue(store, letter('Gone'));
+    worker.kick();
+    await worker.drain();
+    expect(sent).toEqual(['Gone']);
+    await expect.poll(() => outboxRows(file).length, { timeout: 5000 }).toBe(0);
+  });
+
+  it('sends nothing more once stopped', async () => {
+    const { store, file, entry } = newStore();
+    const sent: string[] = [];
+    const worker = (entry.worker = createMailWorker({ store, transport: { kind: 'smtp', send: async (mail) => void sent.push(mail.subject) }, pollMs: 60_000, retryBaseMs: 1000, retentionMs: 60_000 }));
+    await worker.drain();
+    worker.stop();
+    await queue(store, letter('Never'));
+    worker.kick();
+    await worker.drain();
+    expect(sent).toEqual([]);
+    expect(outboxRows(file)).toMatchObject([{ sent_at: null, attempts: 0 }]);
+  });
+});
