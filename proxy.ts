@@ -7,7 +7,7 @@ import { linkHeader } from '@/lib/http/links';
 import { markdownTwinOf, markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { prefersMarkdown } from '@/lib/http/negotiate';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
-import { indexNowKey } from '@/lib/forms/indexnow-key';
+import { indexNowKey } from '@/lib/indexnow/key';
 import { platformHeaders } from '@/lib/server/platform-headers';
 
 /**

@@ -1,33 +1,11 @@
 import { absoluteUrl } from '../config';
-import { publishedPosts, tags, type Post } from '../content';
-import { lastChanged, newestChange, w3cDateTime } from '../content/dates';
-import { laterPageNumbers, pageOf, pagePath } from '../content/pagination';
+import { w3cDateTime } from '../content/dates';
+import { sitemapUrls, type SitemapUrl } from '../sitemap/urls';
 
 /** The sitemaps.org limit of URLs per file. */
 export const SITEMAP_MAX_URLS = 50_000;
 
-export type SitemapUrl = { loc: string; lastmod?: number };
-
-/** The later pages of a paginated list (/blog/page/2, …), each dated by the posts it shows. */
-function laterPages(base: string, posts: readonly Post[]): SitemapUrl[] {
-  return laterPageNumbers(posts.length).map((number) => ({ loc: absoluteUrl(pagePath(base, number)), lastmod: newestChange(pageOf(posts, number)?.items ?? []) }));
-}
-
-/** Every indexable HTML page; lastmod from the content it shows, never the build time. */
-export function sitemapUrls(): SitemapUrl[] {
-  const posts = publishedPosts();
-  const newest = newestChange(posts);
-  return [
-    { loc: absoluteUrl('/'), lastmod: newest },
-    { loc: absoluteUrl('/blog'), lastmod: newest },
-    ...laterPages('/blog', posts),
-    ...posts.map((post) => ({ loc: absoluteUrl(`/blog/${post.slug}`), lastmod: lastChanged(post) })),
-    ...tags().flatMap((tag) => [{ loc: absoluteUrl(`/tags/${tag.slug}`), lastmod: newestChange(tag.posts) }, ...laterPages(`/tags/${tag.slug}`, tag.posts)]),
-    { loc: absoluteUrl('/apps') },
-    { loc: absoluteUrl('/pricing') },
-    { loc: absoluteUrl('/docs/api') },
-  ];
-}
+export { sitemapUrls, type SitemapUrl } from '../sitemap/urls';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Redis as UpstashRedis } from '@upstash/redis';
-import { limitsEnv } from '../../limits';
+import { limitsEnv } from '../../limits/env';
 import { failFastRedis } from '../redis-client';
 import { openRedisStore } from './redis';
 import { openSqliteStore } from './sqlite';

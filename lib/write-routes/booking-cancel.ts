@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { WriteResult } from '../http/write-route';
+import { z } from 'zod';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
@@ -7,9 +7,15 @@ import { sendQueuedMail } from '../services/mail/worker';
 import { payments } from '../services/payments';
 import { store, type Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
-import type { FormInput } from './schemas';
+import { required } from './fields';
+import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 
-export const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
+const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
+
+const schema = z.strictObject({
+  booking: z.string(required('text')).regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a booking id'),
+  token: z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),
+});
 
 const notFound: WriteResult = { ok: false, problem: 'not-found', detail: 'No booking matches this id and token.' };
 const alreadyCancelled: WriteResult = { ok: false, problem: 'conflict', detail: 'This booking is already cancelled.' };
@@ -29,7 +35,7 @@ function pending(detail: string): WriteResult {
  * `cancelling` by a failure is finished by the next submission, whatever the
  * date: its cancellation was asked for in time.
  */
-export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<WriteResult> {
+async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResult> {
   const booking = await store().bookings.find(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
@@ -64,3 +70,20 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
   sendQueuedMail();
   return { ok: true, status: 200, body: { status: 'cancelled', booking: booking.id, refund: refund.id }, redirect: BOOKING_CANCELLED_PAGE };
 }
+
+export const bookingCancelRoute = defineWriteRoute({
+  name: 'bookingCancel',
+  path: '/api/booking/cancel',
+  limit: { requests: 20, windowSeconds: 60 * 60 },
+  schema,
+  summary: 'Cancel a training booking with the token from its receipt.',
+  responses: {
+    '404': problemStatus('No booking matches this id and token (the same answer for both).'),
+    '409': problemStatus('Outside the cancellation policy, or already cancelled.'),
+    '503': problemStatus(
+      'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
+      { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    ),
+  },
+  action: cancelBooking,
+});

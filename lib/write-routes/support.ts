@@ -1,26 +1,45 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { config } from '../config';
-import type { WriteResult } from '../http/write-route';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
 import { sendQueuedMail } from '../services/mail/worker';
 import { store } from '../services/store';
-import type { FormInput } from './schemas';
+import { email, honeypot, line, required } from './fields';
+import { defineWriteRoute, type WriteResult } from './route';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
 
 /** Where support messages go: SUPPORT_EMAIL, or support@ the site's host. */
-export function supportAddress(): string {
+function supportAddress(): string {
   return process.env.SUPPORT_EMAIL || `support@${new URL(config().siteUrl).hostname}`;
 }
 
-export function supportAccepted(id: string): WriteResult {
+function supportAccepted(id: string): WriteResult {
   return { ok: true, status: 202, body: { status: 'received', id, message: 'Thank you: your message is stored and a receipt is on its way.' }, redirect: SUPPORT_RESULT_PAGE };
 }
 
+const schema = z.strictObject({
+  name: line(100),
+  email,
+  subject: line(150),
+  message: z.string(required('text')).trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
+  website: honeypot,
+});
+
 /** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
-export async function sendSupportMessage(input: FormInput<'support'>): Promise<WriteResult> {
+async function sendSupportMessage(input: z.output<typeof schema>): Promise<WriteResult> {
   const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
   await store().support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
   sendQueuedMail();
   return supportAccepted(message.id);
 }
+
+export const supportRoute = defineWriteRoute({
+  name: 'support',
+  path: '/api/support',
+  limit: { requests: 5, windowSeconds: 10 * 60 },
+  schema,
+  summary: 'Send a support message to the site owner.',
+  honeypot: () => supportAccepted(randomUUID()),
+  action: sendSupportMessage,
+});

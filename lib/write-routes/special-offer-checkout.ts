@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { productBySlug, type OfferProduct } from '../products';
+import { payments } from '../services/payments';
+import { attemptKey, checkoutUrls, createSession, lineItem, notConfigured, wrongKind } from './checkout-session';
+import { attempt, honeypot, slug } from './fields';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+
+const schema = z.strictObject({ product: slug('special offer'), attempt, website: honeypot });
+
+/** A special offer, only inside its window: 410 Gone with the window otherwise. */
+async function specialOfferCheckout(input: z.output<typeof schema>, context: WriteContext): Promise<WriteResult> {
+  const product = productBySlug(input.product);
+  if (!product || product.kind !== 'offer') return wrongKind(input.product, 'special offer');
+  const offer = product as OfferProduct;
+  const now = Date.now();
+  if (now < Date.parse(offer.starts) || now >= Date.parse(offer.ends)) {
+    const when = now < Date.parse(offer.starts) ? 'has not started yet' : 'has ended';
+    return { ok: false, problem: 'gone', detail: `The offer "${offer.title}" ${when}: it is available from ${offer.starts} until ${offer.ends}.` };
+  }
+  if (!payments()) return notConfigured;
+  return createSession(
+    { mode: 'payment', line_items: [lineItem(product, 1)], ...checkoutUrls(product), metadata: { product: product.slug, kind: 'offer' } },
+    attemptKey('offer', context.client, input.attempt, [product.slug]),
+  );
+}
+
+export const specialOfferCheckoutRoute = defineWriteRoute({
+  name: 'specialOfferCheckout',
+  path: '/api/payments/special-offer/checkout',
+  limit: { requests: 10, windowSeconds: 10 * 60 },
+  schema,
+  summary: 'Start a Stripe Checkout for a special offer, inside its time window.',
+  responses: { '410': problemStatus('Outside the offer window (given in `detail`).') },
+  honeypot: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
+  action: specialOfferCheckout,
+});
