@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
 import { payments } from '../services/payments';
 import { store, type Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
+import { sendQueuedMailNow } from './mail';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 
 const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
@@ -67,7 +67,7 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
     return pending(`The refund for booking ${booking.id} is made (${refund.id}), but the cancellation could not be recorded yet.`);
   }
   if (!cancelled) return alreadyCancelled;
-  sendQueuedMail();
+  await sendQueuedMailNow();
   return { ok: true, status: 200, body: { status: 'cancelled', booking: booking.id, refund: refund.id }, redirect: BOOKING_CANCELLED_PAGE };
 }
 

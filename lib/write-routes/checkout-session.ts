@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
 import type { Product } from '../content';
-import type { WriteResult } from './route';
+import type { WriteContext, WriteResult } from './route';
 import { SEAT_HOLD_MINUTES } from '../products';
 import { payments } from '../services/payments';
 
@@ -57,4 +57,18 @@ export function checkoutUrls(product: Product) {
 
 export function wrongKind(slug: string, expected: string): WriteResult {
   return { ok: false, problem: 'invalid-input', detail: `No ${expected} has the slug "${slug}".`, errors: [{ path: 'product', message: `must be the slug of a ${expected}` }] };
+}
+
+/** The honeypot answer of the checkout forms: back to the pricing page, as if the buyer had left Stripe's page. */
+export function backToPricing(): WriteResult {
+  return { ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' };
+}
+
+/** A Checkout Session for one unit of a product (a bundle, the book, an offer), keyed by the attempt. */
+export async function singleItemCheckout(product: Product, keyPrefix: string, context: WriteContext, attempt: string | undefined): Promise<WriteResult> {
+  if (!payments()) return notConfigured;
+  return createSession(
+    { mode: 'payment', line_items: [lineItem(product, 1)], ...checkoutUrls(product), metadata: { product: product.slug, kind: product.kind } },
+    attemptKey(keyPrefix, context.client, attempt, [product.slug]),
+  );
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { productBySlug } from '../products';
-import { payments } from '../services/payments';
-import { attemptKey, checkoutUrls, createSession, lineItem, notConfigured, wrongKind } from './checkout-session';
+import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
 import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 
@@ -11,11 +10,7 @@ const schema = z.strictObject({ product: slug('bundle or the book'), attempt, we
 async function checkout(input: z.output<typeof schema>, context: WriteContext): Promise<WriteResult> {
   const product = productBySlug(input.product);
   if (!product || (product.kind !== 'bundle' && product.kind !== 'book')) return wrongKind(input.product, 'bundle or book');
-  if (!payments()) return notConfigured;
-  return createSession(
-    { mode: 'payment', line_items: [lineItem(product, 1)], ...checkoutUrls(product), metadata: { product: product.slug, kind: product.kind } },
-    attemptKey('checkout', context.client, input.attempt, [product.slug]),
-  );
+  return singleItemCheckout(product, 'checkout', context, input.attempt);
 }
 
 export const checkoutRoute = defineWriteRoute({
@@ -24,6 +19,6 @@ export const checkoutRoute = defineWriteRoute({
   limit: { requests: 10, windowSeconds: 10 * 60 },
   schema,
   summary: 'Start a Stripe Checkout for a digital bundle or the book.',
-  honeypot: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
+  honeypot: backToPricing,
   action: checkout,
 });

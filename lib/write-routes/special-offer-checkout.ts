@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { productBySlug, type OfferProduct } from '../products';
-import { payments } from '../services/payments';
-import { attemptKey, checkoutUrls, createSession, lineItem, notConfigured, wrongKind } from './checkout-session';
+import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 
@@ -17,11 +16,7 @@ async function specialOfferCheckout(input: z.output<typeof schema>, context: Wri
     const when = now < Date.parse(offer.starts) ? 'has not started yet' : 'has ended';
     return { ok: false, problem: 'gone', detail: `The offer "${offer.title}" ${when}: it is available from ${offer.starts} until ${offer.ends}.` };
   }
-  if (!payments()) return notConfigured;
-  return createSession(
-    { mode: 'payment', line_items: [lineItem(product, 1)], ...checkoutUrls(product), metadata: { product: product.slug, kind: 'offer' } },
-    attemptKey('offer', context.client, input.attempt, [product.slug]),
-  );
+  return singleItemCheckout(product, 'offer', context, input.attempt);
 }
 
 export const specialOfferCheckoutRoute = defineWriteRoute({
@@ -31,6 +26,6 @@ export const specialOfferCheckoutRoute = defineWriteRoute({
   schema,
   summary: 'Start a Stripe Checkout for a special offer, inside its time window.',
   responses: { '410': problemStatus('Outside the offer window (given in `detail`).') },
-  honeypot: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
+  honeypot: backToPricing,
   action: specialOfferCheckout,
 });

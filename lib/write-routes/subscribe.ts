@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { confirmPageUrl, unsubscribeLinks } from '../subscribers/links';
 import { confirmSubscriptionMail } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
 import { store } from '../services/store';
 import { newToken } from '../services/tokens';
 import { email, honeypot, line } from './fields';
+import { sendQueuedMailNow } from './mail';
 import { defineWriteRoute, type WriteResult } from './route';
 
 export const SUBSCRIBE_RESULT_PAGE = '/subscribe/check-your-inbox';
@@ -39,7 +39,7 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
     now: Date.now(),
     mail: confirmSubscriptionMail({ name: input.name, address }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
   });
-  sendQueuedMail();
+  await sendQueuedMailNow();
   return subscribeAccepted();
 }
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { config } from '../config';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
-import { sendQueuedMail } from '../services/mail/worker';
 import { store } from '../services/store';
 import { email, honeypot, line, required } from './fields';
+import { sendQueuedMailNow } from './mail';
 import { defineWriteRoute, type WriteResult } from './route';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
@@ -30,7 +30,7 @@ const schema = z.strictObject({
 async function sendSupportMessage(input: z.output<typeof schema>): Promise<WriteResult> {
   const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
   await store().support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
-  sendQueuedMail();
+  await sendQueuedMailNow();
   return supportAccepted(message.id);
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_HELD_SEATS_PER_CLIENT, productBySlug, SEAT_HOLD_MINUTES, type TrainingProduct } from '../products';
 import { payments } from '../services/payments';
 import { store, type Hold } from '../services/store';
-import { attemptKey, checkoutUrls, createSession, HOLD_MS, lineItem, notConfigured, SESSION_MS, wrongKind } from './checkout-session';
+import { attemptKey, backToPricing, checkoutUrls, createSession, HOLD_MS, lineItem, notConfigured, SESSION_MS, wrongKind } from './checkout-session';
 import { attempt, honeypot, required, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 
@@ -88,6 +88,6 @@ export const trainingCheckoutRoute = defineWriteRoute({
     ),
     '410': problemStatus('The session has already started.'),
   },
-  honeypot: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
+  honeypot: backToPricing,
   action: trainingCheckout,
 });
