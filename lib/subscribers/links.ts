@@ -1,6 +1,5 @@
 import { absoluteUrl } from '../config';
 import type { UnsubscribeLinks } from '../services/mail/templates';
-import { store } from '../services/store';
 import { hashToken } from '../services/tokens';
 
 /** A confirmation link works for this long; after it, subscribing again sends a new one. */
@@ -25,7 +24,11 @@ export function unsubscribeLinks(token: string): UnsubscribeLinks {
   return { page: absoluteUrl(`/subscribe/unsubscribe${query}`), oneClick: absoluteUrl(`/api/subscribe/unsubscribe${query}`) };
 }
 
-/** What the confirmation page shows for a token, changing nothing (mail scanners open links). */
+/**
+ * What the confirmation page shows for a token, changing nothing (mail
+ * scanners open links). The store is loaded on the first call: this module is
+ * also read, for the confirmation days, where no store is needed.
+ */
 export async function confirmationState(token: string) {
-  return store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
+  return (await import('../services/store')).store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
 }

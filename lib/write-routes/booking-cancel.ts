@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
-import { payments } from '../services/payments';
-import { store, type Booking } from '../services/store';
+import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
-import { sendQueuedMailNow } from './mail';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { paymentsNow, sendQueuedMailNow, storeNow } from './services';
 
 const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
 
@@ -36,7 +35,7 @@ function pending(detail: string): WriteResult {
  * date: its cancellation was asked for in time.
  */
 async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResult> {
-  const booking = await store().bookings.find(input.booking);
+  const booking = await (await storeNow()).bookings.find(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
   if (booking.status === 'cancelled') return alreadyCancelled;
@@ -46,9 +45,9 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
   if (booking.status === 'confirmed' && Date.now() > deadline) {
     return { ok: false, problem: 'conflict', detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.` };
   }
-  const stripe = payments()?.stripe;
+  const stripe = (await paymentsNow())?.stripe;
   if (!stripe) return { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so no refund can be made right now.' };
-  if (!(await store().bookings.beginCancellation(booking.id))) return alreadyCancelled;
+  if (!(await (await storeNow()).bookings.beginCancellation(booking.id))) return alreadyCancelled;
 
   let refund: Stripe.Refund;
   try {
@@ -59,7 +58,7 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
   }
   let cancelled: Booking | undefined;
   try {
-    cancelled = await store().bookings.cancel(booking.id, Date.now(), [
+    cancelled = await (await storeNow()).bookings.cancel(booking.id, Date.now(), [
       bookingCancelledMail({ name: booking.name, address: booking.email }, { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency }),
     ]);
   } catch (error) {

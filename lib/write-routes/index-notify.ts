@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { config } from '../config';
 import { indexNowKey } from '../indexnow/key';
 import { sitemapUrls } from '../sitemap/urls';
-import { store } from '../services/store';
 import { sameSecret } from '../services/tokens';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { storeNow } from './services';
 
 const INDEXNOW_BATCH = 10_000;
 const LAST_SUBMISSION = 'indexnow:last-submission';
@@ -30,7 +30,7 @@ const schema = z.strictObject({
 async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResult> {
   const key = indexNowKey()!;
   const site = new URL(config().siteUrl);
-  const last = Number((await store().settings.get(LAST_SUBMISSION)) ?? Number.NaN);
+  const last = Number((await (await storeNow()).settings.get(LAST_SUBMISSION)) ?? Number.NaN);
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
@@ -56,7 +56,7 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
   const accepted = batches.every((batch) => batch.status === 200 || batch.status === 202);
   // Remembers the newest content date submitted, so the next default run sends what changed after it.
   const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
-  if (accepted && input.urls === undefined && changed.length > 0) await store().settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
+  if (accepted && input.urls === undefined && changed.length > 0) await (await storeNow()).settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
   return {
     ok: true,
     status: 200,

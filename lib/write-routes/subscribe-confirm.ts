@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CONFIRMATION_DAYS, confirmationCutoff } from '../subscribers/links';
-import { store } from '../services/store';
 import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { storeNow } from './services';
 
 export const CONFIRMED_PAGE = '/subscribe/confirmed';
 
@@ -11,7 +11,7 @@ const schema = z.strictObject({ token: linkToken });
 
 async function confirmSubscription(input: z.output<typeof schema>): Promise<WriteResult> {
   const now = Date.now();
-  const outcome = await store().subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
+  const outcome = await (await storeNow()).subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
   if (!outcome) return { ok: false, problem: 'not-found', detail: 'This link does not work: it was already used, or it is not a confirmation link of this site.' };
   if (outcome.state === 'expired') {
     return { ok: false, problem: 'gone', detail: `This confirmation link has expired: links work for ${CONFIRMATION_DAYS} days. Subscribe again to get a new one.` };

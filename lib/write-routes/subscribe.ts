@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { confirmPageUrl, unsubscribeLinks } from '../subscribers/links';
 import { confirmSubscriptionMail } from '../services/mail/templates';
-import { store } from '../services/store';
 import { newToken } from '../services/tokens';
 import { email, honeypot, line } from './fields';
-import { sendQueuedMailNow } from './mail';
 import { defineWriteRoute, type WriteResult } from './route';
+import { sendQueuedMailNow, storeNow } from './services';
 
 export const SUBSCRIBE_RESULT_PAGE = '/subscribe/check-your-inbox';
 
@@ -31,7 +30,7 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
   const address = input.email.toLowerCase();
   const confirm = newToken();
   const unsubscribe = newToken();
-  await store().subscribers.subscribe({
+  await (await storeNow()).subscribers.subscribe({
     email: address,
     name: input.name,
     confirmTokenHash: confirm.hash,

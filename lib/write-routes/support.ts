@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { config } from '../config';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
-import { store } from '../services/store';
 import { email, honeypot, line, required } from './fields';
-import { sendQueuedMailNow } from './mail';
 import { defineWriteRoute, type WriteResult } from './route';
+import { sendQueuedMailNow, storeNow } from './services';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
 
@@ -29,7 +28,7 @@ const schema = z.strictObject({
 /** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
 async function sendSupportMessage(input: z.output<typeof schema>): Promise<WriteResult> {
   const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
-  await store().support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
+  await (await storeNow()).support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
   await sendQueuedMailNow();
   return supportAccepted(message.id);
 }

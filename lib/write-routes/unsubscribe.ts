@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { cacheHeaders } from '../http/cache';
-import { store } from '../services/store';
 import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { storeNow } from './services';
 
 export const UNSUBSCRIBED_PAGE = '/subscribe/unsubscribed';
 
@@ -19,7 +19,7 @@ const schema = z.strictObject({
  */
 async function unsubscribe(input: z.output<typeof schema>): Promise<WriteResult> {
   if (!input.token) return { ok: false, problem: 'invalid-input', detail: 'Check token.', errors: [{ path: 'token', message: 'is required' }] };
-  const subscriber = await store().subscribers.unsubscribe(hashToken(input.token), Date.now());
+  const subscriber = await (await storeNow()).subscribers.unsubscribe(hashToken(input.token), Date.now());
   if (!subscriber) return { ok: false, problem: 'not-found', detail: 'This link does not work: it is not an unsubscribe link of this site.' };
   const body = { status: 'unsubscribed', message: 'You are unsubscribed: no more email will be sent to this address.' };
   return input['List-Unsubscribe'] ? { ok: true, status: 200, body } : { ok: true, status: 200, body, redirect: UNSUBSCRIBED_PAGE };
