@@ -9,7 +9,7 @@ import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
-import { indexNowKey } from '@/lib/forms/indexnow-key';
+import { indexNowKey } from '@/lib/indexnow/key';
 import { platformHeaders } from '@/lib/server/platform-headers';
 
 /**

@@ -6,7 +6,7 @@
  *   npm run subscribers:csv -- --all            (pending and unsubscribed too)
  *   npm run subscribers:csv -- --status=pending
  */
-import { EXPORT_USAGE, exportStatuses, subscribersCsv } from '../lib/forms/subscribers-csv';
+import { EXPORT_USAGE, exportStatuses, subscribersCsv } from '../lib/subscribers/csv';
 import { env } from '../lib/env';
 import { openStore } from '../lib/services/store';
 

@@ -3,14 +3,12 @@ import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
-import { formSchemas } from '../forms/schemas';
-import { CONFIRMATION_DAYS } from '../forms/subscribe';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { MCP_TOOLS } from '../mcp/names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
-import { otherRouteLimits, writeRouteLimits, writeRoutes, type WriteRoute } from '../limits/table';
-import { MAX_HELD_SEATS_PER_CLIENT } from '../products';
+import { otherRouteLimits } from '../limits/table';
+import { writeRoutes, type AnyWriteRoute } from '../write-routes';
 import { API_CATALOG_TYPE, publicEndpoints } from './public-endpoints';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
@@ -58,64 +56,28 @@ function read(summary: string, ok: Record<string, unknown>, extra: Record<string
   };
 }
 
-const writeSummaries: Record<WriteRoute, string> = {
-  subscribe: 'Subscribe to the newsletter (double opt-in: a confirmation link is mailed).',
-  support: 'Send a support message to the site owner.',
-  checkout: 'Start a Stripe Checkout for a digital bundle or the book.',
-  trainingCheckout: 'Start a Stripe Checkout for seats in a training session.',
-  specialOfferCheckout: 'Start a Stripe Checkout for a special offer, inside its time window.',
-  bookingCancel: 'Cancel a training booking with the token from its receipt.',
-  indexNotify: 'Submit changed URLs to IndexNow (owner only, bearer token).',
-  subscribeConfirm: 'Confirm a newsletter subscription with the token from the confirmation email (the button on /subscribe/confirm).',
-  unsubscribe:
-    'Unsubscribe with the token from a newsletter email: the button on /subscribe/unsubscribe, or an RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, token in the query) to the List-Unsubscribe address, answered 200 without a redirect. A GET is sent (303) to the page with the button and changes nothing.',
-};
+/** The name of a write route's request schema under components.schemas. */
+const requestSchemaName = (route: AnyWriteRoute) => `${route.name[0]?.toUpperCase()}${route.name.slice(1)}Request`;
 
-/** Statuses only some write routes answer. */
-const routeResponses: Partial<Record<WriteRoute, Record<string, unknown>>> = {
-  indexNotify: { '401': problemResponse('Missing or wrong bearer token.'), '502': problemResponse('IndexNow did not answer.') },
-  bookingCancel: {
-    '404': problemResponse('No booking matches this id and token (the same answer for both).'),
-    '409': problemResponse('Outside the cancellation policy, or already cancelled.'),
-    '503': {
-      ...problemResponse(
-        'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
-      ),
-      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    },
-  },
-  trainingCheckout: {
-    '409': problemResponse(
-      `The session has not enough free seats, or this address already holds ${MAX_HELD_SEATS_PER_CLIENT} seats in checkouts not yet paid (\`detail\` says which); nothing is held.`,
-    ),
-    '410': problemResponse('The session has already started.'),
-  },
-  specialOfferCheckout: { '410': problemResponse('Outside the offer window (given in `detail`).') },
-  subscribeConfirm: {
-    '404': problemResponse('The token is unknown or already used.'),
-    '410': problemResponse(`The token has expired (confirmation links work for ${CONFIRMATION_DAYS} days); nothing changed: subscribe again.`),
-  },
-  unsubscribe: { '404': problemResponse('The token is not an unsubscribe token of this site.') },
-};
-
-function write(route: WriteRoute) {
-  const { requests, windowSeconds } = writeRouteLimits[route];
-  const schema = { $ref: `#/components/schemas/${route[0]?.toUpperCase()}${route.slice(1)}Request` };
+/** A write route's operation, from its definition in lib/write-routes: every status every write route can answer, then its own. */
+function write(route: AnyWriteRoute) {
+  const { requests, windowSeconds } = route.limit;
+  const schema = { $ref: `#/components/schemas/${requestSchemaName(route)}` };
   const limitHeaders = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
   const content = {
     'application/json': { schema },
-    ...(route === 'indexNotify' ? {} : { 'application/x-www-form-urlencoded': { schema } }),
-    ...(route === 'unsubscribe' ? { 'multipart/form-data': { schema } } : {}),
+    ...(route.jsonOnly ? {} : { 'application/x-www-form-urlencoded': { schema } }),
+    ...(route.multipart ? { 'multipart/form-data': { schema } } : {}),
   };
   return {
     post: {
-      summary: writeSummaries[route],
+      summary: route.summary,
       description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minutes, sliding window. Every request counts, refused ones too.`,
-      ...(route === 'indexNotify' ? { security: [{ bearer: [] }] } : {}),
-      ...(route === 'unsubscribe'
-        ? { parameters: [{ name: 'token', in: 'query', required: false, description: 'The token from the email link, as the List-Unsubscribe address carries it.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' } }] }
+      ...(route.authorize ? { security: [route.authorize.security] } : {}),
+      ...(route.queryFields
+        ? { parameters: route.queryFields.map((field) => ({ name: field.name, in: 'query', required: false, description: field.description, schema: { type: 'string', pattern: field.pattern } })) }
         : {}),
-      requestBody: { required: route !== 'indexNotify' && route !== 'unsubscribe', content },
+      requestBody: { required: !route.optionalBody, content },
       responses: {
         '200': { description: 'Done.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
         '202': { description: 'Accepted and stored; mail follows.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
@@ -124,7 +86,7 @@ function write(route: WriteRoute) {
         '403': problemResponse('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
         '413': problemResponse(`The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`),
-        '415': problemResponse(route === 'unsubscribe' ? 'The body is neither JSON, urlencoded nor multipart.' : 'The body is neither JSON nor urlencoded.'),
+        '415': problemResponse(route.multipart ? 'The body is neither JSON, urlencoded nor multipart.' : 'The body is neither JSON nor urlencoded.'),
         '429': {
           description: 'Over the limit of this route for this client.',
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
@@ -132,7 +94,7 @@ function write(route: WriteRoute) {
         },
         '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known; nothing was kept. Run it with `npm start`."),
         '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
-        ...routeResponses[route],
+        ...route.responses,
       },
     },
   };
@@ -174,7 +136,7 @@ function mcp() {
 export function openApiDocument() {
   const { name, summary } = site();
   const requestSchemas = Object.fromEntries(
-    writeRoutes.map((route) => [`${route[0]?.toUpperCase()}${route.slice(1)}Request`, jsonSchema(formSchemas[route], 'input')]),
+    writeRoutes.map((route) => [requestSchemaName(route), jsonSchema(route.schema, 'input')]),
   );
   return {
     openapi: '3.1.0',
@@ -245,7 +207,7 @@ export function openApiDocument() {
       ),
       '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
       '/.well-known/api-catalog': read('RFC 9727 API catalog.', { description: 'The linkset.', content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } } }),
-      ...Object.fromEntries(writeRoutes.map((route) => [writeRouteLimits[route].path, write(route)])),
+      ...Object.fromEntries(writeRoutes.map((route) => [route.path, write(route)])),
       [otherRouteLimits.mcp.path]: mcp(),
       [PAYMENTS_WEBHOOK_PATH]: {
         post: {

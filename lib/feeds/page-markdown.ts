@@ -1,7 +1,6 @@
 import { absoluteUrl } from '../config';
 import { apps, contentPaths, publishedPosts, site, tags, type Post, type Tag } from '../content';
-import { formSchemas } from '../forms/schemas';
-import { writeRouteLimits } from '../limits/table';
+import { supportRoute } from '../write-routes/support';
 
 /**
  * The markdown twins of the site's pages (lib/http/markdown-twins.ts): each
@@ -73,8 +72,9 @@ export function appsMarkdown(): string {
 /** `/support.md`: how to write, from the page or from a program. */
 export function supportMarkdown(): string {
   const { title, intro } = pageFacts.support();
-  const { path, requests, windowSeconds } = writeRouteLimits.support;
-  const fields = Object.keys(formSchemas.support.shape).filter((name) => name !== 'website');
+  const { path, limit, schema } = supportRoute;
+  const { requests, windowSeconds } = limit;
+  const fields = Object.keys(schema.shape).filter((name) => name !== 'website');
   return [
     `# ${title}`,
     '',

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { absoluteUrl } from '../config';
 import { cacheHeaders, type CacheProfile } from './cache';
 
@@ -25,6 +26,19 @@ export const problemTypes = {
 export type ProblemType = keyof typeof problemTypes;
 
 export type FieldError = { path: string; message: string };
+
+/**
+ * The `errors` of an invalid-input problem, from zod's issues: each names the
+ * field (dotted path; `whole` when the issue is about the input as a whole),
+ * and an unknown field is named as such.
+ */
+export function fieldErrors(error: { issues: readonly z.core.$ZodIssue[] }, whole: string): FieldError[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: 'is not a known field' }))
+      : [{ path: issue.path.join('.') || whole, message: issue.message }],
+  );
+}
 
 /** The body of an RFC 9457 problem. */
 export function problemDetails(type: ProblemType, detail: string, errors?: FieldError[]) {

@@ -2,40 +2,16 @@ import type { z } from 'zod';
 import { config } from '../config';
 import { deployment } from '../deploy';
 import { describeError } from '../log';
-import { formSchemas, type FormInput } from '../forms/schemas';
 import type { LimitDecision } from '../limits';
+import { routeLimits, type LimitedRoute, type WriteRoute } from '../limits/table';
 import { limiter } from '../services';
-import { routeLimits, writeRouteLimits, type LimitedRoute, type WriteRoute } from '../limits/table';
 import { platformHeadersFor } from '../server/platform-headers';
 import { FORM_BODY_LIMIT, readBody } from './body';
 import { cacheHeaders } from './cache';
 import { clientAddress, limitKey } from './client-ip';
 import { messagePage } from './html';
-import { problem, problemTypes, type FieldError, type ProblemType } from './problem';
-
-/**
- * What a route's action answers: a result, or a problem. A form post is sent
- * to `redirect` (303) on success; without one it gets the status and body.
- */
-export type WriteResult =
-  | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect?: string }
-  | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[]; headers?: Record<string, string> };
-
-export type WriteContext = { request: Request; client: string; form: boolean };
-
-type Options<R extends WriteRoute> = {
-  action: (input: FormInput<R>, context: WriteContext) => Promise<WriteResult>;
-  /** The answer to a filled honeypot: what a real success would look like, with nothing done. */
-  accepted: (input: FormInput<R>) => WriteResult;
-  /** Checked after the limit and before the body is read (bearer tokens). */
-  authorize?: (request: Request) => WriteResult | undefined;
-  /** A body may be absent (then `{}` is validated). */
-  optionalBody?: boolean;
-  /** Fields that may also come from the query string (a link's own parameters); one given in both places is refused. */
-  queryFields?: readonly string[];
-  /** Also accepts multipart/form-data (text fields only), as some mail providers send one-click unsubscribes. */
-  multipart?: boolean;
-};
+import type { WriteResult, WriteRouteDefinition } from '../write-routes/route';
+import { fieldErrors, problem, problemTypes, type FieldError, type ProblemType } from './problem';
 
 function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
   const { requests, windowSeconds } = routeLimits[route];
@@ -112,14 +88,6 @@ function parse(bytes: Uint8Array, type: string): { ok: true; value: unknown } | 
   } catch {
     return { ok: false, detail: 'The body is not valid JSON.' };
   }
-}
-
-function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: 'is not a known field' }))
-      : [{ path: issue.path.join('.') || '(body)', message: issue.message }],
-  );
 }
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
@@ -209,36 +177,36 @@ export async function admit(request: Request, route: LimitedRoute): Promise<Admi
 }
 
 /**
- * The one front door of every write route, in this order: method (405), the
- * client address (500 when none can be believed), limit (429,
- * every request counts), origin (403), authorization, content type (415), size
- * (413, while reading), parse (400), validation (400 with errors), honeypot,
- * then the route's action.
+ * The handlers of one write route, its file under app/api/ being this one call.
+ * In this order: method (405), the client address (500 when none can be
+ * believed), limit (429, every request counts), origin (403), authorization,
+ * content type (415), size (413, while reading), parse (400), validation (400
+ * with errors), honeypot, then the route's action.
  */
-export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) {
-  const schema = formSchemas[route] as unknown as z.ZodType<FormInput<R>>;
+export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(route: WriteRouteDefinition<Name, Schema>) {
+  const queryFields = route.queryFields?.map((field) => field.name) ?? [];
 
   const notAllowed = (request: Request) =>
-    respond(request, { ok: false, problem: 'method-not-allowed', detail: `${writeRouteLimits[route].path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route) });
+    respond(request, { ok: false, problem: 'method-not-allowed', detail: `${route.path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route.name) });
 
   async function POST(request: Request): Promise<Response> {
-    const admission = await admit(request, route);
+    const admission = await admit(request, route.name);
     if (!admission.ok) return respond(request, admission.refusal, admission.headers);
     const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) => respond(request, { ok: false, problem: problemType, detail, errors }, headers);
 
     if (isCrossSite(request)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');
-    const refused = options.authorize?.(request);
+    const refused = route.authorize?.check(request);
     if (refused) return respond(request, refused, headers);
 
     const type = mediaType(request);
-    if (type === undefined && options.optionalBody) {
+    if (type === undefined && route.optionalBody) {
       const bytes = await readBody(request, FORM_BODY_LIMIT);
       if (bytes !== 'too-large' && bytes.byteLength === 0) return run({}, headers, request, client);
     }
-    const multipart = options.multipart === true && type === 'multipart/form-data';
+    const multipart = route.multipart === true && type === 'multipart/form-data';
     if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded' && !multipart) {
-      return fail('unsupported-media-type', `Send the body as application/json${options.multipart ? ', application/x-www-form-urlencoded or multipart/form-data' : ' or application/x-www-form-urlencoded'}.`);
+      return fail('unsupported-media-type', `Send the body as application/json${route.multipart ? ', application/x-www-form-urlencoded or multipart/form-data' : ' or application/x-www-form-urlencoded'}.`);
     }
     const charset = /charset=([^;]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.trim().replace(/"/g, '').toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') return fail('unsupported-media-type', 'Send the body in UTF-8.');
@@ -246,7 +214,7 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
     const bytes = await readBody(request, FORM_BODY_LIMIT);
     if (bytes === 'too-large') return fail('payload-too-large', `The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`);
     const parsed =
-      bytes.byteLength === 0 && options.optionalBody
+      bytes.byteLength === 0 && route.optionalBody
         ? ({ ok: true, value: {} } as const)
         : multipart
           ? await multipartFields(bytes, request.headers.get('content-type') ?? '')
@@ -256,23 +224,23 @@ export function writeRoute<R extends WriteRoute>(route: R, options: Options<R>) 
   }
 
   async function run(value: unknown, headers: Record<string, string>, request: Request, client: string): Promise<Response> {
-    const input = schema.safeParse(withQueryFields(value, request, options.queryFields ?? []));
+    const input = route.schema.safeParse(withQueryFields(value, request, queryFields));
     if (!input.success) {
-      const errors = fieldErrors(input.error);
+      const errors = fieldErrors(input.error, '(body)');
       return respond(request, { ok: false, problem: 'invalid-input', detail: `Check ${errors.map((error) => error.path).join(', ')}.`, errors }, headers);
     }
-    const honeypot = (input.data as { website?: string }).website;
-    if (honeypot) return respond(request, options.accepted(input.data), headers);
+    const data = input.data as z.output<Schema>;
+    if (route.honeypot && (data as { website?: string }).website) return respond(request, route.honeypot(data), headers);
     let result: WriteResult;
     try {
-      result = await options.action(input.data, { request, client, form: isFormPost(request) });
+      result = await route.action(data, { request, client, form: isFormPost(request) });
     } catch (error) {
       // Nothing was answered 2xx, so nothing is lost: the sender is told to try again.
-      console.error(`${writeRouteLimits[route].path}: ${describeError(error)}`);
+      console.error(`${route.path}: ${describeError(error)}`);
       return respond(request, { ok: false, problem: 'service-unavailable', detail: 'The request could not be saved right now and nothing was kept. Please try again in a minute.' }, { ...headers, 'Retry-After': '60' });
     }
     return respond(request, result, headers);
   }
 
-  return { POST, GET: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+  return { POST, GET: route.get ?? notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
 }

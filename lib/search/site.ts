@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { publishedPosts, type Post } from '../content';
+import { fieldErrors } from '../http/problem';
 import { buildSearchIndex, type SearchHit, type SearchIndex } from './index';
 
 export const SEARCH_QUERY_MAX_LENGTH = 200;
@@ -56,7 +57,7 @@ export type SearchResults = z.infer<typeof searchResultsSchema>;
 export function parseSearchQuery(params: URLSearchParams): { ok: true; query: SearchQuery } | { ok: false; errors: { path: string; message: string }[] } {
   const parsed = searchQuerySchema.safeParse({ q: params.getAll('q'), limit: params.getAll('limit') });
   if (parsed.success) return { ok: true, query: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map((issue) => ({ path: String(issue.path[0] ?? 'q'), message: issue.message })) };
+  return { ok: false, errors: fieldErrors(parsed.error, 'q') };
 }
 
 let built: { posts: readonly Post[]; index: SearchIndex<Post> } | undefined;

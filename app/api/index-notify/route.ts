@@ -1,9 +1,4 @@
-import { authorizeIndexNotify, notifyIndexNow } from '@/lib/forms/index-notify';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { indexNotifyRoute } from '@/lib/write-routes/index-notify';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('indexNotify', {
-  authorize: authorizeIndexNotify,
-  optionalBody: true,
-  action: notifyIndexNow,
-  accepted: () => ({ ok: true, status: 200, body: { submitted: 0 }, redirect: '/' }),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(indexNotifyRoute);

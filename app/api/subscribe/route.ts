@@ -1,7 +1,4 @@
-import { subscribe, subscribeAccepted } from '@/lib/forms/subscribe';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { subscribeRoute } from '@/lib/write-routes/subscribe';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('subscribe', {
-  action: subscribe,
-  accepted: subscribeAccepted,
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(subscribeRoute);

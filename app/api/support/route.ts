@@ -1,8 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { sendSupportMessage, supportAccepted } from '@/lib/forms/support';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { supportRoute } from '@/lib/write-routes/support';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('support', {
-  action: sendSupportMessage,
-  accepted: () => supportAccepted(randomUUID()),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(supportRoute);

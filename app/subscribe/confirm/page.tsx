@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { CONFIRMATION_DAYS, confirmationState } from '@/lib/forms/subscribe';
+import { CONFIRMATION_DAYS, confirmationState } from '@/lib/subscribers/links';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Confirm subscription', description: 'Confirms a newsletter subscription.', robots: { index: false } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { subscribersCsv } from '@/lib/forms/subscribers-csv';
+import { subscribersCsv } from '@/lib/subscribers/csv';
 import { mailSettings } from '@/lib/services/mail/settings';
 import { backoffMs } from '@/lib/services/mail/worker';
 import { sameSecret } from '@/lib/services/tokens';

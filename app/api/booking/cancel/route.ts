@@ -1,7 +1,4 @@
-import { BOOKING_CANCELLED_PAGE, cancelBooking } from '@/lib/forms/booking-cancel';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { bookingCancelRoute } from '@/lib/write-routes/booking-cancel';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('bookingCancel', {
-  action: cancelBooking,
-  accepted: () => ({ ok: true, status: 200, body: { status: 'cancelled' }, redirect: BOOKING_CANCELLED_PAGE }),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(bookingCancelRoute);

@@ -1,7 +1,4 @@
-import { checkout } from '@/lib/forms/checkout';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { checkoutRoute } from '@/lib/write-routes/checkout';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('checkout', {
-  action: checkout,
-  accepted: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(checkoutRoute);

@@ -1,4 +1,4 @@
-import { handleStripeWebhook } from '@/lib/forms/payments-webhook';
+import { handleStripeWebhook } from '@/lib/payments/webhook';
 
 export function POST(request: Request) {
   return handleStripeWebhook(request);

@@ -1,7 +1,4 @@
-import { CONFIRMED_PAGE, confirmSubscription } from '@/lib/forms/subscribe';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('subscribeConfirm', {
-  action: confirmSubscription,
-  accepted: () => ({ ok: true, status: 200, body: { status: 'confirmed' }, redirect: CONFIRMED_PAGE }),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(subscribeConfirmRoute);

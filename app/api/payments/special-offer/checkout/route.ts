@@ -1,7 +1,4 @@
-import { specialOfferCheckout } from '@/lib/forms/checkout';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { specialOfferCheckoutRoute } from '@/lib/write-routes/special-offer-checkout';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('specialOfferCheckout', {
-  action: specialOfferCheckout,
-  accepted: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(specialOfferCheckoutRoute);

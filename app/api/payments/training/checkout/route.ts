@@ -1,7 +1,4 @@
-import { trainingCheckout } from '@/lib/forms/checkout';
-import { writeRoute } from '@/lib/http/write-route';
+import { handlersFor } from '@/lib/http/write-route';
+import { trainingCheckoutRoute } from '@/lib/write-routes/training-checkout';
 
-export const { POST, GET, PUT, PATCH, DELETE } = writeRoute('trainingCheckout', {
-  action: trainingCheckout,
-  accepted: () => ({ ok: true, status: 200, body: { url: '/pricing' }, redirect: '/pricing' }),
-});
+export const { POST, GET, PUT, PATCH, DELETE } = handlersFor(trainingCheckoutRoute);

@@ -1,13 +1,20 @@
 import type Stripe from 'stripe';
-import type { WriteResult } from '../http/write-route';
+import { z } from 'zod';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
-import { payments, sendQueuedMail, store, type Booking } from '../services';
+import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
-import type { FormInput } from './schemas';
+import { required } from './fields';
+import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { paymentsNow, sendQueuedMailNow, storeNow } from './services';
 
-export const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
+const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
+
+const schema = z.strictObject({
+  booking: z.string(required('text')).regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a booking id'),
+  token: z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),
+});
 
 const notFound: WriteResult = { ok: false, problem: 'not-found', detail: 'No booking matches this id and token.' };
 const alreadyCancelled: WriteResult = { ok: false, problem: 'conflict', detail: 'This booking is already cancelled.' };
@@ -27,8 +34,8 @@ function pending(detail: string): WriteResult {
  * `cancelling` by a failure is finished by the next submission, whatever the
  * date: its cancellation was asked for in time.
  */
-export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<WriteResult> {
-  const booking = await store().bookings.find(input.booking);
+async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResult> {
+  const booking = await (await storeNow()).bookings.find(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
   if (booking.status === 'cancelled') return alreadyCancelled;
@@ -38,9 +45,9 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
   if (booking.status === 'confirmed' && Date.now() > deadline) {
     return { ok: false, problem: 'conflict', detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.` };
   }
-  const stripe = payments()?.stripe;
+  const stripe = (await paymentsNow())?.stripe;
   if (!stripe) return { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so no refund can be made right now.' };
-  if (!(await store().bookings.beginCancellation(booking.id))) return alreadyCancelled;
+  if (!(await (await storeNow()).bookings.beginCancellation(booking.id))) return alreadyCancelled;
 
   let refund: Stripe.Refund;
   try {
@@ -51,7 +58,7 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
   }
   let cancelled: Booking | undefined;
   try {
-    cancelled = await store().bookings.cancel(booking.id, Date.now(), [
+    cancelled = await (await storeNow()).bookings.cancel(booking.id, Date.now(), [
       bookingCancelledMail({ name: booking.name, address: booking.email }, { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency }),
     ]);
   } catch (error) {
@@ -59,6 +66,23 @@ export async function cancelBooking(input: FormInput<'bookingCancel'>): Promise<
     return pending(`The refund for booking ${booking.id} is made (${refund.id}), but the cancellation could not be recorded yet.`);
   }
   if (!cancelled) return alreadyCancelled;
-  sendQueuedMail();
+  await sendQueuedMailNow();
   return { ok: true, status: 200, body: { status: 'cancelled', booking: booking.id, refund: refund.id }, redirect: BOOKING_CANCELLED_PAGE };
 }
+
+export const bookingCancelRoute = defineWriteRoute({
+  name: 'bookingCancel',
+  path: '/api/booking/cancel',
+  limit: { requests: 20, windowSeconds: 60 * 60 },
+  schema,
+  summary: 'Cancel a training booking with the token from its receipt.',
+  responses: {
+    '404': problemStatus('No booking matches this id and token (the same answer for both).'),
+    '409': problemStatus('Outside the cancellation policy, or already cancelled.'),
+    '503': problemStatus(
+      'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
+      { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    ),
+  },
+  action: cancelBooking,
+});

@@ -1,17 +1,17 @@
+import { z } from 'zod';
 import { config } from '../config';
 import { env } from '../env';
-import { sitemapUrls } from '../agents/sitemap';
-import type { WriteResult } from '../http/write-route';
-import { store } from '../services';
+import { indexNowKey } from '../indexnow/key';
+import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
-import { indexNowKey } from './indexnow-key';
-import type { FormInput } from './schemas';
+import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { storeNow } from './services';
 
-export const INDEXNOW_BATCH = 10_000;
+const INDEXNOW_BATCH = 10_000;
 const LAST_SUBMISSION = 'indexnow:last-submission';
 
 /** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
-export function authorizeIndexNotify(request: Request): WriteResult | undefined {
+function authorizeIndexNotify(request: Request): WriteResult | undefined {
   const token = env().INDEX_NOTIFY_TOKEN;
   if (!token || !indexNowKey()) return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
@@ -19,15 +19,19 @@ export function authorizeIndexNotify(request: Request): WriteResult | undefined 
   return undefined;
 }
 
+const schema = z.strictObject({
+  urls: z.array(z.url()).min(1).max(INDEXNOW_BATCH).optional().describe('URLs to submit; by default the ones changed since the last submission.'),
+});
+
 /**
  * Submits URLs to IndexNow in batches of at most 10,000: the ones given, or by
  * default the pages whose content changed since the last successful submission
  * (every page the first time).
  */
-export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<WriteResult> {
+async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResult> {
   const key = indexNowKey()!;
   const site = new URL(config().siteUrl);
-  const last = Number((await store().settings.get(LAST_SUBMISSION)) ?? Number.NaN);
+  const last = Number((await (await storeNow()).settings.get(LAST_SUBMISSION)) ?? Number.NaN);
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
@@ -53,7 +57,7 @@ export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<W
   const accepted = batches.every((batch) => batch.status === 200 || batch.status === 202);
   // Remembers the newest content date submitted, so the next default run sends what changed after it.
   const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
-  if (accepted && input.urls === undefined && changed.length > 0) await store().settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
+  if (accepted && input.urls === undefined && changed.length > 0) await (await storeNow()).settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
   return {
     ok: true,
     status: 200,
@@ -61,3 +65,17 @@ export async function notifyIndexNow(input: FormInput<'indexNotify'>): Promise<W
     redirect: '/',
   };
 }
+
+/** The owner's tool, limited so that its bearer token cannot be guessed. */
+export const indexNotifyRoute = defineWriteRoute({
+  name: 'indexNotify',
+  path: '/api/index-notify',
+  limit: { requests: 20, windowSeconds: 60 * 60 },
+  schema,
+  summary: 'Submit changed URLs to IndexNow (owner only, bearer token).',
+  responses: { '401': problemStatus('Missing or wrong bearer token.'), '502': problemStatus('IndexNow did not answer.') },
+  action: notifyIndexNow,
+  authorize: { check: authorizeIndexNotify, security: { bearer: [] } },
+  optionalBody: true,
+  jsonOnly: true,
+});

@@ -1,0 +1,28 @@
+import { absoluteUrl } from '../config';
+import { publishedPosts, tags, type Post } from '../content';
+import { lastChanged } from '../content/dates';
+import { laterPageNumbers, pageOf, pagePath } from '../content/pagination';
+import { lastModified } from '../content/source';
+import { publicEndpoints, type PublicEndpoint } from '../agents/public-endpoints';
+
+export type SitemapUrl = { loc: string; lastmod?: number };
+
+/** The later pages of a paginated list (/blog/page/2, …), each dated by the posts it shows. */
+function laterPages(base: string, posts: readonly Post[]): SitemapUrl[] {
+  return laterPageNumbers(posts.length).map((number) => ({ loc: absoluteUrl(pagePath(base, number)), lastmod: lastModified(pageOf(posts, number)?.items ?? []) }));
+}
+
+/** Every indexable HTML page; lastmod from the content it shows, never the build time. */
+export function sitemapUrls(): SitemapUrl[] {
+  const posts = publishedPosts();
+  const newest = lastModified(posts);
+  const fixed = publicEndpoints().filter((entry) => entry.sitemap);
+  const fixedPage = (entry: PublicEndpoint): SitemapUrl => ({ loc: absoluteUrl(entry.path), ...(entry.sitemap === 'posts' ? { lastmod: newest } : {}) });
+  return [
+    ...fixed.filter((entry) => entry.sitemap === 'posts').map(fixedPage),
+    ...laterPages('/blog', posts),
+    ...posts.map((post) => ({ loc: post.url, lastmod: lastChanged(post) })),
+    ...tags().flatMap((tag) => [{ loc: absoluteUrl(tag.path), lastmod: lastModified(tag.posts) }, ...laterPages(tag.path, tag.posts)]),
+    ...fixed.filter((entry) => entry.sitemap === 'undated').map(fixedPage),
+  ];
+}

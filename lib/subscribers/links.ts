@@ -1,0 +1,34 @@
+import { absoluteUrl } from '../config';
+import type { UnsubscribeLinks } from '../services/mail/templates';
+import { hashToken } from '../services/tokens';
+
+/** A confirmation link works for this long; after it, subscribing again sends a new one. */
+export const CONFIRMATION_DAYS = 7;
+const CONFIRMATION_MS = CONFIRMATION_DAYS * 24 * 60 * 60 * 1000;
+
+/** The oldest moment a pending subscription's confirmation link was made and still works. */
+export const confirmationCutoff = (now: number) => now - CONFIRMATION_MS;
+
+/** The page a confirmation mail links to: it shows a button, and only the button's POST confirms. */
+export function confirmPageUrl(token: string): string {
+  return absoluteUrl(`/subscribe/confirm?token=${encodeURIComponent(token)}`);
+}
+
+/**
+ * The two unsubscribe links of a newsletter message: the page a reader opens
+ * (a button that posts), and the RFC 8058 one-click address of the
+ * List-Unsubscribe header, which a mail provider posts to directly.
+ */
+export function unsubscribeLinks(token: string): UnsubscribeLinks {
+  const query = `?token=${encodeURIComponent(token)}`;
+  return { page: absoluteUrl(`/subscribe/unsubscribe${query}`), oneClick: absoluteUrl(`/api/subscribe/unsubscribe${query}`) };
+}
+
+/**
+ * What the confirmation page shows for a token, changing nothing (mail
+ * scanners open links). The store is loaded on the first call: this module is
+ * also read, for the confirmation days, where no store is needed.
+ */
+export async function confirmationState(token: string) {
+  return (await import('../services')).store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
+}

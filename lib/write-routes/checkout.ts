@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { productBySlug } from '../products';
+import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
+import { attempt, honeypot, slug } from './fields';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
+
+const schema = z.strictObject({ product: slug('bundle or the book'), attempt, website: honeypot });
+
+/** A digital bundle or the book. */
+async function checkout(input: z.output<typeof schema>, context: WriteContext): Promise<WriteResult> {
+  const product = productBySlug(input.product);
+  if (!product || (product.kind !== 'bundle' && product.kind !== 'book')) return wrongKind(input.product, 'bundle or book');
+  return singleItemCheckout(product, 'checkout', context, input.attempt);
+}
+
+export const checkoutRoute = defineWriteRoute({
+  name: 'checkout',
+  path: '/api/payments/checkout',
+  limit: { requests: 10, windowSeconds: 10 * 60 },
+  schema,
+  summary: 'Start a Stripe Checkout for a digital bundle or the book.',
+  honeypot: backToPricing,
+  action: checkout,
+});

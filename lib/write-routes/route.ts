@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { FieldError, ProblemType } from '../http/problem';
+
+/**
+ * What a route's action answers: a result, or a problem. A form post is sent
+ * to `redirect` (303) on success; without one it gets the status and body.
+ */
+export type WriteResult =
+  | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect?: string }
+  | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[]; headers?: Record<string, string> };
+
+export type WriteContext = { request: Request; client: string; form: boolean };
+
+/** One response of an OpenAPI operation, as /openapi.json lists it. */
+export type OpenApiResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
+
+/**
+ * Everything about one write route, in one place: the shared handler, the
+ * limiter, the RateLimit-Policy header, /openapi.json and the docs page all
+ * read it from the registry (./index.ts).
+ */
+export type WriteRouteDefinition<Name extends string = string, Schema extends z.ZodType = z.ZodType> = {
+  /** The route's name in RateLimit headers, limiter keys and the OpenAPI request schema. */
+  name: Name;
+  path: string;
+  /** Per client address, sliding window. */
+  limit: { requests: number; windowSeconds: number };
+  /** The request body, validated before the action runs and described in /openapi.json. */
+  schema: Schema;
+  summary: string;
+  /** Statuses only this route answers, beside those every write route can (400, 403, 405, 413, 415, 429, 500, 503). */
+  responses?: Record<string, OpenApiResponse>;
+  /**
+   * The answer to a filled honeypot (`website`): what a real success would
+   * look like, with nothing done. Every route whose schema has the field gives one.
+   */
+  honeypot?: (input: z.output<Schema>) => WriteResult;
+  action: (input: z.output<Schema>, context: WriteContext) => Promise<WriteResult>;
+  /** Checked after the limit and before the body is read (bearer tokens); also named in /openapi.json. */
+  authorize?: { check: (request: Request) => WriteResult | undefined; security: Record<string, string[]> };
+  /** A body may be absent (then `{}` is validated). */
+  optionalBody?: boolean;
+  /** Fields that may also come from the query string (a link's own parameters); one given in both places is refused. */
+  queryFields?: readonly { name: string; description: string; pattern: string }[];
+  /** Also accepts multipart/form-data (text fields only), as some mail providers send one-click unsubscribes. */
+  multipart?: boolean;
+  /** Documented for JSON only (it still reads a urlencoded body): for programs, not forms. */
+  jsonOnly?: boolean;
+  /** Answers GET instead of 405 (a link opened in a browser). */
+  get?: (request: Request) => Response;
+};
+
+/** Keeps the literal name and the schema's type of a route definition. */
+export function defineWriteRoute<const Name extends string, Schema extends z.ZodType>(route: WriteRouteDefinition<Name, Schema>): WriteRouteDefinition<Name, Schema> {
+  return route;
+}
+
+/** A problem+json response of one status, for a route's `responses`. */
+export function problemStatus(description: string, headers?: Record<string, unknown>): OpenApiResponse {
+  return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, ...(headers ? { headers } : {}) };
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CONFIRMATION_DAYS, confirmationCutoff } from '../subscribers/links';
+import { hashToken } from '../services/tokens';
+import { linkToken } from './fields';
+import { defineWriteRoute, problemStatus, type WriteResult } from './route';
+import { storeNow } from './services';
+
+export const CONFIRMED_PAGE = '/subscribe/confirmed';
+
+const schema = z.strictObject({ token: linkToken });
+
+async function confirmSubscription(input: z.output<typeof schema>): Promise<WriteResult> {
+  const now = Date.now();
+  const outcome = await (await storeNow()).subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
+  if (!outcome) return { ok: false, problem: 'not-found', detail: 'This link does not work: it was already used, or it is not a confirmation link of this site.' };
+  if (outcome.state === 'expired') {
+    return { ok: false, problem: 'gone', detail: `This confirmation link has expired: links work for ${CONFIRMATION_DAYS} days. Subscribe again to get a new one.` };
+  }
+  return { ok: true, status: 200, body: { status: 'confirmed', message: 'Your subscription is confirmed.' }, redirect: CONFIRMED_PAGE };
+}
+
+/** The newsletter's confirmation link posts here: a person confirms once, so the limit is that of a form. */
+export const subscribeConfirmRoute = defineWriteRoute({
+  name: 'subscribeConfirm',
+  path: '/api/subscribe/confirm',
+  limit: { requests: 20, windowSeconds: 60 * 60 },
+  schema,
+  summary: 'Confirm a newsletter subscription with the token from the confirmation email (the button on /subscribe/confirm).',
+  responses: {
+    '404': problemStatus('The token is unknown or already used.'),
+    '410': problemStatus(`The token has expired (confirmation links work for ${CONFIRMATION_DAYS} days); nothing changed: subscribe again.`),
+  },
+  action: confirmSubscription,
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { confirmPageUrl, unsubscribeLinks } from '../subscribers/links';
+import { confirmSubscriptionMail } from '../services/mail/templates';
+import { newToken } from '../services/tokens';
+import { email, honeypot, line } from './fields';
+import { defineWriteRoute, type WriteResult } from './route';
+import { sendQueuedMailNow, storeNow } from './services';
+
+export const SUBSCRIBE_RESULT_PAGE = '/subscribe/check-your-inbox';
+
+/** The one answer to every subscription request, so nobody can learn whether an address is known. */
+function subscribeAccepted(): WriteResult {
+  return {
+    ok: true,
+    status: 202,
+    body: { status: 'pending', message: 'Check your inbox: a confirmation link is on its way, unless this address is already subscribed.' },
+    redirect: SUBSCRIBE_RESULT_PAGE,
+  };
+}
+
+const schema = z.strictObject({ email, name: line(100).optional(), website: honeypot });
+
+/**
+ * Double opt-in: a new, pending or unsubscribed address is stored pending with
+ * a fresh confirmation token and mailed the link; a confirmed one is left
+ * alone and mailed nothing. Every token is kept hashed; the mail carries them
+ * as they are. Stored and queued before the answer.
+ */
+async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
+  const address = input.email.toLowerCase();
+  const confirm = newToken();
+  const unsubscribe = newToken();
+  await (await storeNow()).subscribers.subscribe({
+    email: address,
+    name: input.name,
+    confirmTokenHash: confirm.hash,
+    unsubscribeTokenHash: unsubscribe.hash,
+    now: Date.now(),
+    mail: confirmSubscriptionMail({ name: input.name, address }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
+  });
+  await sendQueuedMailNow();
+  return subscribeAccepted();
+}
+
+export const subscribeRoute = defineWriteRoute({
+  name: 'subscribe',
+  path: '/api/subscribe',
+  limit: { requests: 5, windowSeconds: 10 * 60 },
+  schema,
+  summary: 'Subscribe to the newsletter (double opt-in: a confirmation link is mailed).',
+  honeypot: subscribeAccepted,
+  action: subscribe,
+});

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { config } from '../config';
+import { env } from '../env';
+import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
+import { email, honeypot, line, required } from './fields';
+import { defineWriteRoute, type WriteResult } from './route';
+import { sendQueuedMailNow, storeNow } from './services';
+
+export const SUPPORT_RESULT_PAGE = '/support/sent';
+
+/** Where support messages go: SUPPORT_EMAIL, or support@ the site's host. */
+function supportAddress(): string {
+  return env().SUPPORT_EMAIL ?? `support@${new URL(config().siteUrl).hostname}`;
+}
+
+function supportAccepted(id: string): WriteResult {
+  return { ok: true, status: 202, body: { status: 'received', id, message: 'Thank you: your message is stored and a receipt is on its way.' }, redirect: SUPPORT_RESULT_PAGE };
+}
+
+const schema = z.strictObject({
+  name: line(100),
+  email,
+  subject: line(150),
+  message: z.string(required('text')).trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
+  website: honeypot,
+});
+
+/** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
+async function sendSupportMessage(input: z.output<typeof schema>): Promise<WriteResult> {
+  const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
+  await (await storeNow()).support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
+  await sendQueuedMailNow();
+  return supportAccepted(message.id);
+}
+
+export const supportRoute = defineWriteRoute({
+  name: 'support',
+  path: '/api/support',
+  limit: { requests: 5, windowSeconds: 10 * 60 },
+  schema,
+  summary: 'Send a support message to the site owner.',
+  honeypot: () => supportAccepted(randomUUID()),
+  action: sendSupportMessage,
+});

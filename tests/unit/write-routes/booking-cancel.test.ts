@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stripeForm } from '../../support/recorder';
+
+vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+// Outside a request there is no `after`; the test waits for the mail worker itself.
+vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
+
+const { handlersFor } = await import('@/lib/http/write-route');
+const { bookingCancelRoute } = await import('@/lib/write-routes/booking-cancel');
+const { services } = await import('@/lib/services');
+const mailWorker = () => services().mailWorker;
+const { store } = await import('@/lib/services');
+const { newToken } = await import('@/lib/services/tokens');
+const { outboxMail, post, startStripeStandIn } = await import('../../support/write-routes');
+
+const { POST } = handlersFor(bookingCancelRoute);
+let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
+beforeAll(async () => {
+  stripe = await startStripeStandIn();
+});
+afterAll(() => stripe.close());
+
+let bookings = 0;
+/** A paid booking of a session; its id and emailed token. */
+async function booking(session: string): Promise<{ id: string; token: string }> {
+  bookings += 1;
+  const id = `booking-${bookings}-0000`;
+  const token = newToken();
+  const now = Date.now();
+  await store().bookings.recordPayment({
+    eventId: `evt_${id}`,
+    order: { id: `order-${id}`, product: 'fixture-training', kind: 'training', amount: 49000, currency: 'EUR', email: 'buyer@example.com', createdAt: now },
+    booking: { id, tokenHash: token.hash, product: 'fixture-training', session, seats: 1, email: 'buyer@example.com', paymentIntent: `pi_${id}`, amount: 49000, currency: 'EUR', status: 'confirmed', createdAt: now },
+    mails: [],
+  });
+  return { id, token: token.token };
+}
+
+describe('POST /api/booking/cancel', () => {
+  it('refunds the payment once, cancels the booking and mails a confirmation', async () => {
+    const { id, token } = await booking('spring');
+    const response = await POST(post('/api/booking/cancel', { json: { booking: id, token } }));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toEqual({ status: 'cancelled', booking: id, refund: expect.stringMatching(/^re_test_\d+$/) });
+    const refund = stripe.requests.at(-1);
+    expect(refund?.headers['idempotency-key']).toBe(`refund:${id}`);
+    expect(stripeForm(refund?.body ?? '')).toMatchObject({ payment_intent: `pi_${id}` });
+    expect((await store().bookings.find(id))?.status).toBe('cancelled');
+    await mailWorker().drain();
+    expect((await outboxMail()).map((mail) => mail.to?.[0]?.address)).toEqual(['buyer@example.com']);
+
+    const again = await POST(post('/api/booking/cancel', { json: { booking: id, token } }));
+    expect(again.status).toBe(409);
+  });
+
+  it('answers 404 alike for a wrong token and an unknown booking, asking Stripe nothing', async () => {
+    const { id } = await booking('autumn');
+    const before = stripe.requests.length;
+    const wrong = await POST(post('/api/booking/cancel', { json: { booking: id, token: newToken().token } }));
+    const unknown = await POST(post('/api/booking/cancel', { json: { booking: 'no-such-booking', token: newToken().token } }));
+    expect([wrong.status, unknown.status]).toEqual([404, 404]);
+    expect((await wrong.json()).detail).toBe((await unknown.json()).detail);
+    expect(stripe.requests).toHaveLength(before);
+    expect((await store().bookings.find(id))?.status).toBe('confirmed');
+  });
+
+  it('refuses a cancellation inside the notice period of a session', async () => {
+    const { id, token } = await booking('started');
+    const response = await POST(post('/api/booking/cancel', { form: { booking: id, token } }, { headers: { accept: 'application/json' } }));
+    expect(response.status).toBe(409);
+    expect((await response.json()).detail).toMatch(/^Free cancellation ends 7 days before the session starts/);
+  });
+
+  it("sends the page's form to the cancelled page", async () => {
+    const { id, token } = await booking('winter');
+    const response = await POST(post('/api/booking/cancel', { form: { booking: id, token } }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/booking/cancelled');
+  });
+});

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+
+vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+
+const { writeRoutes } = await import('@/lib/write-routes');
+const { routeLimits, writeRouteLimits, otherRouteLimits } = await import('@/lib/limits/table');
+const { openApiDocument } = await import('@/lib/agents/openapi');
+
+type Operation = { summary: string; description: string; responses: Record<string, unknown>; requestBody: { content: Record<string, { schema: { $ref: string } }> } };
+
+describe('the write-route registry', () => {
+  it('names each route and path once', () => {
+    expect(new Set(writeRoutes.map((route) => route.name)).size).toBe(writeRoutes.length);
+    expect(new Set(writeRoutes.map((route) => route.path)).size).toBe(writeRoutes.length);
+  });
+
+  it('is the limits table: every route with its path, requests and window, and nothing else but the MCP endpoint', () => {
+    expect(writeRouteLimits).toEqual(Object.fromEntries(writeRoutes.map((route) => [route.name, { path: route.path, ...route.limit }])));
+    expect(Object.keys(routeLimits).sort()).toEqual([...writeRoutes.map((route) => route.name), ...Object.keys(otherRouteLimits)].sort());
+  });
+
+  it("is /openapi.json's write routes: each path with its summary, limit, own statuses and request schema", () => {
+    const document = openApiDocument();
+    const paths = document.paths as unknown as Record<string, { post?: Operation }>;
+    const limitedPosts = Object.entries(paths)
+      .filter(([, item]) => item.post?.description?.startsWith('Rate limited'))
+      .map(([path]) => path);
+    expect(limitedPosts.sort()).toEqual([...writeRoutes.map((route) => route.path), otherRouteLimits.mcp.path].sort());
+    for (const route of writeRoutes) {
+      const operation = paths[route.path]?.post;
+      expect(operation?.summary).toBe(route.summary);
+      expect(operation?.description).toContain(`${route.limit.requests} requests per ${route.limit.windowSeconds / 60} minutes`);
+      expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '405', '413', '415', '429', ...Object.keys(route.responses ?? {})]));
+      for (const [status, response] of Object.entries(route.responses ?? {})) expect(operation?.responses[status]).toEqual(response);
+      const reference = operation?.requestBody.content['application/json']?.schema.$ref ?? '';
+      const component = (document.components.schemas as Record<string, unknown>)[reference.replace('#/components/schemas/', '')];
+      expect(component).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(Object.keys((component as { properties: object }).properties).sort()).toEqual(Object.keys((route.schema as z.ZodObject).shape).sort());
+    }
+  });
+
+  it('gives a honeypot answer to every route whose form has the hidden field, and to no other', () => {
+    for (const route of writeRoutes) {
+      expect([route.name, Boolean(route.honeypot)]).toEqual([route.name, 'website' in (route.schema as z.ZodObject).shape]);
+    }
+  });
+
+  it('is served by one route file per route, each one call of handlersFor', () => {
+    for (const route of writeRoutes) {
+      const source = fs.readFileSync(`app${route.path}/route.ts`, 'utf8');
+      expect(source).toMatch(new RegExp(`^export const \\{ POST, GET, PUT, PATCH, DELETE \\} = handlersFor\\(${route.name}Route\\);$`, 'm'));
+    }
+  });
+});

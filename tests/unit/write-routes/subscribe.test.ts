@@ -1,0 +1,68 @@
+import { describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+// Outside a request there is no `after`; the test waits for the mail worker itself.
+vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
+
+const { handlersFor } = await import('@/lib/http/write-route');
+const { subscribeRoute } = await import('@/lib/write-routes/subscribe');
+const { services } = await import('@/lib/services');
+const mailWorker = () => services().mailWorker;
+const { store } = await import('@/lib/services');
+const { outboxMail, post, tokenOfLink } = await import('../../support/write-routes');
+
+const { POST } = handlersFor(subscribeRoute);
+const pending = { status: 'pending', message: 'Check your inbox: a confirmation link is on its way, unless this address is already subscribed.' };
+
+describe('POST /api/subscribe', () => {
+  it('stores the address pending and mails a confirmation link to the page with the button', async () => {
+    const response = await POST(post('/api/subscribe', { json: { email: 'Reader@Example.com', name: 'Ada' } }));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual(pending);
+    expect(await store().subscribers.list()).toEqual([expect.objectContaining({ email: 'reader@example.com', name: 'Ada', status: 'pending' })]);
+    await mailWorker().drain();
+    const [mail] = await outboxMail();
+    expect(mail?.to?.[0]?.address).toBe('reader@example.com');
+    expect(tokenOfLink(mail?.text ?? '', 'http://localhost:3000/subscribe/confirm?token=')).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+  });
+
+  it('answers a confirmed address exactly as a new one, and mails it nothing', async () => {
+    const [first] = await outboxMail();
+    const token = tokenOfLink(first?.text ?? '', 'http://localhost:3000/subscribe/confirm?token=');
+    const { hashToken } = await import('@/lib/services/tokens');
+    await store().subscribers.confirm(hashToken(token), Date.now(), 0);
+    const response = await POST(post('/api/subscribe', { json: { email: 'reader@example.com' } }));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual(pending);
+    await mailWorker().drain();
+    expect(await outboxMail()).toHaveLength(1);
+  });
+
+  it('sends a form post to the check-your-inbox page', async () => {
+    const response = await POST(post('/api/subscribe', { form: { email: 'form@example.com' } }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/subscribe/check-your-inbox');
+  });
+
+  it('answers a filled honeypot as a subscription and stores nothing', async () => {
+    const response = await POST(post('/api/subscribe', { json: { email: 'bot@example.com', website: 'http://spam.example' } }));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual(pending);
+    expect((await store().subscribers.list()).map((subscriber) => subscriber.email)).not.toContain('bot@example.com');
+  });
+
+  it('names a bad address and a name that breaks into a second line', async () => {
+    const response = await POST(post('/api/subscribe', { json: { email: 'not-an-address', name: 'Ada\nBcc: x@example.com' } }));
+    expect(response.status).toBe(400);
+    expect((await response.json()).errors).toEqual([
+      { path: 'email', message: 'must be an email address' },
+      { path: 'name', message: 'must be a single line of text' },
+    ]);
+  });
+
+  it('allows 5 requests per 10 minutes from one address', async () => {
+    const answers = [];
+    for (let index = 0; index < 6; index += 1) answers.push((await POST(post('/api/subscribe', { json: {} }, { client: '203.0.113.9' }))).status);
+    expect(answers).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+});
