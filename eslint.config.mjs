@@ -2,8 +2,4 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
-export default defineConfig([
-  ...nextVitals,
-  ...nextTs,
-  globalIgnores(['.next/**', '.next-*/**', 'node_modules/**', 'next-env.d.ts', 'test-results/**']),
-]);
+export default defineConfig([...nextVitals, ...nextTs, globalIgnores(['.next/**', '.next-*/**', 'node_modules/**', 'next-env.d.ts', 'test-results/**'])]);

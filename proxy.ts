@@ -27,7 +27,13 @@ export function proxy(request: NextRequest) {
   if (!settings.platform) return response;
   // Without lectern's server (PLATFORM_MODE), the headers it would add to every response.
   const markdown = pathname.endsWith('.md') || negotiated?.variant === 'markdown';
-  const headers = platformHeaders({ pathname, markdown, siteUrl: siteConfig().siteUrl, trustProxy: settings.trustProxy, forwardedProto: request.headers.get('x-forwarded-proto') });
+  const headers = platformHeaders({
+    pathname,
+    markdown,
+    siteUrl: siteConfig().siteUrl,
+    trustProxy: settings.trustProxy,
+    forwardedProto: request.headers.get('x-forwarded-proto'),
+  });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

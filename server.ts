@@ -31,13 +31,17 @@ const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProx
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
 const server = createServer(
-  createRequestHandler((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      console.error('request failed', error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Internal Server Error');
-    });
-  }, security, { dev, contentError }),
+  createRequestHandler(
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        console.error('request failed', error);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Internal Server Error');
+      });
+    },
+    security,
+    { dev, contentError },
+  ),
 );
 
 server.listen(port, hostname, () => {

@@ -8,23 +8,21 @@ export const contentType = 'image/png';
 export default function Icon() {
   const letter = site().name.trim().charAt(0).toUpperCase() || 'L';
   return new ImageResponse(
-    (
-      <div
-        style={{
-          width: '100%',
-          height: '100%',
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'center',
-          borderRadius: 14,
-          background: '#1d5fbf',
-          color: '#fbfaf7',
-          fontSize: 44,
-        }}
-      >
-        {letter}
-      </div>
-    ),
+    <div
+      style={{
+        width: '100%',
+        height: '100%',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        borderRadius: 14,
+        background: '#1d5fbf',
+        color: '#fbfaf7',
+        fontSize: 44,
+      }}
+    >
+      {letter}
+    </div>,
     size,
   );
 }

@@ -76,8 +76,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             © {author.name}. {reuse}
           </p>
           <p>
-            For agents: <a href="/llms.txt">llms.txt</a> · <a href="/api/blog">JSON</a> · <a href="/api/rss">RSS</a> ·{' '}
-            <Link href="/docs/api">API</Link>
+            For agents: <a href="/llms.txt">llms.txt</a> · <a href="/api/blog">JSON</a> · <a href="/api/rss">RSS</a> · <Link href="/docs/api">API</Link>
           </p>
         </footer>
       </body>

@@ -21,7 +21,14 @@ export default async function HomePage() {
   return (
     <>
       <JsonLd
-        data={{ '@context': 'https://schema.org', '@type': 'WebSite', name, description: summary, url: absoluteUrl('/'), author: { '@type': 'Person', name: author.name } }}
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'WebSite',
+          name,
+          description: summary,
+          url: absoluteUrl('/'),
+          author: { '@type': 'Person', name: author.name },
+        }}
       />
       <h1>{home.title}</h1>
       <MarkdownHtml html={html} />

@@ -47,7 +47,9 @@ function makeCgroup(mib) {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
-  throw new Error(`no memory cgroup can be made here (root and a writable cgroup memory controller are needed): ${errors.join('; ') || 'no memory controller'}`);
+  throw new Error(
+    `no memory cgroup can be made here (root and a writable cgroup memory controller are needed): ${errors.join('; ') || 'no memory controller'}`,
+  );
 }
 
 function readSamples(dir) {
@@ -91,7 +93,9 @@ async function buildOnce(contentDir, limitMiB) {
       timeoutMs: TIMEOUT_MINUTES * 60_000,
     });
     const processes = readSamples(samples);
-    log(`${result.ok ? 'built' : 'FAILED'} in ${result.wallSeconds.toFixed(0)} s, ${result.cpuSeconds.toFixed(0)} s CPU; peak ${(result.peakTreeRssBytes / MiB).toFixed(0)} MiB, largest process ${(result.peakProcessRssBytes / MiB).toFixed(0)} MiB`);
+    log(
+      `${result.ok ? 'built' : 'FAILED'} in ${result.wallSeconds.toFixed(0)} s, ${result.cpuSeconds.toFixed(0)} s CPU; peak ${(result.peakTreeRssBytes / MiB).toFixed(0)} MiB, largest process ${(result.peakProcessRssBytes / MiB).toFixed(0)} MiB`,
+    );
     for (const p of processes.slice(0, 4)) {
       log(
         `  ${p.role}: peak RSS ${(p.peak.rss / MiB).toFixed(0)} MiB = V8 heap ${(p.peak.heapTotal / MiB).toFixed(0)} (in use ${(p.peak.heapUsed / MiB).toFixed(0)}) + external ${(p.peak.external / MiB).toFixed(0)} + rest; ` +

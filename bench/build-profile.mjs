@@ -8,7 +8,9 @@ import path from 'node:path';
 import { generate } from './generate-posts.mjs';
 import { REPO, SITE, TMP, log, mkdirp, nextBuild, saveResult, snapshotSite } from './lib/common.mjs';
 
-const POSTS = Number(process.argv.find((arg) => arg.startsWith('--posts='))?.slice(8) ?? process.argv.find((arg) => arg.startsWith('--profile-posts='))?.slice(16) ?? 1000);
+const POSTS = Number(
+  process.argv.find((arg) => arg.startsWith('--posts='))?.slice(8) ?? process.argv.find((arg) => arg.startsWith('--profile-posts='))?.slice(16) ?? 1000,
+);
 const DIST = '.next-bench-profile';
 
 /** What a sample was doing: the first frame, from the leaf up, that says so. */
@@ -18,7 +20,11 @@ function categoryOf(stack) {
     const name = frame.functionName;
     if (name === '(garbage collector)') return 'garbage collection';
     if (/\/(shiki|@shikijs)\//.test(url)) {
-      return stack.some((f) => /^(getSingletonHighlighter|loadLanguage|loadLanguages|resolveLangs|normalizeGetter|loadGrammarWithConfiguration|reloadLanguage|createHighlighter)$/.test(f.functionName))
+      return stack.some((f) =>
+        /^(getSingletonHighlighter|loadLanguage|loadLanguages|resolveLangs|normalizeGetter|loadGrammarWithConfiguration|reloadLanguage|createHighlighter)$/.test(
+          f.functionName,
+        ),
+      )
         ? 'shiki: loading grammars (getSingletonHighlighter, loadLanguage)'
         : 'shiki: highlighting code';
     }
@@ -72,7 +78,13 @@ async function main() {
     env: { BENCH_CPU_PROF_DIR: profiles },
     timeoutMs: 60 * 60_000,
   });
-  if (!result.ok) throw new Error(`profiled build failed:\n${result.lines.slice(-30).map((entry) => entry.line).join('\n')}`);
+  if (!result.ok)
+    throw new Error(
+      `profiled build failed:\n${result.lines
+        .slice(-30)
+        .map((entry) => entry.line)
+        .join('\n')}`,
+    );
   // Workers are ended as the build finishes and write their profiles as they go: wait until the files stop changing.
   const sizes = () => JSON.stringify(fs.readdirSync(profiles).map((file) => [file, fs.statSync(path.join(profiles, file)).size]));
   for (let i = 0, last = ''; i < 60; i += 1) {
@@ -89,7 +101,8 @@ async function main() {
     processes.push({ file: String(file), ...summary });
     if (summary.busySeconds < 1) continue;
     log(`${file}: ${summary.busySeconds.toFixed(1)} s busy`);
-    for (const category of summary.categories.slice(0, 8)) log(`   ${(category.share * 100).toFixed(1).padStart(5)} %  ${category.seconds.toFixed(1).padStart(7)} s  ${category.name}`);
+    for (const category of summary.categories.slice(0, 8))
+      log(`   ${(category.share * 100).toFixed(1).padStart(5)} %  ${category.seconds.toFixed(1).padStart(7)} s  ${category.name}`);
   }
   saveResult('build-profile', { posts: POSTS, wallSeconds: result.wallSeconds, processes });
   fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });

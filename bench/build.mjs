@@ -116,7 +116,9 @@ async function main() {
     for (let run = 0; run < HUGO_RUNS; run += 1) {
       const out = path.join(hugoDir, 'public');
       fs.rmSync(out, { recursive: true, force: true });
-      const result = await measureCommand('hugo', ['--quiet', '--source', hugoDir, '--destination', out, '--cleanDestinationDir', '--noBuildLock'], { cwd: hugoDir });
+      const result = await measureCommand('hugo', ['--quiet', '--source', hugoDir, '--destination', out, '--cleanDestinationDir', '--noBuildLock'], {
+        cwd: hugoDir,
+      });
       if (!result.ok) throw new Error(`hugo failed:\n${result.lines.map((entry) => entry.line).join('\n')}`);
       hugoRuns.push(result);
     }
@@ -129,7 +131,9 @@ async function main() {
       cpuPressure: median(hugoRuns.map((run) => run.cpuPressure)),
       htmlFiles: hugoPages,
     };
-    log(`hugo ${count}: ${hugo.wallSeconds.toFixed(2)} s wall, ${hugo.cpuSeconds.toFixed(2)} s CPU, ${(hugo.peakRssBytes / 2 ** 20).toFixed(0)} MiB peak, ${hugoPages} HTML files`);
+    log(
+      `hugo ${count}: ${hugo.wallSeconds.toFixed(2)} s wall, ${hugo.cpuSeconds.toFixed(2)} s CPU, ${(hugo.peakRssBytes / 2 ** 20).toFixed(0)} MiB peak, ${hugoPages} HTML files`,
+    );
 
     log(`next build ${count} posts (timeout ${TIMEOUT_MINUTES} min)`);
     let lastProgress = 0;

@@ -5,7 +5,21 @@
 // answered from memory (a cached read is far quicker than one Next renders).
 //   node bench/flood.mjs [--spellings=3000] [--queries=2000] [--concurrency=16] [--settle=5] [--post=slug]
 import http from 'node:http';
-import { cliOptions, cpuPressureTotal, PIN, descendants, ensureSiteBuilt, log, median, pinSelf, processTable, saveResult, sleep, startLectern, treeCpuSeconds } from './lib/common.mjs';
+import {
+  cliOptions,
+  cpuPressureTotal,
+  PIN,
+  descendants,
+  ensureSiteBuilt,
+  log,
+  median,
+  pinSelf,
+  processTable,
+  saveResult,
+  sleep,
+  startLectern,
+  treeCpuSeconds,
+} from './lib/common.mjs';
 
 const options = cliOptions();
 const SPELLINGS = Number(options.spellings ?? 3000);
@@ -42,7 +56,7 @@ function treeRss(pid) {
 /** Distinct spellings of `path`: a pseudo-random set of its letters percent-encoded, hex digits in either case. */
 function spellingsOf(path, count) {
   let seed = 20_251_123;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const found = new Set();
   while (found.size < count) {
     const spelled = [...path]
@@ -123,20 +137,27 @@ async function main() {
     log(`server memory before: ${(rssBefore / 2 ** 20).toFixed(1)} MiB`);
 
     const spellings = await flood(server, spellingsOf(post, SPELLINGS), page);
-    log(`${spellings.requests} spellings of ${post} in ${spellings.seconds.toFixed(1)} s: statuses ${JSON.stringify(spellings.statuses)}, ${spellings.etags} distinct ETag(s), peak ${(spellings.peakRssBytes / 2 ** 20).toFixed(1)} MiB`);
+    log(
+      `${spellings.requests} spellings of ${post} in ${spellings.seconds.toFixed(1)} s: statuses ${JSON.stringify(spellings.statuses)}, ${spellings.etags} distinct ETag(s), peak ${(spellings.peakRssBytes / 2 ** 20).toFixed(1)} MiB`,
+    );
     const queries = await flood(
       server,
       Array.from({ length: QUERIES }, (_, i) => `/llms-full.txt?${i + 1}`),
       page,
     );
-    log(`${queries.requests} queries on /llms-full.txt in ${queries.seconds.toFixed(1)} s: statuses ${JSON.stringify(queries.statuses)}, ${queries.compressed} compressed, peak ${(queries.peakRssBytes / 2 ** 20).toFixed(1)} MiB`);
+    log(
+      `${queries.requests} queries on /llms-full.txt in ${queries.seconds.toFixed(1)} s: statuses ${JSON.stringify(queries.statuses)}, ${queries.compressed} compressed, peak ${(queries.peakRssBytes / 2 ** 20).toFixed(1)} MiB`,
+    );
 
     await sleep(SETTLE_SECONDS * 1000);
     const rssAfter = treeRss(server.pid);
     const growth = rssAfter - rssBefore;
     // Share of the time some task on the machine waited for a CPU during the flood (Linux PSI).
     const pressureAfter = cpuPressureTotal();
-    const cpuPressure = pressureBefore !== undefined && pressureAfter !== undefined ? ((pressureAfter - pressureBefore) / ((performance.now() - started) * 1e3)) * 100 : undefined;
+    const cpuPressure =
+      pressureBefore !== undefined && pressureAfter !== undefined
+        ? ((pressureAfter - pressureBefore) / ((performance.now() - started) * 1e3)) * 100
+        : undefined;
     log(`server memory after ${SETTLE_SECONDS} s: ${(rssAfter / 2 ** 20).toFixed(1)} MiB (${growth >= 0 ? '+' : ''}${(growth / 2 ** 20).toFixed(1)} MiB)`);
 
     // Still answered from memory: the same ETag as before the flood, far quicker than a read Next
@@ -145,10 +166,20 @@ async function main() {
     const cachedMs = await latency(server.baseUrl, () => post, 200, page);
     const renderedMs = await latency(server.baseUrl, (i) => `/api/blog?limit=${(i % 5) + 1}`, 50, {});
     const fromMemory = after.status === 200 && after.headers.etag === warm.headers.etag && cachedMs < renderedMs / 2;
-    log(`${post} after the flood: ${after.status}, ETag ${after.headers.etag === warm.headers.etag ? 'unchanged' : 'changed'}; median ${cachedMs.toFixed(2)} ms against ${renderedMs.toFixed(2)} ms for /api/blog?limit=n rendered by Next: ${fromMemory ? 'from memory' : 'NOT from memory'}`);
+    log(
+      `${post} after the flood: ${after.status}, ETag ${after.headers.etag === warm.headers.etag ? 'unchanged' : 'changed'}; median ${cachedMs.toFixed(2)} ms against ${renderedMs.toFixed(2)} ms for /api/blog?limit=n rendered by Next: ${fromMemory ? 'from memory' : 'NOT from memory'}`,
+    );
 
     saveResult('flood', {
-      settings: { spellings: SPELLINGS, queries: QUERIES, concurrency: CONCURRENCY, settleSeconds: SETTLE_SECONDS, post, pinned: PIN, acceptEncoding: page['Accept-Encoding'] },
+      settings: {
+        spellings: SPELLINGS,
+        queries: QUERIES,
+        concurrency: CONCURRENCY,
+        settleSeconds: SETTLE_SECONDS,
+        post,
+        pinned: PIN,
+        acceptEncoding: page['Accept-Encoding'],
+      },
       rssBeforeBytes: rssBefore,
       rssAfterBytes: rssAfter,
       growthBytes: growth,

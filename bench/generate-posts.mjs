@@ -23,10 +23,84 @@ export function prng(seed) {
   };
 }
 
-const TAGS = ['http', 'caching', 'performance', 'agents', 'seo', 'markdown', 'rss', 'security', 'accessibility', 'typography', 'feeds', 'crawlers', 'json-ld', 'sitemaps', 'robots', 'cdn', 'nginx', 'node', 'testing', 'writing', 'design', 'privacy', 'email', 'search'];
-const SUBJECTS = ['conditional requests', 'cache headers', 'feed readers', 'content negotiation', 'structured data', 'sitemaps', 'robots.txt rules', 'rate limits', 'long-form typography', 'link previews', 'static generation', 'markdown sources', 'crawl budgets', 'canonical URLs', 'image dimensions', 'security headers', 'web fonts', 'reading time', 'tag pages', 'redirects', 'error pages', 'compression', 'HTTP validators', 'agent files'];
-const VERBS = ['checking', 'serving', 'caching', 'testing', 'measuring', 'naming', 'versioning', 'publishing', 'debugging', 'documenting', 'shrinking', 'linking'];
-const QUALIFIERS = ['in practice', 'without surprises', 'for small sites', 'the boring way', 'step by step', 'for two readers', 'that last', 'done right', 'on a budget', 'at the edge'];
+const TAGS = [
+  'http',
+  'caching',
+  'performance',
+  'agents',
+  'seo',
+  'markdown',
+  'rss',
+  'security',
+  'accessibility',
+  'typography',
+  'feeds',
+  'crawlers',
+  'json-ld',
+  'sitemaps',
+  'robots',
+  'cdn',
+  'nginx',
+  'node',
+  'testing',
+  'writing',
+  'design',
+  'privacy',
+  'email',
+  'search',
+];
+const SUBJECTS = [
+  'conditional requests',
+  'cache headers',
+  'feed readers',
+  'content negotiation',
+  'structured data',
+  'sitemaps',
+  'robots.txt rules',
+  'rate limits',
+  'long-form typography',
+  'link previews',
+  'static generation',
+  'markdown sources',
+  'crawl budgets',
+  'canonical URLs',
+  'image dimensions',
+  'security headers',
+  'web fonts',
+  'reading time',
+  'tag pages',
+  'redirects',
+  'error pages',
+  'compression',
+  'HTTP validators',
+  'agent files',
+];
+const VERBS = [
+  'checking',
+  'serving',
+  'caching',
+  'testing',
+  'measuring',
+  'naming',
+  'versioning',
+  'publishing',
+  'debugging',
+  'documenting',
+  'shrinking',
+  'linking',
+];
+const QUALIFIERS = [
+  'in practice',
+  'without surprises',
+  'for small sites',
+  'the boring way',
+  'step by step',
+  'for two readers',
+  'that last',
+  'done right',
+  'on a budget',
+  'at the edge',
+];
 const WORDS = (
   'the a an this that every each some most few server client browser crawler reader agent request response header body page post feed cache proxy origin ' +
   'validator date tag link title summary section list table file folder build deploy release version policy rule limit window token key value field ' +
@@ -36,14 +110,46 @@ const WORDS = (
   'with without before after because when while until unless since for from into over under through'
 ).split(' ');
 const CODE_BLOCKS = [
-  ['http', (r) => `GET /blog/${r.slug} HTTP/1.1\nHost: example.com\nIf-None-Match: "${r.hex(12)}"\n\nHTTP/1.1 304 Not Modified\nETag: "${r.hex(12)}"\nCache-Control: public, max-age=300`],
-  ['bash', (r) => `curl -sI https://example.com/blog/${r.slug} \\\n  -H 'Accept: text/markdown' | grep -i -E '^(content-type|vary|etag):'\nfor i in $(seq ${r.int(2, 9)}); do curl -s -o /dev/null -w '%{http_code}\\n' https://example.com/api/rss; done`],
-  ['ts', (r) => `export function ${r.ident()}(input: string, limit = ${r.int(5, 60)}): string[] {\n  const seen = new Set<string>();\n  for (const part of input.split(',')) {\n    const value = part.trim().toLowerCase();\n    if (value && !seen.has(value)) seen.add(value);\n    if (seen.size >= limit) break;\n  }\n  return [...seen];\n}`],
-  ['json', (r) => `{\n  "slug": "${r.slug}",\n  "title": "${r.title.replaceAll('"', '')}",\n  "tags": [${r.tags.map((tag) => `"${tag}"`).join(', ')}],\n  "words": ${r.int(400, 2000)},\n  "draft": false\n}`],
-  ['yaml', (r) => `title: ${r.title}\ndate: ${r.date}\ntags: [${r.tags.join(', ')}]\ncache:\n  max_age: ${r.int(60, 600)}\n  stale_while_revalidate: ${r.int(1000, 90000)}`],
-  ['css', (r) => `.post {\n  max-width: ${r.int(60, 75)}ch;\n  margin-inline: auto;\n  line-height: 1.${r.int(4, 7)};\n}\n.post h2 {\n  margin-block: ${r.int(2, 3)}rem 1rem;\n  font-size: 1.${r.int(3, 6)}rem;\n}`],
-  ['xml', (r) => `<item>\n  <title>${r.title.replaceAll('&', 'and')}</title>\n  <link>https://example.com/blog/${r.slug}</link>\n  <guid isPermaLink="true">https://example.com/blog/${r.slug}</guid>\n  <pubDate>Mon, 0${r.int(1, 9)} Jun 2025 08:00:00 GMT</pubDate>\n</item>`],
-  ['nginx', (r) => `location /blog/ {\n  proxy_pass http://127.0.0.1:${r.int(3000, 3999)};\n  proxy_cache_valid 200 ${r.int(1, 10)}m;\n  add_header X-Cache $upstream_cache_status;\n}`],
+  [
+    'http',
+    (r) =>
+      `GET /blog/${r.slug} HTTP/1.1\nHost: example.com\nIf-None-Match: "${r.hex(12)}"\n\nHTTP/1.1 304 Not Modified\nETag: "${r.hex(12)}"\nCache-Control: public, max-age=300`,
+  ],
+  [
+    'bash',
+    (r) =>
+      `curl -sI https://example.com/blog/${r.slug} \\\n  -H 'Accept: text/markdown' | grep -i -E '^(content-type|vary|etag):'\nfor i in $(seq ${r.int(2, 9)}); do curl -s -o /dev/null -w '%{http_code}\\n' https://example.com/api/rss; done`,
+  ],
+  [
+    'ts',
+    (r) =>
+      `export function ${r.ident()}(input: string, limit = ${r.int(5, 60)}): string[] {\n  const seen = new Set<string>();\n  for (const part of input.split(',')) {\n    const value = part.trim().toLowerCase();\n    if (value && !seen.has(value)) seen.add(value);\n    if (seen.size >= limit) break;\n  }\n  return [...seen];\n}`,
+  ],
+  [
+    'json',
+    (r) =>
+      `{\n  "slug": "${r.slug}",\n  "title": "${r.title.replaceAll('"', '')}",\n  "tags": [${r.tags.map((tag) => `"${tag}"`).join(', ')}],\n  "words": ${r.int(400, 2000)},\n  "draft": false\n}`,
+  ],
+  [
+    'yaml',
+    (r) =>
+      `title: ${r.title}\ndate: ${r.date}\ntags: [${r.tags.join(', ')}]\ncache:\n  max_age: ${r.int(60, 600)}\n  stale_while_revalidate: ${r.int(1000, 90000)}`,
+  ],
+  [
+    'css',
+    (r) =>
+      `.post {\n  max-width: ${r.int(60, 75)}ch;\n  margin-inline: auto;\n  line-height: 1.${r.int(4, 7)};\n}\n.post h2 {\n  margin-block: ${r.int(2, 3)}rem 1rem;\n  font-size: 1.${r.int(3, 6)}rem;\n}`,
+  ],
+  [
+    'xml',
+    (r) =>
+      `<item>\n  <title>${r.title.replaceAll('&', 'and')}</title>\n  <link>https://example.com/blog/${r.slug}</link>\n  <guid isPermaLink="true">https://example.com/blog/${r.slug}</guid>\n  <pubDate>Mon, 0${r.int(1, 9)} Jun 2025 08:00:00 GMT</pubDate>\n</item>`,
+  ],
+  [
+    'nginx',
+    (r) =>
+      `location /blog/ {\n  proxy_pass http://127.0.0.1:${r.int(3000, 3999)};\n  proxy_cache_valid 200 ${r.int(1, 10)}m;\n  add_header X-Cache $upstream_cache_status;\n}`,
+  ],
 ];
 const IMAGES = [
   ['conditional-get.svg', 'Sequence diagram of a conditional GET answered with 304 Not Modified.'],
@@ -59,7 +165,8 @@ function writer(random) {
   const sentence = (slugs) => {
     const parts = [words(int(4, 9))];
     const extra = random();
-    if (extra < 0.18) parts.push(`\`${pick(['Cache-Control', 'ETag', 'Vary', 'If-None-Match', 'max-age=300', 'rel="canonical"', 'text/markdown', 'Last-Modified', '304'])}\``);
+    if (extra < 0.18)
+      parts.push(`\`${pick(['Cache-Control', 'ETag', 'Vary', 'If-None-Match', 'max-age=300', 'rel="canonical"', 'text/markdown', 'Last-Modified', '304'])}\``);
     else if (extra < 0.3) parts.push(`**${words(2)}**`);
     else if (extra < 0.38) parts.push(`_${words(2)}_`);
     else if (extra < 0.46 && slugs.length) parts.push(`[${words(3)}](/blog/${pick(slugs)})`);
@@ -80,15 +187,27 @@ export function makePost(index, count, random) {
   const w = writer(random);
   const subject = w.pick(SUBJECTS);
   const title = titleCase(`${w.pick(VERBS)} ${subject} ${w.pick(QUALIFIERS)}`);
-  const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${String(index + 1).padStart(5, '0')}`;
+  const slug = `${title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}-${String(index + 1).padStart(5, '0')}`;
   // Spread over ten years, all in the past, so every post is published.
   const day = Date.UTC(2015, 0, 1) + Math.floor(((index + 0.5) / count) * 3650) * 86_400_000;
   const date = new Date(day).toISOString().slice(0, 10);
   const updated = random() < 0.25 ? new Date(day + w.int(1, 200) * 86_400_000).toISOString().slice(0, 10) : undefined;
   const tags = [...new Set(Array.from({ length: w.int(1, 4) }, () => w.pick(TAGS)))];
   const neighbours = [index - 1, index - 2, index + 1].filter((n) => n >= 0 && n < count).map((n) => `post-${n}`);
-  const context = { slug, title, date, tags, int: w.int, hex: w.hex, ident: () => `${w.pick(VERBS)}${titleCase(w.pick(['headers', 'tags', 'links', 'dates', 'feeds']))}` };
-  const description = `${titleCase(w.words(w.int(10, 18)))}, and what ${subject} ${w.pick(['changes', 'costs', 'breaks', 'buys'])} for readers and agents.`.slice(0, 280);
+  const context = {
+    slug,
+    title,
+    date,
+    tags,
+    int: w.int,
+    hex: w.hex,
+    ident: () => `${w.pick(VERBS)}${titleCase(w.pick(['headers', 'tags', 'links', 'dates', 'feeds']))}`,
+  };
+  const description =
+    `${titleCase(w.words(w.int(10, 18)))}, and what ${subject} ${w.pick(['changes', 'costs', 'breaks', 'buys'])} for readers and agents.`.slice(0, 280);
 
   const body = [w.paragraph(neighbours), w.paragraph(neighbours)];
   const sections = w.int(4, 6);
@@ -99,7 +218,10 @@ export function makePost(index, count, random) {
     if (s === tableAt) {
       const columns = w.int(3, 4);
       const header = Array.from({ length: columns }, () => titleCase(w.pick(WORDS)));
-      const rows = Array.from({ length: w.int(3, 6) }, () => `| ${Array.from({ length: columns }, (_, c) => (c === 0 ? `\`${w.pick(WORDS)}\`` : w.words(w.int(1, 4)))).join(' | ')} |`);
+      const rows = Array.from(
+        { length: w.int(3, 6) },
+        () => `| ${Array.from({ length: columns }, (_, c) => (c === 0 ? `\`${w.pick(WORDS)}\`` : w.words(w.int(1, 4)))).join(' | ')} |`,
+      );
       body.push([`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows].join('\n'));
     }
     if (codeAt.has(s)) {

@@ -103,7 +103,12 @@ async function main() {
 
   const port = await freePort();
   const dir = mkdirp(`${TMP}/redis`);
-  const redis = startProcess('redis-server', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { cpu: 0 });
+  const redis = startProcess(
+    'redis-server',
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { cpu: 0 },
+  );
   const url = `redis://127.0.0.1:${port}`;
   try {
     let probe;
@@ -121,7 +126,11 @@ async function main() {
       }
     }
     // The floor under any Redis decision: one round trip to the server.
-    const ping = await sequential(() => probe.ping(), 20_000, () => undefined);
+    const ping = await sequential(
+      () => probe.ping(),
+      20_000,
+      () => undefined,
+    );
     log(`redis PING round trip       p50 ${ping.p50.toFixed(3)} ms p99 ${ping.p99.toFixed(3)} ms`);
     await probe.quit();
 
@@ -132,7 +141,11 @@ async function main() {
     const fallback = withFallback(redisServerLimiter(url, options), memoryLimiter({ windowScale: 1 }), { warn: () => undefined, info: () => undefined });
     results.push(await measure('redis (memory fallback)', fallback, REDIS_DECISIONS, 2_000_000));
     await server.close();
-    saveResult('limits', { settings: { route: ROUTE, concurrency: CONCURRENCY, memoryDecisions: MEMORY_DECISIONS, redisDecisions: REDIS_DECISIONS, pinned: PIN }, redisPing: ping, results });
+    saveResult('limits', {
+      settings: { route: ROUTE, concurrency: CONCURRENCY, memoryDecisions: MEMORY_DECISIONS, redisDecisions: REDIS_DECISIONS, pinned: PIN },
+      redisPing: ping,
+      results,
+    });
   } finally {
     await redis.stop();
   }

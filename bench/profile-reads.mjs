@@ -5,7 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { cliOptions, REPO, SITE, TMP, ensureSiteBuilt, freePort, log, mkdirp, pinSelf, saveResult, startLectern, startProcess, waitForHttp } from './lib/common.mjs';
+import {
+  cliOptions,
+  REPO,
+  SITE,
+  TMP,
+  ensureSiteBuilt,
+  freePort,
+  log,
+  mkdirp,
+  pinSelf,
+  saveResult,
+  startLectern,
+  startProcess,
+  waitForHttp,
+} from './lib/common.mjs';
 
 const options = cliOptions();
 const DURATION = Number(options.duration ?? 8);
@@ -15,7 +29,8 @@ function area(frame) {
   const url = frame.url || '';
   if (/\/lib\/server\/|\/server\.ts|\/lib\/http\//.test(url)) return 'lectern server code (server.ts, lib/server, lib/http)';
   if (url.includes('/node_modules/next/')) return 'Next (loaded in the process)';
-  if (url.includes('async_hooks') || /^(emitInitScript|emitInitNative|_propagate|executionAsyncResource)$/.test(frame.functionName)) return 'async context tracking (async_hooks, for AsyncLocalStorage)';
+  if (url.includes('async_hooks') || /^(emitInitScript|emitInitNative|_propagate|executionAsyncResource)$/.test(frame.functionName))
+    return 'async context tracking (async_hooks, for AsyncLocalStorage)';
   if (url.includes('/node_modules/')) return 'other packages';
   if (url.startsWith('node:') || (!url && frame.functionName)) return "Node's HTTP/net stack and runtime";
   if (!url) return `V8/native (${frame.functionName || 'anonymous'})`;
@@ -48,7 +63,8 @@ function summarize(profile, from, to) {
     const where = frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(SITE, '.')}:${frame.lineNumber + 1}` : frame.functionName;
     const key = `${frame.functionName || '(anonymous)'} ${where}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
-    const group = frame.functionName === '(garbage collector)' ? 'garbage collection' : frame.functionName === '(program)' ? 'V8/native (program)' : area(frame);
+    const group =
+      frame.functionName === '(garbage collector)' ? 'garbage collection' : frame.functionName === '(program)' ? 'V8/native (program)' : area(frame);
     byArea.set(group, (byArea.get(group) ?? 0) + micros);
   }
   // Inclusive shares: samples with lectern's code anywhere on the stack (with the Node calls it
@@ -122,9 +138,7 @@ async function main() {
   if (!fs.existsSync(manifest)) throw new Error('run `npm run bench -- reads` first: the profile reuses its captured bytes');
   const profiles = [];
   for (const url of PATHS) {
-    profiles.push(
-      await profileServer('lectern', (dir) => startLectern({ distDir, cpu: 0, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }), url),
-    );
+    profiles.push(await profileServer('lectern', (dir) => startLectern({ distDir, cpu: 0, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] }), url));
     for (const [name, extra] of [
       ['node', []],
       ['node-next', [`--with-next=${SITE}`]],
@@ -134,11 +148,16 @@ async function main() {
           name,
           async (dir) => {
             const port = await freePort();
-            const proc = startProcess(`${name}-profiled`, process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(REPO, 'bench', 'bare-server.mjs'), manifest, String(port), ...extra], {
-              cpu: 0,
-              cwd: SITE,
-              env: { NEXT_DIST_DIR: distDir, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
-            });
+            const proc = startProcess(
+              `${name}-profiled`,
+              process.execPath,
+              ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(REPO, 'bench', 'bare-server.mjs'), manifest, String(port), ...extra],
+              {
+                cpu: 0,
+                cwd: SITE,
+                env: { NEXT_DIST_DIR: distDir, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+              },
+            );
             const baseUrl = `http://127.0.0.1:${port}`;
             // With Next: one page through it first, as lectern's warm-up does.
             await waitForHttp(`${baseUrl}${extra.length ? '/robots.txt' : url}`, { process: proc, timeoutMs: 120_000 });
@@ -150,7 +169,9 @@ async function main() {
     }
   }
   for (const profile of profiles) {
-    log(`${profile.server} ${profile.path}: ${profile.requests} requests; lectern's code on the stack ${(profile.inclusive.lecternCode * 100).toFixed(1)} %, __name ${(profile.inclusive.naming * 100).toFixed(1)} %`);
+    log(
+      `${profile.server} ${profile.path}: ${profile.requests} requests; lectern's code on the stack ${(profile.inclusive.lecternCode * 100).toFixed(1)} %, __name ${(profile.inclusive.naming * 100).toFixed(1)} %`,
+    );
     for (const entry of profile.areas) log(`   ${(entry.share * 100).toFixed(1).padStart(5)}%  ${entry.name}`);
     for (const entry of profile.functions.slice(0, 15)) log(`      ${(entry.share * 100).toFixed(1).padStart(5)}%  ${entry.name}`);
   }

@@ -39,7 +39,12 @@ async function bundle(variant) {
     packages: 'external',
     outfile: out,
     logLevel: 'error',
-    plugins: [{ name: 'variant', setup: (b) => b.onLoad({ filter: /lib[\\/]content[\\/]render\.ts$/ }, () => ({ contents: source, loader: 'ts', resolveDir: path.dirname(file) })) }],
+    plugins: [
+      {
+        name: 'variant',
+        setup: (b) => b.onLoad({ filter: /lib[\\/]content[\\/]render\.ts$/ }, () => ({ contents: source, loader: 'ts', resolveDir: path.dirname(file) })),
+      },
+    ],
   });
   return out;
 }
@@ -72,7 +77,15 @@ async function measure(file) {
   const retainedBytesPerPost = (process.memoryUsage().heapUsed - heapBefore) / POSTS;
   const sorted = samples.sort();
   return {
-    retainedBytesPerPost, posts: POSTS, firstCallMs: firstMs, firstCallCpuMs: firstCpuMs, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), meanMs: wall / POSTS, cpuMsPerPost: (cpu.user + cpu.system) / 1000 / POSTS };
+    retainedBytesPerPost,
+    posts: POSTS,
+    firstCallMs: firstMs,
+    firstCallCpuMs: firstCpuMs,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    meanMs: wall / POSTS,
+    cpuMsPerPost: (cpu.user + cpu.system) / 1000 / POSTS,
+  };
 }
 
 async function main() {
@@ -90,7 +103,11 @@ async function main() {
       log(`render variant "${name}" skipped: lib/content/render.ts no longer has the line it changes`);
       continue;
     }
-    const out = execFileSync(process.execPath, ['--expose-gc', import.meta.filename, `--variant=${file}`, `--posts=${POSTS}`], { cwd: process.cwd(), encoding: 'utf8', maxBuffer: 1 << 24 });
+    const out = execFileSync(process.execPath, ['--expose-gc', import.meta.filename, `--variant=${file}`, `--posts=${POSTS}`], {
+      cwd: process.cwd(),
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
     const result = { name, ...JSON.parse(out) };
     variants.push(result);
     log(

@@ -9,7 +9,12 @@ import path from 'node:path';
 import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
-const results = Object.fromEntries(['reads', 'build', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]));
+const results = Object.fromEntries(
+  ['reads', 'build', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
+    part,
+    readJson(path.join(RESULTS, `${part}.json`)),
+  ]),
+);
 
 const GOALS = { readRatio: 0.9, readP99Ms: 5, buildHugoRatio: 10, buildPeakBytes: 2 * 2 ** 30, memoryP99Ms: 1, redisP99Ms: 2, floodGrowthBytes: 64 * 2 ** 20 };
 
@@ -35,11 +40,18 @@ function machineBlock(existing) {
   const m = any.machine;
   // Parts measured earlier and not in this run keep their dates.
   const earlier = /^\| measured \| (.*) \|$/m.exec(existing ?? '')?.[1] ?? '';
-  const dates = new Map(earlier.split(', ').map((entry) => /^([\w-]+) (.+)$/.exec(entry)).filter(Boolean).map((match) => [match[1], match[2]]));
+  const dates = new Map(
+    earlier
+      .split(', ')
+      .map((entry) => /^([\w-]+) (.+)$/.exec(entry))
+      .filter(Boolean)
+      .map((match) => [match[1], match[2]]),
+  );
   for (const [part, value] of Object.entries(results)) if (value) dates.set(part, day(value.finishedAt));
   const when = [...dates.entries()].map(([part, date]) => `${part} ${date}`).join(', ');
   // A fact this machine lacks (nginx or Hugo not installed for the parts run here) keeps the row measured before.
-  const keepEarlier = (row) => (/undefined/.test(row) ? (existing ?? '').split('\n').find((line) => line.startsWith(row.slice(0, row.indexOf(' | ') + 3))) ?? row : row);
+  const keepEarlier = (row) =>
+    /undefined/.test(row) ? ((existing ?? '').split('\n').find((line) => line.startsWith(row.slice(0, row.indexOf(' | ') + 3))) ?? row) : row;
   return [
     `| | |`,
     `| --- | --- |`,
@@ -89,12 +101,40 @@ function readsBlock() {
       `CPU pressure from other work on the machine during the runs (Linux PSI, share of time a task waited for a CPU): median ${ms(reads.cpuPressure?.median, 0)} %, worst ${ms(reads.cpuPressure?.max, 0)} %.`,
     '',
     table(
-      ['URL', 'bytes', 'lectern req/s', 'p50 ms', 'p99 ms', '(a) node:http req/s', 'p50 ms', 'p99 ms', '(b) nginx req/s', 'p50 ms', 'p99 ms', 'lectern ÷ (a)', 'nginx ÷ (a)'],
+      [
+        'URL',
+        'bytes',
+        'lectern req/s',
+        'p50 ms',
+        'p99 ms',
+        '(a) node:http req/s',
+        'p50 ms',
+        'p99 ms',
+        '(b) nginx req/s',
+        'p50 ms',
+        'p99 ms',
+        'lectern ÷ (a)',
+        'nginx ÷ (a)',
+      ],
       reads.summary.map((row) => {
         const l = row.servers.lectern;
         const a = row.servers.node;
         const b = row.servers.nginx;
-        return [`\`${row.path}\``, int(row.bodyBytes), int(l.rps), ms(l.p50), ms(l.p99), int(a.rps), ms(a.p50), ms(a.p99), int(b.rps), ms(b.p50), ms(b.p99), `**${ratio(l.rpsRatio)}**`, ratio(b.rpsRatio)];
+        return [
+          `\`${row.path}\``,
+          int(row.bodyBytes),
+          int(l.rps),
+          ms(l.p50),
+          ms(l.p99),
+          int(a.rps),
+          ms(a.p50),
+          ms(a.p99),
+          int(b.rps),
+          ms(b.p50),
+          ms(b.p99),
+          `**${ratio(l.rpsRatio)}**`,
+          ratio(b.rpsRatio),
+        ];
       }),
     ),
     '',
@@ -119,7 +159,7 @@ function readsBlock() {
   if (reads.summary[0]?.servers['node-next']) {
     lines.push(
       '',
-      '**What bounds lectern\'s reads, one cause at a time.** Two more node:http servers with the same bytes ran in the same rounds: one sending lectern\'s full header set, one with Next loaded and prepared in the process (one page rendered through it, as lectern\'s warm-up does). CPU µs per request:',
+      "**What bounds lectern's reads, one cause at a time.** Two more node:http servers with the same bytes ran in the same rounds: one sending lectern's full header set, one with Next loaded and prepared in the process (one page rendered through it, as lectern's warm-up does). CPU µs per request:",
       '',
       table(
         ['URL', '(a) bare', '(a) + lectern headers', '(a) + Next in process', 'lectern', 'req/s: headers ÷ (a)', 'Next ÷ (a)', 'lectern ÷ (a)'],
@@ -141,7 +181,11 @@ function readsBlock() {
   }
   const profile = results.profile;
   if (profile?.profiles?.length) {
-    lines.push('', `**CPU profile of a cached read** (\`npm run bench -- profile\`, V8 sampling profiler, only the ${profile.durationSeconds} s of load; self time):`, '');
+    lines.push(
+      '',
+      `**CPU profile of a cached read** (\`npm run bench -- profile\`, V8 sampling profiler, only the ${profile.durationSeconds} s of load; self time):`,
+      '',
+    );
     const where = (entry) => entry.name.split(' ')[1]?.replace(/:1$/, '') ?? '';
     for (const p of profile.profiles.filter((entry) => entry.server === 'lectern')) {
       const own = p.functions.filter((entry) => /^\.\/(lib|server)/.test(where(entry)) && !/^__name /.test(entry.name)).slice(0, 6);
@@ -181,7 +225,12 @@ function buildSummary(sizes) {
   const largest = sizes[sizes.length - 1];
   const perPost = [];
   for (let i = 1; i < ok.length; i += 1) {
-    perPost.push({ from: ok[i - 1].posts, to: ok[i].posts, seconds: (ok[i].next.wallSeconds - ok[i - 1].next.wallSeconds) / (ok[i].posts - ok[i - 1].posts), cpu: (ok[i].next.cpuSeconds - ok[i - 1].next.cpuSeconds) / (ok[i].posts - ok[i - 1].posts) });
+    perPost.push({
+      from: ok[i - 1].posts,
+      to: ok[i].posts,
+      seconds: (ok[i].next.wallSeconds - ok[i - 1].next.wallSeconds) / (ok[i].posts - ok[i - 1].posts),
+      cpu: (ok[i].next.cpuSeconds - ok[i - 1].next.cpuSeconds) / (ok[i].posts - ok[i - 1].posts),
+    });
   }
   return { ok, largest, perPost };
 }
@@ -203,10 +252,22 @@ function buildBlock() {
   const { perPost } = buildSummary(build.sizes);
   const lines = [
     `Generated posts (\`bench/generate-posts.mjs\`, about ${int(build.sizes[0]?.averagePostBytes)} bytes each, seeded so every run writes the same files) built cold with \`next build\` (fresh \`NEXT_DIST_DIR\`, timeout ${build.settings.timeoutMinutes} min) and with Hugo over the same markdown files (a minimal site: post, list, tag and home templates, Hugo's own RSS and sitemap; median of ${build.settings.hugoRuns} runs). ` +
-      'Wall time is what a deploy waits; CPU time (user + system of every process of the build) is what other work on the machine disturbs less. Peak memory is the largest sum of the resident memory of every process of the build, sampled every 250 ms. CPU pressure is the share of the build\'s wall time in which some task on the machine (the build\'s own included) waited for a CPU (Linux PSI).',
+      "Wall time is what a deploy waits; CPU time (user + system of every process of the build) is what other work on the machine disturbs less. Peak memory is the largest sum of the resident memory of every process of the build, sampled every 250 ms. CPU pressure is the share of the build's wall time in which some task on the machine (the build's own included) waited for a CPU (Linux PSI).",
     '',
     table(
-      ['posts', 'next wall s', 'next CPU s', 'next peak memory', 'largest process', 'Hugo wall s', 'Hugo CPU s', 'Hugo peak', 'wall ÷ Hugo', 'CPU ÷ Hugo', 'CPU pressure'],
+      [
+        'posts',
+        'next wall s',
+        'next CPU s',
+        'next peak memory',
+        'largest process',
+        'Hugo wall s',
+        'Hugo CPU s',
+        'Hugo peak',
+        'wall ÷ Hugo',
+        'CPU ÷ Hugo',
+        'CPU pressure',
+      ],
       build.sizes.map((size) => [
         int(size.posts),
         `${seconds(size.next.wallSeconds)}${size.next.ok ? '' : size.next.timedOut ? ' (timed out)' : ' (failed)'}`,
@@ -222,7 +283,7 @@ function buildBlock() {
       ]),
     ),
     '',
-    'Where `next build`\'s time goes (seconds of wall time between the lines Next prints):',
+    "Where `next build`'s time goes (seconds of wall time between the lines Next prints):",
     '',
     table(
       ['posts', 'pages', 'workers', 'compile', 'TypeScript', 'collect page data', 'static pages', 'ms per page', 'finalize'],
@@ -231,12 +292,25 @@ function buildBlock() {
         const done = n.progress?.length ? n.progress[n.progress.length - 1].done : undefined;
         const perPage = n.generateSeconds && n.pages ? (n.generateSeconds * 1000) / n.pages : undefined;
         const partial = !n.ok && n.progress?.length > 1 ? ` (${int(done)} of ${int(n.pages)} done)` : '';
-        return [int(size.posts), int(n.pages), int(n.workers), seconds(n.compileSeconds), seconds(n.typescriptSeconds), seconds(n.collectSeconds), `${seconds(n.generateSeconds)}${partial}`, ms(perPage, 0), seconds(n.finalizeSeconds)];
+        return [
+          int(size.posts),
+          int(n.pages),
+          int(n.workers),
+          seconds(n.compileSeconds),
+          seconds(n.typescriptSeconds),
+          seconds(n.collectSeconds),
+          `${seconds(n.generateSeconds)}${partial}`,
+          ms(perPage, 0),
+          seconds(n.finalizeSeconds),
+        ];
       }),
     ),
   ];
   if (perPost.length) {
-    lines.push('', `Marginal cost per added post: ${perPost.map((step) => `${int(step.from)} → ${int(step.to)} posts: ${ms(step.seconds * 1000, 0)} ms wall, ${ms(step.cpu * 1000, 0)} ms CPU`).join('; ')}.`);
+    lines.push(
+      '',
+      `Marginal cost per added post: ${perPost.map((step) => `${int(step.from)} → ${int(step.to)} posts: ${ms(step.seconds * 1000, 0)} ms wall, ${ms(step.cpu * 1000, 0)} ms CPU`).join('; ')}.`,
+    );
   }
   for (const size of build.sizes.filter((entry) => !entry.next.ok)) {
     const estimate = estimateUnfinished(size);
@@ -255,15 +329,31 @@ function buildBlock() {
       '',
       table(
         ['variant', 'first call ms', 'first call CPU ms', 'then p50 ms per post', 'CPU ms per post', 'heap kept per post'],
-        pipeline.variants.map((variant) => [variant.name, int(variant.firstCallMs), int(variant.firstCallCpuMs), ms(variant.p50Ms, 1), ms(variant.cpuMsPerPost, 1), kib(variant.retainedBytesPerPost)]),
+        pipeline.variants.map((variant) => [
+          variant.name,
+          int(variant.firstCallMs),
+          int(variant.firstCallCpuMs),
+          ms(variant.p50Ms, 1),
+          ms(variant.cpuMsPerPost, 1),
+          kib(variant.retainedBytesPerPost),
+        ]),
       ),
     );
   }
   const profile = results['build-profile'];
   if (profile?.processes?.length) {
-    lines.push('', `CPU profile of a ${int(profile.posts)}-post build (\`npm run bench -- build-profile\`: V8's sampling profiler in every Node process of the build, through \`bench/lib/cpu-prof-preload.mjs\`; each sample counted once, under the first thing on its stack, from the top, that says what it was doing):`, '');
+    lines.push(
+      '',
+      `CPU profile of a ${int(profile.posts)}-post build (\`npm run bench -- build-profile\`: V8's sampling profiler in every Node process of the build, through \`bench/lib/cpu-prof-preload.mjs\`; each sample counted once, under the first thing on its stack, from the top, that says what it was doing):`,
+      '',
+    );
     for (const proc of profile.processes.filter((entry) => entry.busySeconds >= 1)) {
-      lines.push(`- \`${proc.file}\` (${seconds(proc.busySeconds)} s busy): ${proc.categories.filter((entry) => entry.share >= 0.02).map((entry) => `${entry.name} ${(entry.share * 100).toFixed(0)} %`).join(', ')}.`);
+      lines.push(
+        `- \`${proc.file}\` (${seconds(proc.busySeconds)} s busy): ${proc.categories
+          .filter((entry) => entry.share >= 0.02)
+          .map((entry) => `${entry.name} ${(entry.share * 100).toFixed(0)} %`)
+          .join(', ')}.`,
+      );
     }
   }
   return lines.join('\n');
@@ -281,7 +371,17 @@ function limitsBlock() {
       ['backend', 'allowed p50 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'refused p99 ms', 'decisions/s', 'p99 ms at 50 in flight', 'goal p99'],
       limits.results.map((row) => {
         const goal = row.name.startsWith('memory') ? GOALS.memoryP99Ms : GOALS.redisP99Ms;
-        return [row.name, ms(row.allowed.p50, 3), ms(row.allowed.p99, 3), ms(row.allowed.p999, 3), ms(row.allowed.max, 1), ms(row.refused.p99, 3), int(row.underLoad.perSecond), ms(row.underLoad.p99, 2), `< ${goal} ms: ${yes(Math.max(row.allowed.p99, row.refused.p99) < goal)}`];
+        return [
+          row.name,
+          ms(row.allowed.p50, 3),
+          ms(row.allowed.p99, 3),
+          ms(row.allowed.p999, 3),
+          ms(row.allowed.max, 1),
+          ms(row.refused.p99, 3),
+          int(row.underLoad.perSecond),
+          ms(row.underLoad.p99, 2),
+          `< ${goal} ms: ${yes(Math.max(row.allowed.p99, row.refused.p99) < goal)}`,
+        ];
       }),
       1,
     ),
@@ -299,11 +399,20 @@ function weightBlock() {
       if (!total) continue;
       rows.push([`${page.label} (\`${page.path}\`)`, kind, int(total.files), kib(total.transferredBytes), kib(total.uncompressedBytes), kib(total.gzipBytes)]);
     }
-    rows.push([`**${page.label} total**`, '', int(page.all.files), `**${kib(page.all.transferredBytes)}**`, kib(page.all.uncompressedBytes), kib(page.all.gzipBytes)]);
+    rows.push([
+      `**${page.label} total**`,
+      '',
+      int(page.all.files),
+      `**${kib(page.all.transferredBytes)}**`,
+      kib(page.all.uncompressedBytes),
+      kib(page.all.gzipBytes),
+    ]);
   }
   const fonts = weight.pages.some((page) => page.totals.font);
   const skipped = weight.pages[0]?.skipped ?? [];
-  const skippedNote = skipped.length ? ` Not counted: ${skipped.map((entry) => `\`${entry.path}\` (${entry.why}, ${kib(entry.transferredBytes)})`).join(', ')}.` : '';
+  const skippedNote = skipped.length
+    ? ` Not counted: ${skipped.map((entry) => `\`${entry.path}\` (${entry.why}, ${kib(entry.transferredBytes)})`).join(', ')}.`
+    : '';
   return [
     `Each page and everything it refers to (scripts, stylesheets, preloads, images, and what the CSS refers to), fetched from lectern's server with \`Accept-Encoding: ${weight.acceptEncoding}\` ("transferred": body bytes on the wire) and without ("uncompressed"); "gzip" is what gzip -6 makes of each file. Response headers add ${weight.pages.map((page) => `${kib(page.headerBytes)} (${page.label})`).join(' and ')}.${fonts ? '' : ' No web fonts: the stylesheet uses system fonts.'}${skippedNote}`,
     '',
@@ -347,7 +456,9 @@ function goalsBlock(existing) {
     const hugoRatio = largest.next.wallSeconds / largest.hugo.wallSeconds;
     out.build.push([
       `${int(largest.posts)}-post build within 10× Hugo's time`,
-      largest.next.ok ? `${seconds(largest.next.wallSeconds)} s vs ${ms(largest.hugo.wallSeconds)} s: ${ratio(hugoRatio)}×` : `did not finish in ${build.settings.timeoutMinutes} min (> ${ratio(hugoRatio)}× Hugo's ${ms(largest.hugo.wallSeconds)} s)`,
+      largest.next.ok
+        ? `${seconds(largest.next.wallSeconds)} s vs ${ms(largest.hugo.wallSeconds)} s: ${ratio(hugoRatio)}×`
+        : `did not finish in ${build.settings.timeoutMinutes} min (> ${ratio(hugoRatio)}× Hugo's ${ms(largest.hugo.wallSeconds)} s)`,
       yes(largest.next.ok && hugoRatio <= GOALS.buildHugoRatio),
     ]);
     if (perPost.length >= 2) {
@@ -360,10 +471,18 @@ function goalsBlock(existing) {
         yes(growth <= 1.25),
       ]);
     } else if (perPost.length === 1) {
-      out.build.push(['linear in posts', `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; the largest build did not finish`, '–']);
+      out.build.push([
+        'linear in posts',
+        `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; the largest build did not finish`,
+        '–',
+      ]);
     }
     const peak = Math.max(...build.sizes.map((size) => size.next.peakTreeRssBytes));
-    out.build.push(['build under 2 GiB peak memory', `${mib(peak)} at most (${ok.length === build.sizes.length ? 'every size' : 'sizes that ran'})`, yes(peak < GOALS.buildPeakBytes && largest.next.ok)]);
+    out.build.push([
+      'build under 2 GiB peak memory',
+      `${mib(peak)} at most (${ok.length === build.sizes.length ? 'every size' : 'sizes that ran'})`,
+      yes(peak < GOALS.buildPeakBytes && largest.next.ok),
+    ]);
   }
   const memory = results['build-memory'];
   for (const run of memory?.runs.filter((entry) => entry.limitMiB) ?? []) {
@@ -386,7 +505,12 @@ function goalsBlock(existing) {
         yes(worst < GOALS.memoryP99Ms),
       ]);
     }
-    if (redis) out.limits.push(['limit decision < 2 ms p99 on local Redis', `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`, yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms)]);
+    if (redis)
+      out.limits.push([
+        'limit decision < 2 ms p99 on local Redis',
+        `p99 ${ms(redis.allowed.p99, 3)} ms allowed, ${ms(redis.refused.p99, 3)} ms refused`,
+        yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms),
+      ]);
   }
   const flood = results.flood;
   if (flood) {
@@ -396,7 +520,9 @@ function goalsBlock(existing) {
       yes(flood.growthBytes < GOALS.floodGrowthBytes && flood.after.fromMemory),
     ]);
   }
-  const all = [...out.reads, ...out.build, ...out['build-memory'], ...out.limits, ...out.flood].map((row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`));
+  const all = [...out.reads, ...out.build, ...out['build-memory'], ...out.limits, ...out.flood].map((row) =>
+    typeof row === 'string' ? row : `| ${row.join(' | ')} |`,
+  );
   if (!all.length) return undefined;
   return [table(['goal', 'measured', ''], [], 3), ...all].join('\n');
 }
@@ -423,12 +549,13 @@ function memoryBlock() {
       ]);
     }
   }
-  const summary = memory.runs.map((run) =>
-    `${run.limitMiB ? `in a ${int(run.limitMiB)} MiB memory cgroup` : 'on the whole machine'}: ${run.ok ? `built in ${seconds(run.wallSeconds)} s (${seconds(run.cpuSeconds)} s CPU)` : `failed after ${seconds(run.wallSeconds)} s`}, peak ${mib(run.peakTreeRssBytes)} for all processes together, largest process ${mib(run.peakProcessRssBytes)}`,
+  const summary = memory.runs.map(
+    (run) =>
+      `${run.limitMiB ? `in a ${int(run.limitMiB)} MiB memory cgroup` : 'on the whole machine'}: ${run.ok ? `built in ${seconds(run.wallSeconds)} s (${seconds(run.cpuSeconds)} s CPU)` : `failed after ${seconds(run.wallSeconds)} s`}, peak ${mib(run.peakTreeRssBytes)} for all processes together, largest process ${mib(run.peakProcessRssBytes)}`,
   );
   return [
     `\`npm run bench -- build-memory\`: ${int(memory.posts)} generated posts built with \`bench/lib/mem-preload.mjs\` in every Node process of the build, which samples the process's memory every 500 ms and the V8 heap still in use after each full garbage collection. ` +
-      'Built once on the whole machine and once inside a memory cgroup of each size given, as a container or CI runner of that size would run it: Node sizes V8\'s heap limit from the memory it is given. ' +
+      "Built once on the whole machine and once inside a memory cgroup of each size given, as a container or CI runner of that size would run it: Node sizes V8's heap limit from the memory it is given. " +
       `Results: ${summary.join('; ')}.`,
     '',
     'Each process of 200 MiB or more, at the moment of its peak resident memory. "V8 heap" is what V8 had committed, "in use" what the heap held then (live objects and garbage not yet collected), "rest" is resident memory outside the V8 heap and Node\'s external buffers (code, the Node binary, malloc arenas). "Live after full GCs" is the heap in use right after a full collection, at the first and the last of them: what the process actually keeps.',
@@ -459,7 +586,10 @@ function floodBlock() {
       `Resident memory of the server process (from \`/proc\`) after warming the post and \`/llms-full.txt\` and ${int(s.settleSeconds)} s of rest, and again ${int(s.settleSeconds)} s after the flood. ` +
       `CPU pressure from other work on the machine meanwhile (Linux PSI, share of time a task waited for a CPU): ${ms(flood.cpuPressure, 0)} %, which slows every request but not what memory holds.`,
     '',
-    table(['flood', 'requests', 'statuses', 'distinct ETags', 'compressed', 's', 'server µs CPU/request', 'peak memory'], [row('spellings of one post', flood.spellings), row('queries on `/llms-full.txt`', flood.queries)]),
+    table(
+      ['flood', 'requests', 'statuses', 'distinct ETags', 'compressed', 's', 'server µs CPU/request', 'peak memory'],
+      [row('spellings of one post', flood.spellings), row('queries on `/llms-full.txt`', flood.queries)],
+    ),
     '',
     `Server memory: ${mib(flood.rssBeforeBytes)} before, ${mib(flood.rssAfterBytes)} after: **${signedMib(flood.growthBytes)}** (goal: under ${mib(flood.goalBytes)}). ` +
       `The post after the flood: ${flood.after.status}, ${flood.after.sameEtag ? 'the ETag it had before' : 'a different ETag'}, median ${ms(flood.after.cachedMs)} ms over 200 requests against ${ms(flood.after.renderedMs)} ms for \`/api/blog?limit=n\`, which reads its query and is rendered by Next every time: ${flood.after.fromMemory ? 'answered from memory' : '**not** answered from memory'}.`,

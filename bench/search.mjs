@@ -106,10 +106,19 @@ for (let round = 0; round < ROUNDS; round += 1) {
 }
 
 const overall = summary(all);
-const kinds = [...byKind].map(([kind, { samples, totals }]) => ({ kind, ...summary(samples), medianMatches: [...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)] }));
+const kinds = [...byKind].map(([kind, { samples, totals }]) => ({
+  kind,
+  ...summary(samples),
+  medianMatches: [...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)],
+}));
 const indexBytes = after - before;
-log(`search (query + snippets, limit ${LIMIT}) over ${list.length} queries × ${ROUNDS}: p50 ${overall.p50.toFixed(3)} ms, p99 ${overall.p99.toFixed(3)} ms, max ${overall.max.toFixed(3)} ms`);
-for (const row of kinds) log(`  ${row.kind.padEnd(12)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  max ${row.max.toFixed(3)} ms  (median ${row.medianMatches} matching posts)`);
+log(
+  `search (query + snippets, limit ${LIMIT}) over ${list.length} queries × ${ROUNDS}: p50 ${overall.p50.toFixed(3)} ms, p99 ${overall.p99.toFixed(3)} ms, max ${overall.max.toFixed(3)} ms`,
+);
+for (const row of kinds)
+  log(
+    `  ${row.kind.padEnd(12)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  max ${row.max.toFixed(3)} ms  (median ${row.medianMatches} matching posts)`,
+  );
 log(`goals: p99 < ${GOALS.p99Ms} ms: ${overall.p99 < GOALS.p99Ms ? 'yes' : 'no'}; index < 100 MiB: ${indexBytes < GOALS.indexBytes ? 'yes' : 'no'}`);
 
 saveResult('search', {

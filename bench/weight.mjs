@@ -30,7 +30,8 @@ function get(url, headers) {
 
 function attributes(tag) {
   const found = {};
-  for (const match of tag.matchAll(/([a-zA-Z:-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/g)) found[match[1].toLowerCase()] = (match[3] ?? match[4] ?? match[5] ?? '').replaceAll('&amp;', '&');
+  for (const match of tag.matchAll(/([a-zA-Z:-]+)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/g))
+    found[match[1].toLowerCase()] = (match[3] ?? match[4] ?? match[5] ?? '').replaceAll('&amp;', '&');
   return found;
 }
 
@@ -49,7 +50,8 @@ function references(html) {
     const attrs = attributes(tag);
     const name = /^<(\w+)/.exec(tag)[1].toLowerCase();
     // A nomodule script is for browsers without ES modules; current browsers never fetch it.
-    if (name === 'script' && attrs.src) found.push({ url: attrs.src, as: 'script', skipped: 'nomodule' in attrs ? 'nomodule: for legacy browsers only' : undefined });
+    if (name === 'script' && attrs.src)
+      found.push({ url: attrs.src, as: 'script', skipped: 'nomodule' in attrs ? 'nomodule: for legacy browsers only' : undefined });
     if (name === 'img' && attrs.src) found.push({ url: attrs.src, as: 'image', lazy: attrs.loading === 'lazy' });
     if (name === 'link' && attrs.href) {
       const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
@@ -135,8 +137,13 @@ async function main() {
     ]) {
       const weighed = await weigh(lectern.baseUrl, pagePath);
       pages.push({ label, ...weighed });
-      log(`${label} ${pagePath}: ${weighed.all.files} files, ${(weighed.all.transferredBytes / 1024).toFixed(1)} KiB transferred, ${(weighed.all.uncompressedBytes / 1024).toFixed(1)} KiB uncompressed`);
-      for (const resource of weighed.resources) log(`   ${resource.kind.padEnd(5)} ${String(resource.transferredBytes).padStart(7)} B ${resource.encoding.padEnd(8)} ${String(resource.uncompressedBytes).padStart(7)} B  ${resource.path}`);
+      log(
+        `${label} ${pagePath}: ${weighed.all.files} files, ${(weighed.all.transferredBytes / 1024).toFixed(1)} KiB transferred, ${(weighed.all.uncompressedBytes / 1024).toFixed(1)} KiB uncompressed`,
+      );
+      for (const resource of weighed.resources)
+        log(
+          `   ${resource.kind.padEnd(5)} ${String(resource.transferredBytes).padStart(7)} B ${resource.encoding.padEnd(8)} ${String(resource.uncompressedBytes).padStart(7)} B  ${resource.path}`,
+        );
     }
     saveResult('weight', { acceptEncoding: BROWSER_ENCODINGS, pages });
   } finally {

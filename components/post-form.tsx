@@ -11,11 +11,7 @@ export type Field = {
   maxLength?: number;
 };
 
-type State =
-  | { kind: 'idle' }
-  | { kind: 'sending' }
-  | { kind: 'done'; message: string }
-  | { kind: 'failed'; message: string; errors: Record<string, string> };
+type State = { kind: 'idle' } | { kind: 'sending' } | { kind: 'done'; message: string } | { kind: 'failed'; message: string; errors: Record<string, string> };
 
 type Problem = { detail?: string; errors?: { path: string; message: string }[] };
 
@@ -34,7 +30,11 @@ export function PostForm({ action, fields, submitLabel, className }: { action: s
     for (const [name, value] of new FormData(event.currentTarget)) if (typeof value === 'string' && value !== '') body[name] = value;
     setState({ kind: 'sending' });
     try {
-      const response = await fetch(action, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
       const payload = (await response.json().catch(() => ({}))) as Problem & { message?: string };
       if (response.ok) {
         setState({ kind: 'done', message: payload.message ?? 'Done.' });

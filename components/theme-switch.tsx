@@ -69,7 +69,14 @@ export function ThemeSwitch() {
   return (
     <div className="theme-switch" role="group" aria-label="Colour theme">
       {THEMES.map((option) => (
-        <button key={option} type="button" data-value={option} aria-pressed={theme === option} title={`${LABELS[option]} theme`} onClick={() => apply(option, true)}>
+        <button
+          key={option}
+          type="button"
+          data-value={option}
+          aria-pressed={theme === option}
+          title={`${LABELS[option]} theme`}
+          onClick={() => apply(option, true)}
+        >
           <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
             {ICONS[option]}
           </svg>

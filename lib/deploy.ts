@@ -31,12 +31,16 @@ export function platformProblems(source?: EnvSource): string[] {
   if (!settings.PLATFORM_MODE) return [];
   const problems: string[] = [];
   if (!(settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN) && !settings.REDIS_URL) {
-    problems.push('the store needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or REDIS_URL): the embedded SQLite file would live on a disk the host does not keep');
+    problems.push(
+      'the store needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or REDIS_URL): the embedded SQLite file would live on a disk the host does not keep',
+    );
   }
   if (!settings.SMTP_URL) problems.push('mail needs SMTP_URL: the outbox folder would live on a disk the host does not keep');
   if (settings.MAIL_OUTBOX_DIR) problems.push('MAIL_OUTBOX_DIR cannot be used: the host keeps no disk; set SMTP_URL instead');
   if (!settings.CLIENT_IP_HEADER && settings.TRUST_PROXY === 0) {
-    problems.push("the rate limits need the client address: set CLIENT_IP_HEADER to the header your platform's edge overwrites with it (x-real-ip on Vercel), or TRUST_PROXY to the number of proxies that append to X-Forwarded-For");
+    problems.push(
+      "the rate limits need the client address: set CLIENT_IP_HEADER to the header your platform's edge overwrites with it (x-real-ip on Vercel), or TRUST_PROXY to the number of proxies that append to X-Forwarded-For",
+    );
   }
   return problems;
 }

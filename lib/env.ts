@@ -11,7 +11,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const hops = 'must be a whole number of proxy hops (0 or more)';
 const port = 'must be a port number (0 to 65535)';
 const whole = (unit: string) => z.coerce.number({ error: `must be a whole number of ${unit}` }).int(`must be a whole number of ${unit}`);
-const flag = (meaning: string) => z.enum(['1', 'true', '0', 'false'], { error: `must be 1 (or true) ${meaning}, 0 (or false) otherwise` }).transform((value) => value === '1' || value === 'true');
+const flag = (meaning: string) =>
+  z
+    .enum(['1', 'true', '0', 'false'], { error: `must be 1 (or true) ${meaning}, 0 (or false) otherwise` })
+    .transform((value) => value === '1' || value === 'true');
 
 /** How many of the newest posts a build generates when PRERENDER_POSTS is not set (README, "Large sites"). */
 export const DEFAULT_PRERENDER_POSTS = 100;
@@ -76,7 +79,11 @@ const envSchema = z.object({
   /** Upstash's REST token (both or neither of the pair). */
   UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
   /** Scales every window of the limits table; for tests that cannot wait ten minutes. */
-  RATE_LIMIT_WINDOW_SCALE: z.coerce.number({ error: 'must be a number more than 0 and at most 1' }).positive('must be more than 0').max(1, 'must be at most 1').default(1),
+  RATE_LIMIT_WINDOW_SCALE: z.coerce
+    .number({ error: 'must be a number more than 0 and at most 1' })
+    .positive('must be more than 0')
+    .max(1, 'must be at most 1')
+    .default(1),
   /** How long a limit decision may wait for Redis before memory decides. */
   RATE_LIMIT_REDIS_TIMEOUT_MS: whole('milliseconds').positive('must be more than 0').max(5000, 'must be at most 5000').default(250),
 
@@ -135,7 +142,8 @@ export function parseEnv(source: EnvSource): Env {
   const given = Object.fromEntries(Object.keys(envSchema.shape).flatMap((key) => (source[key] ? [[key, source[key]]] : [])));
   const parsed = envSchema.safeParse(given);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-  if (Boolean(given.UPSTASH_REDIS_REST_URL) !== Boolean(given.UPSTASH_REDIS_REST_TOKEN)) problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
+  if (Boolean(given.UPSTASH_REDIS_REST_URL) !== Boolean(given.UPSTASH_REDIS_REST_TOKEN))
+    problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
   if (problems.length > 0 || !parsed.success) throw new InvalidEnvironmentError(problems);
   return parsed.data;
 }

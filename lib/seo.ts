@@ -54,5 +54,8 @@ export function pageMetadata({ title, description, path, article, tag }: PageFac
 
 /** JSON for a `<script type="application/ld+json">`: `<` escaped so no text can close the script. */
 export function jsonLd(data: object): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

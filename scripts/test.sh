@@ -36,5 +36,5 @@ export REDIS_TEST_URL="redis://127.0.0.1:$redis_port"
 
 npx next typegen >/dev/null
 npx tsc --noEmit
-npx eslint .
+npm run --silent lint
 npx vitest run "$@"

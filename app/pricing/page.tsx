@@ -53,7 +53,9 @@ export default async function PricingPage() {
   return (
     <>
       <h1>Pricing</h1>
-      <p>Prices include VAT where it applies. A machine-readable copy of this page is at <a href="/pricing.md">/pricing.md</a>.</p>
+      <p>
+        Prices include VAT where it applies. A machine-readable copy of this page is at <a href="/pricing.md">/pricing.md</a>.
+      </p>
       {!purchasable && <p className="notice">Purchases are not available on this site right now: payments are not configured.</p>}
       {list.map(({ product, html }) => (
         <section key={product.slug} className="card" aria-labelledby={`product-${product.slug}`}>
@@ -81,15 +83,15 @@ export default async function PricingPage() {
           <MarkdownHtml html={html} />
           {product.kind === 'training' && (
             <p>
-              <strong>Cancellation policy:</strong> cancel free of charge until {CANCELLATION_NOTICE_DAYS} days before your session starts, with the
-              link in your booking email, and the full price is refunded. After that, bookings cannot be cancelled online.
+              <strong>Cancellation policy:</strong> cancel free of charge until {CANCELLATION_NOTICE_DAYS} days before your session starts, with the link in
+              your booking email, and the full price is refunded. After that, bookings cannot be cancelled online.
             </p>
           )}
           {product.kind === 'training' && (
             <p>
-              Book up to {MAX_HELD_SEATS_PER_CLIENT} seats at a time. Seats are held for you for {SEAT_HOLD_MINUTES} minutes while you pay, and one
-              internet address can hold at most {MAX_HELD_SEATS_PER_CLIENT} at once. If a session is full by the time a late payment arrives, the
-              payment is refunded in full.
+              Book up to {MAX_HELD_SEATS_PER_CLIENT} seats at a time. Seats are held for you for {SEAT_HOLD_MINUTES} minutes while you pay, and one internet
+              address can hold at most {MAX_HELD_SEATS_PER_CLIENT} at once. If a session is full by the time a late payment arrives, the payment is refunded in
+              full.
             </p>
           )}
           {purchasable && <BuyForm product={product} />}

@@ -332,7 +332,12 @@ export function snapshotSite() {
   if (process.env.BENCH_REUSE_SITE === '1' && fs.existsSync(stamp)) return { digest: fs.readFileSync(stamp, 'utf8'), changed: false };
   const files = sourceFiles();
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(fs.readFileSync(path.join(REPO, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(REPO, file)))
+      .update('\0');
   const digest = hash.digest('hex');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest && fs.existsSync(path.join(SITE, 'node_modules'))) return { digest, changed: false };
   log(`copying the working tree (${files.length} files) to ${SITE}`);
@@ -391,7 +396,12 @@ export async function ensureSiteBuilt() {
   log('building content/ with next build (into the snapshot, NEXT_DIST_DIR=.next-bench)');
   const result = await nextBuild({ distDir, contentDir: 'content', timeoutMs: 30 * 60_000 });
   if (!result.ok) {
-    console.error(result.lines.slice(-40).map((entry) => entry.line).join('\n'));
+    console.error(
+      result.lines
+        .slice(-40)
+        .map((entry) => entry.line)
+        .join('\n'),
+    );
     throw new Error('next build of content/ failed');
   }
   fs.writeFileSync(stamp, digest);

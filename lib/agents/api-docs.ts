@@ -60,7 +60,9 @@ export function apiDocsMarkdown(): string {
     '',
     'Errors from `/api/*` are RFC 9457 problem details (`application/problem+json`) with `type`, `title`, `status`, `detail`, and for invalid input `errors: [{path, message}]`. A markdown URL that finds nothing answers a short `text/markdown` 404.',
     '',
-    ...Object.entries(problemTypes).map(([name, { status, title: problemTitle }]) => `- \`${name}\` (${status}): ${problemTitle}. ${absoluteUrl(`/docs/api#problem-${name}`)}`),
+    ...Object.entries(problemTypes).map(
+      ([name, { status, title: problemTitle }]) => `- \`${name}\` (${status}): ${problemTitle}. ${absoluteUrl(`/docs/api#problem-${name}`)}`,
+    ),
     '',
   ].join('\n');
 }

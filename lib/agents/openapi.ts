@@ -27,9 +27,18 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Recor
   return generated;
 }
 
-const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
 const text = (type: string, description: string) => ({ description, content: { [type]: { schema: { type: 'string' } } } });
-const slugParam = (what: string) => ({ name: 'slug', in: 'path', required: true, description: `The ${what} slug.`, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } });
+const slugParam = (what: string) => ({
+  name: 'slug',
+  in: 'path',
+  required: true,
+  description: `The ${what} slug.`,
+  schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' },
+});
 const readHeaders = {
   ETag: { $ref: '#/components/headers/ETag' },
   'Last-Modified': { $ref: '#/components/headers/LastModified' },
@@ -46,7 +55,10 @@ const notModified = { description: 'Not modified: the If-None-Match validator st
 function plainReads() {
   const files = publicEndpoints().filter((entry) => entry.kind !== 'page' && !entry.path.includes('{'));
   return Object.fromEntries(
-    files.map((entry) => [entry.path, read(entry.kind === 'markdown-twin' ? `Markdown twin of a page: ${entry.description}` : entry.description, text(entry.type, entry.title))]),
+    files.map((entry) => [
+      entry.path,
+      read(entry.kind === 'markdown-twin' ? `Markdown twin of a page: ${entry.description}` : entry.description, text(entry.type, entry.title)),
+    ]),
   );
 }
 
@@ -75,13 +87,24 @@ function write(route: AnyWriteRoute) {
       description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minutes, sliding window. Every request counts, refused ones too.`,
       ...(route.authorize ? { security: [route.authorize.security] } : {}),
       ...(route.queryFields
-        ? { parameters: route.queryFields.map((field) => ({ name: field.name, in: 'query', required: false, description: field.description, schema: { type: 'string', pattern: field.pattern } })) }
+        ? {
+            parameters: route.queryFields.map((field) => ({
+              name: field.name,
+              in: 'query',
+              required: false,
+              description: field.description,
+              schema: { type: 'string', pattern: field.pattern },
+            })),
+          }
         : {}),
       requestBody: { required: !route.optionalBody, content },
       responses: {
         '200': { description: 'Done.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
         '202': { description: 'Accepted and stored; mail follows.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
-        '303': { description: 'Form posts (urlencoded) are redirected to a result page.', headers: { Location: { schema: { type: 'string' } }, ...limitHeaders } },
+        '303': {
+          description: 'Form posts (urlencoded) are redirected to a result page.',
+          headers: { Location: { schema: { type: 'string' } }, ...limitHeaders },
+        },
         '400': problemResponse('The body is not valid: `errors` names each field.'),
         '403': problemResponse('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
@@ -92,7 +115,9 @@ function write(route: AnyWriteRoute) {
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
-        '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known; nothing was kept. Run it with `npm start`."),
+        '500': problemResponse(
+          "The site runs without lectern's server (`next start`), so no client address is known; nothing was kept. Run it with `npm start`.",
+        ),
         '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
         ...route.responses,
       },
@@ -105,12 +130,19 @@ function mcp() {
   const { requests, windowSeconds } = otherRouteLimits.mcp;
   const limitHeaders = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
   const jsonRpc = (description: string) => ({ description, headers: limitHeaders, content: { 'application/json': { schema: { type: ['object', 'array'] } } } });
-  const notAllowed = { description: 'A stateless server offers no stream to GET and no session to DELETE.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } }, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  const notAllowed = {
+    description: 'A stateless server offers no stream to GET and no session to DELETE.',
+    headers: { Allow: { schema: { type: 'string', const: 'POST' } } },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
   return {
     post: {
       summary: `Model Context Protocol server (Streamable HTTP, stateless, JSON responses). Read-only tools: ${MCP_TOOLS.join(', ')}; resources: llms.txt and pricing.md.`,
       description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
-      requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 message or batch.' } } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 message or batch.' } } },
+      },
       responses: {
         '200': jsonRpc('The JSON-RPC response(s).'),
         '202': { description: 'Notifications and responses only: accepted, no body.', headers: limitHeaders },
@@ -135,9 +167,7 @@ function mcp() {
 /** /openapi.json: OpenAPI 3.1, from the same zod schemas and limits table the routes use. */
 export function openApiDocument() {
   const { name, summary } = site();
-  const requestSchemas = Object.fromEntries(
-    writeRoutes.map((route) => [requestSchemaName(route), jsonSchema(route.schema, 'input')]),
-  );
+  const requestSchemas = Object.fromEntries(writeRoutes.map((route) => [requestSchemaName(route), jsonSchema(route.schema, 'input')]));
   return {
     openapi: '3.1.0',
     info: {
@@ -154,29 +184,78 @@ export function openApiDocument() {
         'Every published post, newest first.',
         { description: 'The post list.', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogList' } } } },
         { '400': problemResponse('`limit` is not a positive integer, or is repeated.') },
-        [{ name: 'limit', in: 'query', required: false, description: 'Return at most this many posts (a positive integer; above the count returns all).', schema: { type: 'string', pattern: '^[0-9]*[1-9][0-9]*$' } }],
+        [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'Return at most this many posts (a positive integer; above the count returns all).',
+            schema: { type: 'string', pattern: '^[0-9]*[1-9][0-9]*$' },
+          },
+        ],
       ),
       '/api/search': {
         get: {
-          summary: 'Published posts matching every word of q, best first (title and tags weigh most; prefixes and small typos match), each with a plain-text snippet.',
+          summary:
+            'Published posts matching every word of q, best first (title and tags weigh most; prefixes and small typos match), each with a plain-text snippet.',
           description: 'Answered per query (never rate limited); cacheable like every read.',
           parameters: [
-            { name: 'q', in: 'query', required: true, description: `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once.`, schema: { type: 'string', minLength: 1, maxLength: SEARCH_QUERY_MAX_LENGTH } },
-            { name: 'limit', in: 'query', required: false, description: `How many results at most: an integer from 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`, schema: { type: 'string', pattern: '^[0-9]+$' } },
+            {
+              name: 'q',
+              in: 'query',
+              required: true,
+              description: `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once.`,
+              schema: { type: 'string', minLength: 1, maxLength: SEARCH_QUERY_MAX_LENGTH },
+            },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: `How many results at most: an integer from 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`,
+              schema: { type: 'string', pattern: '^[0-9]+$' },
+            },
           ],
           responses: {
-            '200': { description: 'The matching posts.', headers: { 'Last-Modified': readHeaders['Last-Modified'], 'Cache-Control': readHeaders['Cache-Control'], 'Access-Control-Allow-Origin': readHeaders['Access-Control-Allow-Origin'] }, content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResults' } } } },
+            '200': {
+              description: 'The matching posts.',
+              headers: {
+                'Last-Modified': readHeaders['Last-Modified'],
+                'Cache-Control': readHeaders['Cache-Control'],
+                'Access-Control-Allow-Origin': readHeaders['Access-Control-Allow-Origin'],
+              },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResults' } } },
+            },
             '304': notModified,
-            '400': problemResponse('`q` is missing, empty, longer than allowed or repeated, or `limit` is not an integer in range; `errors` names the parameter.'),
+            '400': problemResponse(
+              '`q` is missing, empty, longer than allowed or repeated, or `limit` is not an integer in range; `errors` names the parameter.',
+            ),
           },
         },
       },
-      '/api/blog/{slug}/markdown': read('A post as markdown, YAML frontmatter first.', text('text/markdown', 'The post source.'), { '404': problemResponse('No published post has this slug.') }, [slugParam('post')]),
-      '/blog/{slug}.md': read('The same markdown at the post URL plus .md.', text('text/markdown', 'The post source.'), { '404': text('text/markdown', 'Not found.') }, [slugParam('post')]),
+      '/api/blog/{slug}/markdown': read(
+        'A post as markdown, YAML frontmatter first.',
+        text('text/markdown', 'The post source.'),
+        { '404': problemResponse('No published post has this slug.') },
+        [slugParam('post')],
+      ),
+      '/blog/{slug}.md': read(
+        'The same markdown at the post URL plus .md.',
+        text('text/markdown', 'The post source.'),
+        { '404': text('text/markdown', 'Not found.') },
+        [slugParam('post')],
+      ),
       '/blog/{slug}': read(
         'The post page; markdown when Accept ranks text/markdown above text/html.',
-        { description: 'The page or its markdown (Vary: Accept).', content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } } },
-        { '404': { description: 'Not found (HTML, or markdown when negotiated).', content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } } } },
+        {
+          description: 'The page or its markdown (Vary: Accept).',
+          content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
+        },
+        {
+          '404': {
+            description: 'Not found (HTML, or markdown when negotiated).',
+            content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
+          },
+        },
         [slugParam('post'), { name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }],
       ),
       '/feed.json': read(`JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.`, {
@@ -206,17 +285,24 @@ export function openApiDocument() {
         [{ name: 'tag', in: 'path', required: true, description: 'The tag slug, as in the tag page URL.', schema: { type: 'string' } }],
       ),
       '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
-      '/.well-known/api-catalog': read('RFC 9727 API catalog.', { description: 'The linkset.', content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } } }),
+      '/.well-known/api-catalog': read('RFC 9727 API catalog.', {
+        description: 'The linkset.',
+        content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } },
+      }),
       ...Object.fromEntries(writeRoutes.map((route) => [route.path, write(route)])),
       [otherRouteLimits.mcp.path]: mcp(),
       [PAYMENTS_WEBHOOK_PATH]: {
         post: {
-          summary: "Stripe's webhook: records paid checkouts (once per event id), refunds a training payment whose session is full by the time it arrives, and releases expired seat holds.",
+          summary:
+            "Stripe's webhook: records paid checkouts (once per event id), refunds a training payment whose session is full by the time it arrives, and releases expired seat holds.",
           description: 'Authenticated by the Stripe-Signature header over the raw body; not rate limited.',
           parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
           responses: {
-            '200': { description: 'Received.', content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } } },
+            '200': {
+              description: 'Received.',
+              content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } },
+            },
             '400': problemResponse('The signature does not match the body.'),
             '413': problemResponse(`The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`),
             '503': problemResponse('Payments are not configured, or the event could not be handled right now (Stripe sends it again).'),
@@ -225,7 +311,13 @@ export function openApiDocument() {
       },
     },
     components: {
-      schemas: { Problem: jsonSchema(problemSchema), BlogList: jsonSchema(blogListSchema), JsonFeed: jsonSchema(jsonFeedSchema), SearchResults: jsonSchema(searchResultsSchema), ...requestSchemas },
+      schemas: {
+        Problem: jsonSchema(problemSchema),
+        BlogList: jsonSchema(blogListSchema),
+        JsonFeed: jsonSchema(jsonFeedSchema),
+        SearchResults: jsonSchema(searchResultsSchema),
+        ...requestSchemas,
+      },
       headers: {
         ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
         LastModified: { description: 'When the content last changed.', schema: { type: 'string' } },

@@ -65,7 +65,14 @@ export function publicEndpoints(): PublicEndpoint[] {
     page({ path: '/docs/api', title: 'API and agent files', description: 'How to read the site from a program.', sitemap: 'undated' }),
     page({ path: '/support', title: 'Support', description: 'The support form.' }),
 
-    { path: '/llms.txt', type: 'text/markdown', title: 'llms.txt', description: 'Index of the site for agents (llmstxt.org).', kind: 'agent-file', catalog: true },
+    {
+      path: '/llms.txt',
+      type: 'text/markdown',
+      title: 'llms.txt',
+      description: 'Index of the site for agents (llmstxt.org).',
+      kind: 'agent-file',
+      catalog: true,
+    },
     agentFile({ path: '/llms-full.txt', title: 'Full text of every post', description: 'Every published post in one markdown document, newest first.' }),
 
     twin('/', { title: 'Home page', description: 'The home page as markdown, with the latest posts.' }),
@@ -99,14 +106,35 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'A post as markdown, YAML frontmatter first.',
       docs: { text: 'The markdown source of one post, YAML frontmatter first.' },
     }),
-    { path: '/blog/{slug}.md', type: 'text/markdown', title: 'A post as markdown', description: 'The same markdown at the post URL plus .md.', kind: 'markdown-twin', page: '/blog/{slug}', catalog: false, docs: { text: 'The same markdown, at the post URL plus .md.' } },
+    {
+      path: '/blog/{slug}.md',
+      type: 'text/markdown',
+      title: 'A post as markdown',
+      description: 'The same markdown at the post URL plus .md.',
+      kind: 'markdown-twin',
+      page: '/blog/{slug}',
+      catalog: false,
+      docs: { text: 'The same markdown, at the post URL plus .md.' },
+    },
     page({
       path: '/blog/{slug}',
       title: 'A post',
       description: 'The post page; markdown when Accept ranks text/markdown above text/html.',
-      docs: { path: '/blog/{slug} with Accept: text/markdown', type: 'text/markdown', text: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).' },
+      docs: {
+        path: '/blog/{slug} with Accept: text/markdown',
+        type: 'text/markdown',
+        text: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).',
+      },
     }),
-    { path: '/tags/{tag}.md', type: 'text/markdown', title: 'A tag page as markdown', description: 'Markdown twin of a tag page: its posts, newest first.', kind: 'markdown-twin', page: '/tags/{tag}', catalog: false },
+    {
+      path: '/tags/{tag}.md',
+      type: 'text/markdown',
+      title: 'A tag page as markdown',
+      description: 'Markdown twin of a tag page: its posts, newest first.',
+      kind: 'markdown-twin',
+      page: '/tags/{tag}',
+      catalog: false,
+    },
     agentFile({
       path: '/api/home/markdown',
       title: 'Home page',
@@ -122,8 +150,20 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'RSS 2.0 feed of the newest posts with full content; each tag has its own at /tags/{tag}/rss.xml.',
       docs: { text: feedText('RSS 2.0 feed', 'content:encoded') },
     }),
-    feed({ path: '/atom.xml', type: feedTypes.atom, title: 'Atom feed', description: 'Atom 1.0 feed of the newest posts with full content.', docs: { text: feedText('Atom 1.0 feed', 'content') } }),
-    feed({ path: '/feed.json', type: feedTypes.json, title: 'JSON Feed', description: 'JSON Feed 1.1 of the newest posts with full content.', docs: { text: feedText('JSON Feed 1.1', 'content_html') } }),
+    feed({
+      path: '/atom.xml',
+      type: feedTypes.atom,
+      title: 'Atom feed',
+      description: 'Atom 1.0 feed of the newest posts with full content.',
+      docs: { text: feedText('Atom 1.0 feed', 'content') },
+    }),
+    feed({
+      path: '/feed.json',
+      type: feedTypes.json,
+      title: 'JSON Feed',
+      description: 'JSON Feed 1.1 of the newest posts with full content.',
+      docs: { text: feedText('JSON Feed 1.1', 'content_html') },
+    }),
     feed({
       path: '/tags/{tag}/rss.xml',
       type: feedTypes.rss,
@@ -152,9 +192,22 @@ export function publicEndpoints(): PublicEndpoint[] {
     }),
 
     agentFile({ path: '/openapi.json', type: 'application/json', title: 'OpenAPI description', description: 'OpenAPI 3.1 description of every endpoint.' }),
-    agentFile({ path: API_CATALOG_PATH, type: 'application/linkset+json', title: 'API catalog', description: 'RFC 9727 catalog of the files and endpoints.', catalog: false }),
+    agentFile({
+      path: API_CATALOG_PATH,
+      type: 'application/linkset+json',
+      title: 'API catalog',
+      description: 'RFC 9727 catalog of the files and endpoints.',
+      catalog: false,
+    }),
     agentFile({ path: '/sitemap.xml', type: 'application/xml', title: 'Sitemap', description: 'Every indexable page.', llms: 'optional' }),
-    { path: '/robots.txt', type: 'text/plain', title: 'robots.txt', description: 'Crawling rules with the Content-Signal policy.', kind: 'agent-file', catalog: true },
+    {
+      path: '/robots.txt',
+      type: 'text/plain',
+      title: 'robots.txt',
+      description: 'Crawling rules with the Content-Signal policy.',
+      kind: 'agent-file',
+      catalog: true,
+    },
   ];
 }
 
@@ -171,5 +224,6 @@ export const mcpServer = {
   path: MCP_PATH,
   docs: '/docs/api#mcp',
   title: 'MCP server',
-  description: 'Model Context Protocol server (Streamable HTTP, stateless, POST only) with the read-only tools search_posts, get_post and list_posts, and llms.txt and pricing.md as resources.',
+  description:
+    'Model Context Protocol server (Streamable HTTP, stateless, POST only) with the read-only tools search_posts, get_post and list_posts, and llms.txt and pricing.md as resources.',
 } as const;

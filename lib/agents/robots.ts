@@ -15,7 +15,16 @@ export const TRAINING_CRAWLERS = [
 ] as const;
 
 /** Search and retrieval agents: welcome. */
-export const SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User', 'Googlebot', 'Bingbot'] as const;
+export const SEARCH_AGENTS = [
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'Claude-SearchBot',
+  'Claude-User',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Googlebot',
+  'Bingbot',
+] as const;
 
 const POLICY = `# As a condition of accessing this website, you agree to abide by the following content signals:
 # (a)  If a content-signal = yes, you may collect content for the corresponding use.

@@ -15,14 +15,16 @@ const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 export function urlset(urls: readonly SitemapUrl[]): string {
   const entries = urls.map(
-    ({ loc, lastmod }) => `  <url>\n    <loc>${escapeXml(loc)}</loc>\n${lastmod === undefined ? '' : `    <lastmod>${w3cDateTime(lastmod)}</lastmod>\n`}  </url>\n`,
+    ({ loc, lastmod }) =>
+      `  <url>\n    <loc>${escapeXml(loc)}</loc>\n${lastmod === undefined ? '' : `    <lastmod>${w3cDateTime(lastmod)}</lastmod>\n`}  </url>\n`,
   );
   return `${HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</urlset>\n`;
 }
 
 export function sitemapIndex(files: readonly SitemapUrl[]): string {
   const entries = files.map(
-    ({ loc, lastmod }) => `  <sitemap>\n    <loc>${escapeXml(loc)}</loc>\n${lastmod === undefined ? '' : `    <lastmod>${w3cDateTime(lastmod)}</lastmod>\n`}  </sitemap>\n`,
+    ({ loc, lastmod }) =>
+      `  <sitemap>\n    <loc>${escapeXml(loc)}</loc>\n${lastmod === undefined ? '' : `    <lastmod>${w3cDateTime(lastmod)}</lastmod>\n`}  </sitemap>\n`,
   );
   return `${HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('')}</sitemapindex>\n`;
 }

@@ -42,7 +42,14 @@ export function blogMarkdown(): string {
     '',
     `> ${description}`,
     '',
-    ...(allTags.length > 0 ? ['## Tags', '', ...allTags.map((tag) => `- [${escapeLinkText(tag.name)}](${absoluteUrl(contentPaths.tagMarkdown(tag.slug))}) (${tag.posts.length})`), ''] : []),
+    ...(allTags.length > 0
+      ? [
+          '## Tags',
+          '',
+          ...allTags.map((tag) => `- [${escapeLinkText(tag.name)}](${absoluteUrl(contentPaths.tagMarkdown(tag.slug))}) (${tag.posts.length})`),
+          '',
+        ]
+      : []),
     '## Posts',
     '',
     ...postList(publishedPosts()),

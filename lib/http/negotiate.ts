@@ -31,7 +31,13 @@ function qualityOf(ranges: Range[], type: string, subtype: string): number {
   let best: { specificity: number; q: number } | undefined;
   for (const range of ranges) {
     const specificity =
-      range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === '*'
+          ? 1
+          : range.type === '*' && range.subtype === '*'
+            ? 0
+            : -1;
     if (specificity < 0) continue;
     if (!best || specificity > best.specificity) best = { specificity, q: range.q };
   }

@@ -47,11 +47,7 @@ export function problemDetails(type: ProblemType, detail: string, errors?: Field
 }
 
 /** RFC 9457 problem details. */
-export function problem(
-  type: ProblemType,
-  detail: string,
-  options: { errors?: FieldError[]; headers?: HeadersInit; cache?: CacheProfile } = {},
-): Response {
+export function problem(type: ProblemType, detail: string, options: { errors?: FieldError[]; headers?: HeadersInit; cache?: CacheProfile } = {}): Response {
   const body = problemDetails(type, detail, options.errors);
   const { status } = body;
   const headers = new Headers(options.headers);

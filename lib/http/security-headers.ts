@@ -103,7 +103,13 @@ export function documentPolicy(hashes: InlineHashes = { scripts: [], styles: [] 
  */
 export function resourcePolicy(contentType: string): string {
   const svg = /^image\/svg\+xml\b/i.test(contentType.trim());
-  return ["default-src 'none'", ...(svg ? ["style-src 'unsafe-inline'", 'img-src data:'] : []), "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    ...(svg ? ["style-src 'unsafe-inline'", 'img-src data:'] : []),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 export function isHtml(contentType: string): boolean {

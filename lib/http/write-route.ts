@@ -129,13 +129,18 @@ function respond(request: Request, result: WriteResult, headers: Record<string, 
 function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
   const settings = deployment();
   if (!settings.platform) return {};
-  return platformHeadersFor(contentType, { siteUrl: config().siteUrl, trustProxy: settings.trustProxy, forwardedProto: request.headers.get('x-forwarded-proto') });
+  return platformHeadersFor(contentType, {
+    siteUrl: config().siteUrl,
+    trustProxy: settings.trustProxy,
+    forwardedProto: request.headers.get('x-forwarded-proto'),
+  });
 }
 
 let warnedNoClientAddress = false;
 
 /** A refusal made before anything else is looked at, with the headers every answer of the route carries. */
-export type Admission = { ok: true; client: string; headers: Record<string, string> } | { ok: false; refusal: Extract<WriteResult, { ok: false }>; headers: Record<string, string> };
+export type Admission =
+  { ok: true; client: string; headers: Record<string, string> } | { ok: false; refusal: Extract<WriteResult, { ok: false }>; headers: Record<string, string> };
 
 /**
  * The first two steps of every limited route: the client address (lib/http/client-ip.ts),
@@ -171,7 +176,12 @@ export async function admit(request: Request, route: LimitedRoute): Promise<Admi
   const wait = decision.retryAfterSeconds;
   return {
     ok: false,
-    refusal: { ok: false, problem: 'rate-limited', detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`, headers: { 'Retry-After': String(wait) } },
+    refusal: {
+      ok: false,
+      problem: 'rate-limited',
+      detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
+      headers: { 'Retry-After': String(wait) },
+    },
     headers,
   };
 }
@@ -187,13 +197,18 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
   const queryFields = route.queryFields?.map((field) => field.name) ?? [];
 
   const notAllowed = (request: Request) =>
-    respond(request, { ok: false, problem: 'method-not-allowed', detail: `${route.path} accepts POST only.` }, { Allow: 'POST', ...rateLimitHeaders(route.name) });
+    respond(
+      request,
+      { ok: false, problem: 'method-not-allowed', detail: `${route.path} accepts POST only.` },
+      { Allow: 'POST', ...rateLimitHeaders(route.name) },
+    );
 
   async function POST(request: Request): Promise<Response> {
     const admission = await admit(request, route.name);
     if (!admission.ok) return respond(request, admission.refusal, admission.headers);
     const { client, headers } = admission;
-    const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) => respond(request, { ok: false, problem: problemType, detail, errors }, headers);
+    const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) =>
+      respond(request, { ok: false, problem: problemType, detail, errors }, headers);
 
     if (isCrossSite(request)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');
     const refused = route.authorize?.check(request);
@@ -206,9 +221,16 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     }
     const multipart = route.multipart === true && type === 'multipart/form-data';
     if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded' && !multipart) {
-      return fail('unsupported-media-type', `Send the body as application/json${route.multipart ? ', application/x-www-form-urlencoded or multipart/form-data' : ' or application/x-www-form-urlencoded'}.`);
+      return fail(
+        'unsupported-media-type',
+        `Send the body as application/json${route.multipart ? ', application/x-www-form-urlencoded or multipart/form-data' : ' or application/x-www-form-urlencoded'}.`,
+      );
     }
-    const charset = /charset=([^;]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.trim().replace(/"/g, '').toLowerCase();
+    const charset = /charset=([^;]+)/i
+      .exec(request.headers.get('content-type') ?? '')?.[1]
+      ?.trim()
+      .replace(/"/g, '')
+      .toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') return fail('unsupported-media-type', 'Send the body in UTF-8.');
 
     const bytes = await readBody(request, FORM_BODY_LIMIT);
@@ -237,7 +259,11 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     } catch (error) {
       // Nothing was answered 2xx, so nothing is lost: the sender is told to try again.
       console.error(`${route.path}: ${describeError(error)}`);
-      return respond(request, { ok: false, problem: 'service-unavailable', detail: 'The request could not be saved right now and nothing was kept. Please try again in a minute.' }, { ...headers, 'Retry-After': '60' });
+      return respond(
+        request,
+        { ok: false, problem: 'service-unavailable', detail: 'The request could not be saved right now and nothing was kept. Please try again in a minute.' },
+        { ...headers, 'Retry-After': '60' },
+      );
     }
     return respond(request, result, headers);
   }

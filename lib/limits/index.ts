@@ -43,10 +43,15 @@ export function redisServerLimiter(url: string, options: LimiterOptions): Limite
 
 /** The sliding window on Upstash; each decision waits at most `timeoutMs`. */
 export function upstashClientLimiter(redis: UpstashRedis, options: LimiterOptions): Limiter {
-  return slidingWindowLimiter('upstash', redis as never, async (key) => {
-    const value = await withTimeout(redis.get<string | number>(key), options.timeoutMs, 'Upstash');
-    return value === null ? undefined : Number(value);
-  }, options);
+  return slidingWindowLimiter(
+    'upstash',
+    redis as never,
+    async (key) => {
+      const value = await withTimeout(redis.get<string | number>(key), options.timeoutMs, 'Upstash');
+      return value === null ? undefined : Number(value);
+    },
+    options,
+  );
 }
 
 export function upstashLimiter(url: string, token: string, options: LimiterOptions): Limiter {
@@ -57,10 +62,7 @@ export function upstashLimiter(url: string, token: string, options: LimiterOptio
  * The limiter the settings ask for: on the shared Redis connection when there is
  * one, falling back to memory while it is down; else in memory.
  */
-export function createLimiter(
-  settings: Pick<Env, 'RATE_LIMIT_REDIS_TIMEOUT_MS' | 'RATE_LIMIT_WINDOW_SCALE'>,
-  redis: RedisConnection | undefined,
-): Limiter {
+export function createLimiter(settings: Pick<Env, 'RATE_LIMIT_REDIS_TIMEOUT_MS' | 'RATE_LIMIT_WINDOW_SCALE'>, redis: RedisConnection | undefined): Limiter {
   const options = { timeoutMs: settings.RATE_LIMIT_REDIS_TIMEOUT_MS, windowScale: settings.RATE_LIMIT_WINDOW_SCALE };
   const memory = memoryLimiter({ windowScale: settings.RATE_LIMIT_WINDOW_SCALE });
   if (redis?.kind === 'upstash') return withFallback(upstashClientLimiter(redis.redis, options), memory);

@@ -7,7 +7,10 @@ export type RouteLimit = { path: string; requests: number; windowSeconds: number
  * window, each taken from its route's definition (lib/write-routes). The
  * limiter, the RateLimit-Policy header and /openapi.json all read this table.
  */
-export const writeRouteLimits = Object.fromEntries(writeRoutes.map((route) => [route.name, { path: route.path, ...route.limit }])) as Record<WriteRoute, RouteLimit>;
+export const writeRouteLimits = Object.fromEntries(writeRoutes.map((route) => [route.name, { path: route.path, ...route.limit }])) as Record<
+  WriteRoute,
+  RouteLimit
+>;
 
 export type { WriteRoute };
 

@@ -26,11 +26,16 @@ function foreignOrigin(request: Request): boolean {
 export async function handleMcpPost(request: Request): Promise<Response> {
   const admission = await admit(request, 'mcp');
   const headers = { ...cacheHeaders('write'), ...admission.headers };
-  if (!admission.ok) return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });
+  if (!admission.ok)
+    return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });
   if (foreignOrigin(request)) return problem('forbidden-origin', `${MCP_PATH} does not answer web pages of other origins.`, { headers, cache: 'write' });
 
   const server = createMcpServer();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MCP_BODY_LIMIT });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MCP_BODY_LIMIT,
+  });
   try {
     await server.connect(transport);
     const response = await transport.handleRequest(request);
@@ -44,8 +49,12 @@ export async function handleMcpPost(request: Request): Promise<Response> {
 
 /** Any other method: a stateless server offers no stream to GET and no session to DELETE. */
 export function mcpMethodNotAllowed(request: Request): Response {
-  return problem('method-not-allowed', `${MCP_PATH} is a stateless MCP endpoint (Streamable HTTP): send each JSON-RPC message with POST. ${request.method} is not supported.`, {
-    headers: { Allow: 'POST' },
-    cache: 'write',
-  });
+  return problem(
+    'method-not-allowed',
+    `${MCP_PATH} is a stateless MCP endpoint (Streamable HTTP): send each JSON-RPC message with POST. ${request.method} is not supported.`,
+    {
+      headers: { Allow: 'POST' },
+      cache: 'write',
+    },
+  );
 }

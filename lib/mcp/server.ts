@@ -34,7 +34,8 @@ export function createMcpServer(): McpServer {
     'search_posts',
     {
       title: 'Search posts',
-      description: 'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs and a snippet of its text.',
+      description:
+        'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs and a snippet of its text.',
       inputSchema: {
         query: z.string().trim().min(1).max(SEARCH_QUERY_MAX_LENGTH).describe('The words to find.'),
         limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`How many results at most (default ${SEARCH_LIMIT_DEFAULT}).`),
@@ -55,7 +56,8 @@ export function createMcpServer(): McpServer {
     },
     ({ slug }): CallToolResult => {
       const post = publishedPost(slug);
-      if (!post) return { isError: true, content: [{ type: 'text', text: `No published post has the slug "${slug}". list_posts and search_posts give the slugs.` }] };
+      if (!post)
+        return { isError: true, content: [{ type: 'text', text: `No published post has the slug "${slug}". list_posts and search_posts give the slugs.` }] };
       return { content: [{ type: 'text', text: post.source }] };
     },
   );

@@ -22,11 +22,18 @@ export function bookingCancelUrl(id: string, token: string): string {
  * makes the webhook answer 5xx, so Stripe sends the event again and the refund
  * is tried again.
  */
-async function refundOversold(event: Stripe.Event, session: Stripe.Checkout.Session, mail: () => ReturnType<typeof sessionFullRefundMail>): Promise<'refunded' | 'duplicate'> {
+async function refundOversold(
+  event: Stripe.Event,
+  session: Stripe.Checkout.Session,
+  mail: () => ReturnType<typeof sessionFullRefundMail>,
+): Promise<'refunded' | 'duplicate'> {
   const stripe = payments()?.stripe;
   const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
   if (!stripe || !paymentIntent) throw new Error(`checkout ${session.id} paid for a full session but cannot be refunded: no payment intent`);
-  await stripe.refunds.create({ payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { checkout_session: session.id, cause: 'session full' } }, { idempotencyKey: `refund:${session.id}` });
+  await stripe.refunds.create(
+    { payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { checkout_session: session.id, cause: 'session full' } },
+    { idempotencyKey: `refund:${session.id}` },
+  );
   return (await store().bookings.recordRefund({ eventId: event.id, now: Date.now(), mails: [mail()] })) === 'recorded' ? 'refunded' : 'duplicate';
 }
 
@@ -71,13 +78,32 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       cancelUrl: bookingCancelUrl(booking.id, token.token),
       deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
     });
-    const outcome = await store().bookings.recordPayment({ eventId: event.id, order, booking, capacity: trainingSession.seats, holdId: session.metadata?.hold, mails: [mail] });
+    const outcome = await store().bookings.recordPayment({
+      eventId: event.id,
+      order,
+      booking,
+      capacity: trainingSession.seats,
+      holdId: session.metadata?.hold,
+      mails: [mail],
+    });
     if (outcome !== 'full') return outcome;
     return refundOversold(event, session, () =>
-      sessionFullRefundMail(to, { id: session.id, title: product.title, session: trainingSession.id, start: trainingSession.start, seats: booking.seats, amount, currency }),
+      sessionFullRefundMail(to, {
+        id: session.id,
+        title: product.title,
+        session: trainingSession.id,
+        start: trainingSession.start,
+        seats: booking.seats,
+        amount,
+        currency,
+      }),
     );
   }
-  const outcome = await store().bookings.recordPayment({ eventId: event.id, order, mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })] });
+  const outcome = await store().bookings.recordPayment({
+    eventId: event.id,
+    order,
+    mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })],
+  });
   // Without a capacity (only a training booking has one) a payment is never full.
   return outcome === 'full' ? 'ignored' : outcome;
 }
@@ -117,7 +143,10 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   } catch (error) {
     // Stripe sends an event again until it is answered 2xx; everything above is safe to repeat.
     console.error(`/api/payments/webhook: event ${event.id} (${event.type}): ${describeError(error)}`);
-    return problem('service-unavailable', 'The event could not be handled right now; send it again later.', { cache: 'write', headers: { 'Retry-After': '60' } });
+    return problem('service-unavailable', 'The event could not be handled right now; send it again later.', {
+      cache: 'write',
+      headers: { 'Retry-After': '60' },
+    });
   }
   return jsonResponse({ received: true, outcome }, { cache: 'write' });
 }

@@ -116,7 +116,9 @@ export function buildSearchIndex<P extends SearchablePost>(posts: readonly P[]):
   return {
     size: posts.length,
     search(query, limit) {
-      const results = index.search(query).sort((a: SearchResult, b: SearchResult) => b.score - a.score || bySlug.get(a.id as string)!.order - bySlug.get(b.id as string)!.order);
+      const results = index
+        .search(query)
+        .sort((a: SearchResult, b: SearchResult) => b.score - a.score || bySlug.get(a.id as string)!.order - bySlug.get(b.id as string)!.order);
       const hits = results.slice(0, limit).map((result) => {
         const { post, text } = bySlug.get(result.id as string)!;
         return { post, score: result.score, snippet: snippet(text || post.description, result.terms) };

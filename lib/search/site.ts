@@ -18,11 +18,7 @@ const once = <T extends z.ZodType<unknown, string | undefined>>(inner: T) =>
 /** `q`: the words to find (required, 1 to 200 characters once trimmed); `limit`: an integer from 1 to 50, default 10. */
 export const searchQuerySchema = z.object({
   q: once(
-    z
-      .string({ error: 'is required' })
-      .max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`)
-      .trim()
-      .min(1, 'must not be empty'),
+    z.string({ error: 'is required' }).max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`).trim().min(1, 'must not be empty'),
   ),
   limit: once(
     z

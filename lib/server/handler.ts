@@ -37,7 +37,12 @@ async function sendOwn(req: IncomingMessage, res: ServerResponse, response: Resp
  */
 function refuseBody(res: ServerResponse): void {
   const body = JSON.stringify(problemDetails('payload-too-large', 'This URL takes no request body.'));
-  res.writeHead(413, { ...cacheHeaders('write'), 'Content-Type': 'application/problem+json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.writeHead(413, {
+    ...cacheHeaders('write'),
+    'Content-Type': 'application/problem+json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   res.end(body);
 }
 
@@ -61,7 +66,11 @@ export type HandlerOptions = {
  *   its response gets the same headers on the way out;
  * - no write reaches Next as a server action call (the site has none).
  */
-export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestHandler(
+  render: Render,
+  security: SecurityOptions,
+  options: HandlerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
     maxBytes: options.dev ? 0 : undefined,
@@ -69,7 +78,12 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     isHttps: (req) => requestIsHttps(req, security),
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
-  const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({ https: requestIsHttps(req, security), csp: security.csp, variant, read: false });
+  const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({
+    https: requestIsHttps(req, security),
+    csp: security.csp,
+    variant,
+    read: false,
+  });
   const renderWithClientIp: Render = (req, res) => {
     recordClientIp(req.headers, req.socket.remoteAddress);
     render(req, res);

@@ -31,7 +31,12 @@ type Connection = { siteUrl: string; trustProxy: number; forwardedProto: string 
 
 /** The headers of a response whose content type is known (a write route's answer). */
 export function platformHeadersFor(contentType: string, connection: Connection): Record<string, string> {
-  const https = cameOverHttps({ encrypted: false, siteUrl: connection.siteUrl, trustProxy: connection.trustProxy, forwardedProto: connection.forwardedProto ?? undefined });
+  const https = cameOverHttps({
+    encrypted: false,
+    siteUrl: connection.siteUrl,
+    trustProxy: connection.trustProxy,
+    forwardedProto: connection.forwardedProto ?? undefined,
+  });
   return {
     ...securityHeaders({ https }),
     'Content-Security-Policy': isHtml(contentType) ? PLATFORM_DOCUMENT_POLICY : contentSecurityPolicy(contentType),
@@ -39,7 +44,9 @@ export function platformHeadersFor(contentType: string, connection: Connection):
 }
 
 /** The headers of the answer to a URL, set before the answer exists (proxy.ts). */
-export function platformHeaders(options: Connection & { pathname: string; /** The request is answered with markdown (by Accept or by URL). */ markdown: boolean }): Record<string, string> {
+export function platformHeaders(
+  options: Connection & { pathname: string; /** The request is answered with markdown (by Accept or by URL). */ markdown: boolean },
+): Record<string, string> {
   const type = servesHtml(options.pathname, options.markdown) ? 'text/html' : options.markdown ? 'text/markdown' : 'application/octet-stream';
   return platformHeadersFor(type, options);
 }

@@ -70,7 +70,10 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, settings:
   const facts = factsOf(req, entry, settings);
   if (!preconditionHolds(req, entry)) {
     // A 412 carries the validator it was checked against and nothing else of the entry.
-    const failed = responseHead({ ...facts, variant: undefined }, { status: 412, headers: [], representation: { coding: 'identity', etag: copy.etag, length: 0, varyEncoding: false } });
+    const failed = responseHead(
+      { ...facts, variant: undefined },
+      { status: 412, headers: [], representation: { coding: 'identity', etag: copy.etag, length: 0, varyEncoding: false } },
+    );
     res.writeHead(412, failed.flat());
     res.end();
     return;
@@ -91,7 +94,11 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, settings:
 /** Answers with a rendered response: a redirect as it is (it carries no representation worth a validator), anything else by `send`. */
 function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, settings: Settings): void {
   if (entry.status < 300 || entry.status >= 400) return send(req, res, entry, settings);
-  const head = responseHead(factsOf(req, entry, settings), { status: entry.status, headers: [...entry.headers, ['content-length', entry.body.length]], body: entry.body });
+  const head = responseHead(factsOf(req, entry, settings), {
+    status: entry.status,
+    headers: [...entry.headers, ['content-length', entry.body.length]],
+    body: entry.body,
+  });
   res.writeHead(entry.status, head.flat());
   res.end(req.method === 'HEAD' ? undefined : entry.body);
 }

@@ -59,7 +59,10 @@ export function unroutable(method: string, target: string): Unroutable | undefin
   const pathname = pathOf(target);
   if (!pathname.startsWith('/')) return { problem: 'invalid-path', detail: 'The request target must be a path starting with /.' };
   if (!pathDecodes(pathname)) {
-    return { problem: 'invalid-path', detail: 'The URL has a malformed percent-encoding: each % must start two hex digits, and the bytes they spell must be UTF-8.' };
+    return {
+      problem: 'invalid-path',
+      detail: 'The URL has a malformed percent-encoding: each % must start two hex digits, and the bytes they spell must be UTF-8.',
+    };
   }
   const verb = method.toUpperCase();
   const postOnly = POST_ONLY.has(decodeURIComponent(pathname));

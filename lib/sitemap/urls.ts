@@ -9,7 +9,10 @@ export type SitemapUrl = { loc: string; lastmod?: number };
 
 /** The later pages of a paginated list (/blog/page/2, …), each dated by the posts it shows. */
 function laterPages(base: string, posts: readonly Post[]): SitemapUrl[] {
-  return laterPageNumbers(posts.length).map((number) => ({ loc: absoluteUrl(pagePath(base, number)), lastmod: lastModified(pageOf(posts, number)?.items ?? []) }));
+  return laterPageNumbers(posts.length).map((number) => ({
+    loc: absoluteUrl(pagePath(base, number)),
+    lastmod: lastModified(pageOf(posts, number)?.items ?? []),
+  }));
 }
 
 /** Every indexable HTML page; lastmod from the content it shows, never the build time. */

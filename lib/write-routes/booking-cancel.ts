@@ -21,7 +21,12 @@ const alreadyCancelled: WriteResult = { ok: false, problem: 'conflict', detail: 
 
 /** A cancellation begun but not finished: the reader is told so, and that sending the form again finishes it. */
 function pending(detail: string): WriteResult {
-  return { ok: false, problem: 'cancellation-pending', detail: `${detail} Send this form again in a minute to finish it: it completes the same refund, never a second one.`, headers: { 'Retry-After': '60' } };
+  return {
+    ok: false,
+    problem: 'cancellation-pending',
+    detail: `${detail} Send this form again in a minute to finish it: it completes the same refund, never a second one.`,
+    headers: { 'Retry-After': '60' },
+  };
 }
 
 /**
@@ -43,7 +48,11 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
   const session = product?.sessions.find((entry) => entry.id === booking.session);
   const deadline = session ? cancellationDeadline(session.start) : 0;
   if (booking.status === 'confirmed' && Date.now() > deadline) {
-    return { ok: false, problem: 'conflict', detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.` };
+    return {
+      ok: false,
+      problem: 'conflict',
+      detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.`,
+    };
   }
   const stripe = (await paymentsNow())?.stripe;
   if (!stripe) return { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so no refund can be made right now.' };
@@ -51,15 +60,23 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
 
   let refund: Stripe.Refund;
   try {
-    refund = await stripe.refunds.create({ payment_intent: booking.paymentIntent, metadata: { booking: booking.id } }, { idempotencyKey: `refund:${booking.id}` });
+    refund = await stripe.refunds.create(
+      { payment_intent: booking.paymentIntent, metadata: { booking: booking.id } },
+      { idempotencyKey: `refund:${booking.id}` },
+    );
   } catch (error) {
     console.error(`/api/booking/cancel: refund of ${booking.id}: ${describeError(error)}`);
     return pending(`Your cancellation of booking ${booking.id} is recorded, but the payment service has not confirmed the refund yet.`);
   }
   let cancelled: Booking | undefined;
   try {
-    cancelled = await (await storeNow()).bookings.cancel(booking.id, Date.now(), [
-      bookingCancelledMail({ name: booking.name, address: booking.email }, { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency }),
+    cancelled = await (
+      await storeNow()
+    ).bookings.cancel(booking.id, Date.now(), [
+      bookingCancelledMail(
+        { name: booking.name, address: booking.email },
+        { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency },
+      ),
     ]);
   } catch (error) {
     console.error(`/api/booking/cancel: recording the cancellation of ${booking.id}: ${describeError(error)}`);

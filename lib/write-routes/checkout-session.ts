@@ -10,7 +10,11 @@ import { paymentsNow } from './services';
 export const HOLD_MS = SEAT_HOLD_MINUTES * 60 * 1000;
 export const SESSION_MS = 31 * 60 * 1000;
 
-export const notConfigured: WriteResult = { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so nothing can be bought right now.' };
+export const notConfigured: WriteResult = {
+  ok: false,
+  problem: 'service-unavailable',
+  detail: 'Payments are not configured on this site, so nothing can be bought right now.',
+};
 
 /**
  * The Stripe idempotency key of one checkout attempt. The form carries a
@@ -23,7 +27,12 @@ export const notConfigured: WriteResult = { ok: false, problem: 'service-unavail
  * attempt of its own.
  */
 export function attemptKey(route: string, client: string, attempt: string | undefined, parts: (string | number)[]): string {
-  const id = attempt ? createHash('sha256').update(JSON.stringify([client, attempt, ...parts])).digest('base64url').slice(0, 32) : randomBytes(24).toString('base64url');
+  const id = attempt
+    ? createHash('sha256')
+        .update(JSON.stringify([client, attempt, ...parts]))
+        .digest('base64url')
+        .slice(0, 32)
+    : randomBytes(24).toString('base64url');
   return `${route}:${id}`;
 }
 
@@ -56,7 +65,12 @@ export function checkoutUrls(product: Product) {
 }
 
 export function wrongKind(slug: string, expected: string): WriteResult {
-  return { ok: false, problem: 'invalid-input', detail: `No ${expected} has the slug "${slug}".`, errors: [{ path: 'product', message: `must be the slug of a ${expected}` }] };
+  return {
+    ok: false,
+    problem: 'invalid-input',
+    detail: `No ${expected} has the slug "${slug}".`,
+    errors: [{ path: 'product', message: `must be the slug of a ${expected}` }],
+  };
 }
 
 /** The honeypot answer of the checkout forms: back to the pricing page, as if the buyer had left Stripe's page. */

@@ -10,7 +10,11 @@ import { SLUG_PATTERN } from '../content/schema';
  */
 export const honeypot = z.string().max(500).optional().describe('Leave empty. Hidden field that catches form-filling bots.');
 export const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`) });
-export const email = z.string(required('an email address')).trim().max(254, 'must be at most 254 characters').pipe(z.email({ error: 'must be an email address' }));
+export const email = z
+  .string(required('an email address'))
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email({ error: 'must be an email address' }));
 export const slug = (what: string) => z.string(required('text')).regex(SLUG_PATTERN, `must be the slug of a ${what}`);
 /** One line of text: no control characters, so nothing can break into a mail header. */
 export const line = (max: number) =>

@@ -13,9 +13,16 @@ const LAST_SUBMISSION = 'indexnow:last-submission';
 /** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
 function authorizeIndexNotify(request: Request): WriteResult | undefined {
   const token = env().INDEX_NOTIFY_TOKEN;
-  if (!token || !indexNowKey()) return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
+  if (!token || !indexNowKey())
+    return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
-  if (!sameSecret(given, token)) return { ok: false, problem: 'unauthorized', detail: 'Send Authorization: Bearer with the index notify token.', headers: { 'WWW-Authenticate': 'Bearer realm="index-notify"' } };
+  if (!sameSecret(given, token))
+    return {
+      ok: false,
+      problem: 'unauthorized',
+      detail: 'Send Authorization: Bearer with the index notify token.',
+      headers: { 'WWW-Authenticate': 'Bearer realm="index-notify"' },
+    };
   return undefined;
 }
 
@@ -35,7 +42,13 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
-  if (foreign.length > 0) return { ok: false, problem: 'invalid-input', detail: `Only URLs of ${site.host} can be submitted.`, errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })) };
+  if (foreign.length > 0)
+    return {
+      ok: false,
+      problem: 'invalid-input',
+      detail: `Only URLs of ${site.host} can be submitted.`,
+      errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })),
+    };
   const endpoint = env().INDEXNOW_ENDPOINT;
   const batches: { urls: number; status: number }[] = [];
   for (let start = 0; start < urls.length; start += INDEXNOW_BATCH) {
@@ -50,14 +63,19 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
       });
       status = response.status;
     } catch {
-      return { ok: false, problem: 'bad-gateway', detail: `IndexNow (${new URL(endpoint).host}) did not answer; ${batches.reduce((sum, batch) => sum + batch.urls, 0)} URLs were submitted before.` };
+      return {
+        ok: false,
+        problem: 'bad-gateway',
+        detail: `IndexNow (${new URL(endpoint).host}) did not answer; ${batches.reduce((sum, batch) => sum + batch.urls, 0)} URLs were submitted before.`,
+      };
     }
     batches.push({ urls: urlList.length, status });
   }
   const accepted = batches.every((batch) => batch.status === 200 || batch.status === 202);
   // Remembers the newest content date submitted, so the next default run sends what changed after it.
   const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
-  if (accepted && input.urls === undefined && changed.length > 0) await (await storeNow()).settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
+  if (accepted && input.urls === undefined && changed.length > 0)
+    await (await storeNow()).settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
   return {
     ok: true,
     status: 200,

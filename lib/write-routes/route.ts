@@ -51,7 +51,9 @@ export type WriteRouteDefinition<Name extends string = string, Schema extends z.
 };
 
 /** Keeps the literal name and the schema's type of a route definition. */
-export function defineWriteRoute<const Name extends string, Schema extends z.ZodType>(route: WriteRouteDefinition<Name, Schema>): WriteRouteDefinition<Name, Schema> {
+export function defineWriteRoute<const Name extends string, Schema extends z.ZodType>(
+  route: WriteRouteDefinition<Name, Schema>,
+): WriteRouteDefinition<Name, Schema> {
   return route;
 }
 

@@ -12,9 +12,14 @@ const schema = z.strictObject({ token: linkToken });
 async function confirmSubscription(input: z.output<typeof schema>): Promise<WriteResult> {
   const now = Date.now();
   const outcome = await (await storeNow()).subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
-  if (!outcome) return { ok: false, problem: 'not-found', detail: 'This link does not work: it was already used, or it is not a confirmation link of this site.' };
+  if (!outcome)
+    return { ok: false, problem: 'not-found', detail: 'This link does not work: it was already used, or it is not a confirmation link of this site.' };
   if (outcome.state === 'expired') {
-    return { ok: false, problem: 'gone', detail: `This confirmation link has expired: links work for ${CONFIRMATION_DAYS} days. Subscribe again to get a new one.` };
+    return {
+      ok: false,
+      problem: 'gone',
+      detail: `This confirmation link has expired: links work for ${CONFIRMATION_DAYS} days. Subscribe again to get a new one.`,
+    };
   }
   return { ok: true, status: 200, body: { status: 'confirmed', message: 'Your subscription is confirmed.' }, redirect: CONFIRMED_PAGE };
 }

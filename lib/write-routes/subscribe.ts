@@ -30,7 +30,9 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
   const address = input.email.toLowerCase();
   const confirm = newToken();
   const unsubscribe = newToken();
-  await (await storeNow()).subscribers.subscribe({
+  await (
+    await storeNow()
+  ).subscribers.subscribe({
     email: address,
     name: input.name,
     confirmTokenHash: confirm.hash,

@@ -15,7 +15,12 @@ function supportAddress(): string {
 }
 
 function supportAccepted(id: string): WriteResult {
-  return { ok: true, status: 202, body: { status: 'received', id, message: 'Thank you: your message is stored and a receipt is on its way.' }, redirect: SUPPORT_RESULT_PAGE };
+  return {
+    ok: true,
+    status: 202,
+    body: { status: 'received', id, message: 'Thank you: your message is stored and a receipt is on its way.' },
+    redirect: SUPPORT_RESULT_PAGE,
+  };
 }
 
 const schema = z.strictObject({
@@ -28,7 +33,14 @@ const schema = z.strictObject({
 
 /** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
 async function sendSupportMessage(input: z.output<typeof schema>): Promise<WriteResult> {
-  const message = { id: randomUUID(), name: input.name, email: input.email.toLowerCase(), subject: input.subject, message: input.message, createdAt: Date.now() };
+  const message = {
+    id: randomUUID(),
+    name: input.name,
+    email: input.email.toLowerCase(),
+    subject: input.subject,
+    message: input.message,
+    createdAt: Date.now(),
+  };
   await (await storeNow()).support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
   await sendQueuedMailNow();
   return supportAccepted(message.id);

@@ -15,7 +15,9 @@ const schema = z.strictObject({
     .min(1, 'must be at least 1')
     .max(MAX_HELD_SEATS_PER_CLIENT, `must be at most ${MAX_HELD_SEATS_PER_CLIENT}`)
     .default(1)
-    .describe(`Seats to book, 1 to ${MAX_HELD_SEATS_PER_CLIENT}: one address may hold at most ${MAX_HELD_SEATS_PER_CLIENT} seats at once in checkouts not yet paid, across every session.`),
+    .describe(
+      `Seats to book, 1 to ${MAX_HELD_SEATS_PER_CLIENT}: one address may hold at most ${MAX_HELD_SEATS_PER_CLIENT} seats at once in checkouts not yet paid, across every session.`,
+    ),
   attempt,
   website: honeypot,
 });
@@ -35,12 +37,25 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
   if (!product || product.kind !== 'training') return wrongKind(input.product, 'training');
   const training = product as TrainingProduct;
   const session = training.sessions.find((entry) => entry.id === input.session);
-  if (!session) return { ok: false, problem: 'invalid-input', detail: `The training has no session "${input.session}".`, errors: [{ path: 'session', message: 'must be one of the sessions on the pricing page' }] };
+  if (!session)
+    return {
+      ok: false,
+      problem: 'invalid-input',
+      detail: `The training has no session "${input.session}".`,
+      errors: [{ path: 'session', message: 'must be one of the sessions on the pricing page' }],
+    };
   if (Date.parse(session.start) <= Date.now()) return { ok: false, problem: 'gone', detail: `The session ${session.id} has already started.` };
   if (!(await paymentsNow())) return notConfigured;
   const now = Date.now();
   const attempt = attemptKey('training', context.client, input.attempt, [product.slug, session.id, input.seats]);
-  const request: Hold = { id: attempt.slice(attempt.indexOf(':') + 1), client: context.client, product: product.slug, session: session.id, seats: input.seats, expiresAt: now + HOLD_MS };
+  const request: Hold = {
+    id: attempt.slice(attempt.indexOf(':') + 1),
+    client: context.client,
+    product: product.slug,
+    session: session.id,
+    seats: input.seats,
+    expiresAt: now + HOLD_MS,
+  };
   const outcome = await (await storeNow()).bookings.holdSeats(request, { capacity: session.seats, perClient: MAX_HELD_SEATS_PER_CLIENT }, now);
   if ('refused' in outcome) {
     if (outcome.refused === 'client-limit') {
@@ -52,7 +67,11 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
       };
     }
     const free = Math.max(0, session.seats - (await (await storeNow()).bookings.seatsTaken(product.slug, session.id, now)));
-    return { ok: false, problem: 'conflict', detail: `The session ${session.id} has ${free} free seat${free === 1 ? '' : 's'}; ${input.seats} were asked for.` };
+    return {
+      ok: false,
+      problem: 'conflict',
+      detail: `The session ${session.id} has ${free} free seat${free === 1 ? '' : 's'}; ${input.seats} were asked for.`,
+    };
   }
   const hold = outcome.held;
   try {

@@ -9,7 +9,10 @@ export const UNSUBSCRIBED_PAGE = '/subscribe/unsubscribed';
 
 const schema = z.strictObject({
   token: linkToken.optional().describe('The token from the email link: here, or as the `token` query parameter (as the List-Unsubscribe address carries it).'),
-  'List-Unsubscribe': z.literal('One-Click', { error: 'must be One-Click' }).optional().describe('Sent by mail providers for an RFC 8058 one-click unsubscribe.'),
+  'List-Unsubscribe': z
+    .literal('One-Click', { error: 'must be One-Click' })
+    .optional()
+    .describe('Sent by mail providers for an RFC 8058 one-click unsubscribe.'),
 });
 
 /**
@@ -44,7 +47,9 @@ export const unsubscribeRoute = defineWriteRoute({
     'Unsubscribe with the token from a newsletter email: the button on /subscribe/unsubscribe, or an RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, token in the query) to the List-Unsubscribe address, answered 200 without a redirect. A GET is sent (303) to the page with the button and changes nothing.',
   responses: { '404': problemStatus('The token is not an unsubscribe token of this site.') },
   action: unsubscribe,
-  queryFields: [{ name: 'token', description: 'The token from the email link, as the List-Unsubscribe address carries it.', pattern: '^[A-Za-z0-9_-]{16,128}$' }],
+  queryFields: [
+    { name: 'token', description: 'The token from the email link, as the List-Unsubscribe address carries it.', pattern: '^[A-Za-z0-9_-]{16,128}$' },
+  ],
   multipart: true,
   optionalBody: true,
   get: openedInBrowser,

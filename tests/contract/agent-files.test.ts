@@ -115,7 +115,17 @@ describe('/robots.txt', () => {
     const byAgent = new Map(groups.map((group) => [/^User-agent: (.+)$/m.exec(group)?.[1], group]));
     for (const group of groups) expect(group).toContain('Content-Signal: search=yes, ai-input=yes, ai-train=no');
     expect(byAgent.get('*')).toContain('Allow: /');
-    for (const bot of ['GPTBot', 'ClaudeBot', 'anthropic-ai', 'CCBot', 'Google-Extended', 'Applebot-Extended', 'Bytespider', 'meta-externalagent', 'cohere-training-data-crawler']) {
+    for (const bot of [
+      'GPTBot',
+      'ClaudeBot',
+      'anthropic-ai',
+      'CCBot',
+      'Google-Extended',
+      'Applebot-Extended',
+      'Bytespider',
+      'meta-externalagent',
+      'cohere-training-data-crawler',
+    ]) {
       expect(byAgent.get(bot), bot).toMatch(/^Disallow: \/$/m);
     }
     for (const bot of ['OAI-SearchBot', 'ChatGPT-User', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User', 'Googlebot', 'Bingbot']) {
@@ -220,7 +230,9 @@ describe('/.well-known/api-catalog', () => {
     const response = await get('/.well-known/api-catalog');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
-    const body = (await response.json()) as { linkset: { anchor: string; item: { href: string }[]; 'service-desc': { href: string }[]; 'service-doc': { href: string }[] }[] };
+    const body = (await response.json()) as {
+      linkset: { anchor: string; item: { href: string }[]; 'service-desc': { href: string }[]; 'service-doc': { href: string }[] }[];
+    };
     const [set] = body.linkset;
     expect(set?.anchor).toBe(url('/.well-known/api-catalog'));
     expect(set?.['service-desc'][0]?.href).toBe(url('/openapi.json'));

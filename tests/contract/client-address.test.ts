@@ -52,7 +52,7 @@ describe("the client address under lectern's server (npm start)", () => {
 });
 
 describe('write routes under a bare `next start`', () => {
-  it("refuse with a 500 problem that says to run \`npm start\`, whatever x-lectern-client-ip says, store nothing, and say so in the log once", async () => {
+  it('refuse with a 500 problem that says to run \`npm start\`, whatever x-lectern-client-ip says, store nothing, and say so in the log once', async () => {
     const running = await site({ nextStart: true });
     const attempts: Record<string, string>[] = [
       {},
@@ -69,7 +69,12 @@ describe('write routes under a bare `next start`', () => {
       // It says what to set where lectern's server does not run.
       expect((response.json() as { detail: string }).detail).toMatch(/CLIENT_IP_HEADER[\s\S]*TRUST_PROXY/);
     }
-    const form = await postForm(running.baseUrl, '/api/support', { name: 'N', email: 'next-start@example.com', subject: 'S', message: 'M' }, { from: freshAddress() });
+    const form = await postForm(
+      running.baseUrl,
+      '/api/support',
+      { name: 'N', email: 'next-start@example.com', subject: 'S', message: 'M' },
+      { from: freshAddress() },
+    );
     expect(form.status).toBe(500);
     expect(form.body).toContain('npm start');
 

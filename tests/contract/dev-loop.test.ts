@@ -52,7 +52,12 @@ beforeAll(async () => {
     HOSTNAME: '127.0.0.1',
     NEXT_TELEMETRY_DISABLED: '1',
   };
-  server = spawn(process.execPath, ['--import', 'tsx', 'server.ts', '--dev'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  server = spawn(process.execPath, ['--import', 'tsx', 'server.ts', '--dev'], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   server.stdout?.on('data', (chunk) => (output += chunk));
   server.stderr?.on('data', (chunk) => (output += chunk));
   for (const pathname of ['/api/blog', '/blog/alpha-post', '/blog/alpha-post.md', '/api/blog/alpha-post/markdown', '/api/rss', '/tags/http', '/blog']) {
@@ -82,7 +87,9 @@ describe('npm run dev with live content', { timeout: 180_000 }, () => {
     const future = await get('/blog/future-post');
     expect(future.body).toMatch(/class="unpublished-banner"[^>]*><strong>Not published<\/strong>: this post is <!-- -->dated/);
     const list = await get('/blog');
-    expect(list.body).toMatch(/Secret draft post<\/a><\/h2><p class="meta"><time[^>]*>[^<]*<\/time> · <strong class="unpublished-label">Not published: <!-- -->a draft<\/strong>/);
+    expect(list.body).toMatch(
+      /Secret draft post<\/a><\/h2><p class="meta"><time[^>]*>[^<]*<\/time> · <strong class="unpublished-label">Not published: <!-- -->a draft<\/strong>/,
+    );
     // A published post carries no mark.
     expect((await get('/blog/alpha-post')).body).not.toContain('unpublished-banner');
   });
@@ -99,7 +106,10 @@ describe('npm run dev with live content', { timeout: 180_000 }, () => {
   });
 
   it('serves a new post and its new tag on the next request, everywhere', async () => {
-    fs.writeFileSync(post('delta-post'), '---\ntitle: Delta arrives\ndescription: Written while the server runs.\ndate: 2025-04-01\ntags: [fresh-tag]\n---\nDelta body.\n');
+    fs.writeFileSync(
+      post('delta-post'),
+      '---\ntitle: Delta arrives\ndescription: Written while the server runs.\ndate: 2025-04-01\ntags: [fresh-tag]\n---\nDelta body.\n',
+    );
     const page = await get('/blog/delta-post');
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>Delta arrives</h1>');

@@ -10,7 +10,10 @@ const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
 type Item = { link: string; html: string };
 
-const xml = new XMLParser({ ignoreAttributes: false, isArray: (name, jpath) => ['item', 'category', 'entry'].includes(name) || /^feed\.(entry\.)?link$/.test(String(jpath)) });
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  isArray: (name, jpath) => ['item', 'category', 'entry'].includes(name) || /^feed\.(entry\.)?link$/.test(String(jpath)),
+});
 
 /** The items of a feed, whatever its format: each item's link and its HTML content. */
 async function itemsOf(pathname: string): Promise<Item[]> {
@@ -20,7 +23,10 @@ async function itemsOf(pathname: string): Promise<Item[]> {
   }
   const parsed = xml.parse(body);
   if (parsed.feed) {
-    return (parsed.feed.entry as { link: { '@_href': string }[]; content: { '#text': string } }[]).map((entry) => ({ link: entry.link[0]?.['@_href'] ?? '', html: entry.content['#text'] }));
+    return (parsed.feed.entry as { link: { '@_href': string }[]; content: { '#text': string } }[]).map((entry) => ({
+      link: entry.link[0]?.['@_href'] ?? '',
+      html: entry.content['#text'],
+    }));
   }
   return (parsed.rss.channel.item as { link: string; 'content:encoded': string }[]).map((item) => ({ link: item.link, html: item['content:encoded'] }));
 }
@@ -70,29 +76,35 @@ describe.each(FEEDS)('$pathname', ({ pathname, type, slugs, changed }) => {
     const items = await itemsOf(pathname);
     for (const item of items) {
       const urls = urlsInHtml(item.html);
-      expect(urls.filter((found) => !ABSOLUTE.test(found)), item.link).toEqual([]);
+      expect(
+        urls.filter((found) => !ABSOLUTE.test(found)),
+        item.link,
+      ).toEqual([]);
     }
   });
 });
 
 describe('URLs inside feed content', () => {
-  it.each(['/api/rss', '/atom.xml', '/feed.json', '/tags/testing/rss.xml'])('%s resolves relative links and images against the post URL, as the page does', async (pathname) => {
-    const alpha = (await itemsOf(pathname)).find((item) => item.link === url('/blog/alpha-post'));
-    const urls = urlsInHtml(alpha?.html ?? '');
-    expect(urls).toEqual(
-      expect.arrayContaining([
-        url('/blog/beta-post'),
-        url('/blog/gamma-post'),
-        url('/pricing'),
-        url('/blog/alpha-post#details'),
-        url('/blog/alpha-post#introduction'),
-        url('/blog/x'),
-        url('/blog/images/narrow.png'),
-        url('/blog/wide.png'),
-        url('/images/test-fixture.svg'),
-      ]),
-    );
-  });
+  it.each(['/api/rss', '/atom.xml', '/feed.json', '/tags/testing/rss.xml'])(
+    '%s resolves relative links and images against the post URL, as the page does',
+    async (pathname) => {
+      const alpha = (await itemsOf(pathname)).find((item) => item.link === url('/blog/alpha-post'));
+      const urls = urlsInHtml(alpha?.html ?? '');
+      expect(urls).toEqual(
+        expect.arrayContaining([
+          url('/blog/beta-post'),
+          url('/blog/gamma-post'),
+          url('/pricing'),
+          url('/blog/alpha-post#details'),
+          url('/blog/alpha-post#introduction'),
+          url('/blog/x'),
+          url('/blog/images/narrow.png'),
+          url('/blog/wide.png'),
+          url('/images/test-fixture.svg'),
+        ]),
+      );
+    },
+  );
 });
 
 describe('GET /atom.xml', () => {
@@ -120,7 +132,12 @@ describe('GET /atom.xml', () => {
     expect(alpha).toMatchObject({ published: '2025-01-10T00:00:00.000Z', updated: '2025-02-01T00:00:00.000Z', content: { '@_type': 'html' } });
     const escaping = entries[0]!;
     expect(escaping.title['@_type']).toBe('html');
-    const decode = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    const decode = (html: string) =>
+      html
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
     expect(escaping.title['#text']).not.toContain('<script>');
     expect(decode(escaping.title['#text'])).toBe('Tom & Jerry <script>alert(1)</script> ]]> here');
     expect(escaping.summary['@_type']).toBe('html');
@@ -177,20 +194,27 @@ describe('GET /tags/{tag}/rss.xml', () => {
 });
 
 describe('feed discovery', () => {
-  it.each(['/', '/blog', '/blog/alpha-post', '/tags/testing', '/docs/api'])('%s links RSS, Atom and JSON Feed with <link rel="alternate">', async (pathname) => {
-    const links = elementsOf(await (await get(pathname)).text(), 'link', 'head').filter((link) => link.rel === 'alternate');
-    expect(links).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ type: 'application/rss+xml', href: url('/api/rss') }),
-        expect.objectContaining({ type: 'application/atom+xml', href: url('/atom.xml') }),
-        expect.objectContaining({ type: 'application/feed+json', href: url('/feed.json') }),
-      ]),
-    );
-  });
+  it.each(['/', '/blog', '/blog/alpha-post', '/tags/testing', '/docs/api'])(
+    '%s links RSS, Atom and JSON Feed with <link rel="alternate">',
+    async (pathname) => {
+      const links = elementsOf(await (await get(pathname)).text(), 'link', 'head').filter((link) => link.rel === 'alternate');
+      expect(links).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ type: 'application/rss+xml', href: url('/api/rss') }),
+          expect.objectContaining({ type: 'application/atom+xml', href: url('/atom.xml') }),
+          expect.objectContaining({ type: 'application/feed+json', href: url('/feed.json') }),
+        ]),
+      );
+    },
+  );
 
   it("a tag page links its tag's RSS feed too, and no other tag's", async () => {
     const feeds = (pathname: string) =>
-      get(pathname).then(async (response) => elementsOf(await response.text(), 'link', 'head').filter((link) => link.rel === 'alternate' && link.type === 'application/rss+xml').map((link) => link.href));
+      get(pathname).then(async (response) =>
+        elementsOf(await response.text(), 'link', 'head')
+          .filter((link) => link.rel === 'alternate' && link.type === 'application/rss+xml')
+          .map((link) => link.href),
+      );
     expect(await feeds('/tags/testing')).toEqual([url('/api/rss'), url('/tags/testing/rss.xml')]);
     expect(await feeds('/blog')).toEqual([url('/api/rss')]);
   });
@@ -207,7 +231,9 @@ describe('feed discovery', () => {
         { href: url('/tags/http/rss.xml'), type: 'application/rss+xml' },
       ]),
     );
-    const openapi = (await (await get('/openapi.json')).json()) as { paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }> };
+    const openapi = (await (await get('/openapi.json')).json()) as {
+      paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
     expect(Object.keys(openapi.paths['/atom.xml']?.get?.responses['200']?.content ?? {})).toEqual(['application/atom+xml']);
     expect(Object.keys(openapi.paths['/feed.json']?.get?.responses['200']?.content ?? {})).toEqual(['application/feed+json']);
     expect(openapi.paths['/tags/{tag}/rss.xml']?.get?.responses['404']).toBeDefined();

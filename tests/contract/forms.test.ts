@@ -17,7 +17,8 @@ const REDIS_DB = 4;
 const startSiteWith = contractSites({ MAIL_POLL_MS: '200', MAIL_RETRY_BASE_MS: '200', SUPPORT_EMAIL: 'owner@example.com' });
 const site = (extraEnv: Record<string, string> = {}) => startSiteWith({ extraEnv });
 
-const linkIn = (text: string | undefined, pathname: string) => new RegExp(`https?://[^\\s"<>]+${pathname.replace(/\//g, '\\/')}\\?token=[\\w-]+`).exec(text ?? '')?.[0];
+const linkIn = (text: string | undefined, pathname: string) =>
+  new RegExp(`https?://[^\\s"<>]+${pathname.replace(/\//g, '\\/')}\\?token=[\\w-]+`).exec(text ?? '')?.[0];
 /** A link's path and query, to request it from the server under test (links carry SITE_URL). */
 const local = (link: string) => new URL(link).pathname + new URL(link).search;
 /** A plain HTML form posting to `action`: it works without JavaScript. */
@@ -110,7 +111,9 @@ describe.each(backends)('newsletter links on $name: opening one changes nothing,
   }
   async function confirmed(label: string) {
     const subscriber = await subscribed(label);
-    expect((await postForm(running.baseUrl, '/api/subscribe/confirm', { token: subscriber.token }, { from: freshAddress(), headers: ownOrigin() })).status).toBe(303);
+    expect(
+      (await postForm(running.baseUrl, '/api/subscribe/confirm', { token: subscriber.token }, { from: freshAddress(), headers: ownOrigin() })).status,
+    ).toBe(303);
     expect(await probe.status(subscriber.email)).toBe('confirmed');
     return subscriber;
   }
@@ -134,7 +137,12 @@ describe.each(backends)('newsletter links on $name: opening one changes nothing,
     expect(again.status).toBe(404);
     expect(again.body).toContain('This link does not work');
     expect((await request(running.baseUrl, local(confirm))).body).toContain('This link does not work');
-    const crossSite = await postForm(running.baseUrl, '/api/subscribe/confirm', { token }, { from: freshAddress(), headers: { Origin: 'https://evil.example' } });
+    const crossSite = await postForm(
+      running.baseUrl,
+      '/api/subscribe/confirm',
+      { token },
+      { from: freshAddress(), headers: { Origin: 'https://evil.example' } },
+    );
     expect(crossSite.status).toBe(403);
   });
 
@@ -177,12 +185,20 @@ describe.each(backends)('newsletter links on $name: opening one changes nothing,
   it('a one-click POST (urlencoded or multipart, no cookies, no Origin) unsubscribes and is answered without a redirect', async () => {
     const bodies = [
       { type: 'application/x-www-form-urlencoded', body: 'List-Unsubscribe=One-Click' },
-      { type: 'multipart/form-data; boundary=lectern-test-boundary', body: '--lectern-test-boundary\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--lectern-test-boundary--\r\n' },
+      {
+        type: 'multipart/form-data; boundary=lectern-test-boundary',
+        body: '--lectern-test-boundary\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--lectern-test-boundary--\r\n',
+      },
     ];
     for (const { type, body } of bodies) {
       const { email, mail } = await confirmed('one-click');
       const oneClick = /^<(.+)>$/.exec(header(mail, 'list-unsubscribe') ?? '')![1]!;
-      const response = await request(running.baseUrl, local(oneClick), { method: 'POST', from: freshAddress(), headers: { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)) }, body });
+      const response = await request(running.baseUrl, local(oneClick), {
+        method: 'POST',
+        from: freshAddress(),
+        headers: { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)) },
+        body,
+      });
       expect(response.status, type).toBe(200);
       expect(response.headers.location).toBeUndefined();
       expect(response.json()).toMatchObject({ status: 'unsubscribed' });
@@ -252,7 +268,12 @@ describe('newsletter and support with real mail', () => {
 
   it('stores a support message and mails the owner everything, with Reply-To the sender', async () => {
     const email = `asker-${Date.now()}@example.com`;
-    const response = await postJson(running.baseUrl, '/api/support', { name: 'Grace Hopper', email, subject: 'Training dates', message: 'Is there a session in March?\nThanks!' }, { from: freshAddress() });
+    const response = await postJson(
+      running.baseUrl,
+      '/api/support',
+      { name: 'Grace Hopper', email, subject: 'Training dates', message: 'Is there a session in March?\nThanks!' },
+      { from: freshAddress() },
+    );
     expect(response.status).toBe(202);
     const { id } = response.json() as { id: string };
     const owner = await smtp.waitFor((message) => message.envelopeTo.includes('owner@example.com') && (message.text ?? '').includes(id));
@@ -266,12 +287,22 @@ describe('newsletter and support with real mail', () => {
 
   it("sends the sender a receipt with none of the sender's words, so the form cannot mail anyone a text of one's choosing", async () => {
     const email = `target-${Date.now()}@example.com`;
-    const words = { name: 'Zebulon Quarrington', subject: 'Claim your prize at prize.example', message: 'Your account is locked: log in at phish.example to unlock it.' };
+    const words = {
+      name: 'Zebulon Quarrington',
+      subject: 'Claim your prize at prize.example',
+      message: 'Your account is locked: log in at phish.example to unlock it.',
+    };
     const response = await postJson(running.baseUrl, '/api/support', { ...words, email }, { from: freshAddress() });
     expect(response.status).toBe(202);
     const { id } = response.json() as { id: string };
     const receipt = await smtp.waitFor((message) => message.envelopeTo.includes(email));
-    const everything = [receipt.subject, receipt.text, receipt.html, ...(receipt.to ?? []).map((to) => `${to.name} ${to.address}`), ...receipt.headers.map((entry) => entry.value)].join('\n');
+    const everything = [
+      receipt.subject,
+      receipt.text,
+      receipt.html,
+      ...(receipt.to ?? []).map((to) => `${to.name} ${to.address}`),
+      ...receipt.headers.map((entry) => entry.value),
+    ].join('\n');
     for (const value of Object.values(words)) expect(everything).not.toContain(value);
     for (const part of ['Zebulon', 'prize.example', 'phish.example']) expect(everything).not.toContain(part);
     expect(receipt.subject).toBe('We received your message to Fixture & Co');
@@ -290,7 +321,12 @@ describe('newsletter and support with real mail', () => {
       { name: 'Eve', email: 'eve@example.com', subject: 'Hi\nBcc: victim@example.com', message: 'x' },
     ];
     for (const body of attempts) expect((await postJson(running.baseUrl, '/api/support', body, { from: freshAddress() })).status).toBe(400);
-    const multiline = await postJson(running.baseUrl, '/api/support', { name: 'Eve', email: 'eve@example.com', subject: 'Body lines', message: 'Bcc: victim@example.com\r\nTo: other@example.com' }, { from: freshAddress() });
+    const multiline = await postJson(
+      running.baseUrl,
+      '/api/support',
+      { name: 'Eve', email: 'eve@example.com', subject: 'Body lines', message: 'Bcc: victim@example.com\r\nTo: other@example.com' },
+      { from: freshAddress() },
+    );
     expect(multiline.status).toBe(202);
     const owner = await smtp.waitFor((message) => message.subject === '[Support] Body lines');
     expect(owner.envelopeTo).toEqual(['owner@example.com']);
@@ -301,7 +337,12 @@ describe('newsletter and support with real mail', () => {
     const subscribe = await postForm(running.baseUrl, '/api/subscribe', { email: `form-${Date.now()}@example.com`, name: '' }, { from: freshAddress() });
     expect(subscribe.status).toBe(303);
     expect(subscribe.headers.location).toBe('/subscribe/check-your-inbox');
-    const support = await postForm(running.baseUrl, '/api/support', { name: 'N', email: 'n@example.com', subject: 'S', message: 'M' }, { from: freshAddress() });
+    const support = await postForm(
+      running.baseUrl,
+      '/api/support',
+      { name: 'N', email: 'n@example.com', subject: 'S', message: 'M' },
+      { from: freshAddress() },
+    );
     expect(support.status).toBe(303);
     expect(support.headers.location).toBe('/support/sent');
     for (const page of ['/subscribe/check-your-inbox', '/support/sent', '/support']) expect((await request(running.baseUrl, page)).status).toBe(200);
@@ -338,7 +379,12 @@ describe('mail retention', () => {
 describe('mail without SMTP', () => {
   it('is written to the outbox folder as a readable .eml file', async () => {
     const running = await site();
-    const response = await postJson(running.baseUrl, '/api/support', { name: 'N', email: 'n@example.com', subject: 'Outbox check', message: 'M' }, { from: freshAddress() });
+    const response = await postJson(
+      running.baseUrl,
+      '/api/support',
+      { name: 'N', email: 'n@example.com', subject: 'Outbox check', message: 'M' },
+      { from: freshAddress() },
+    );
     expect(response.status).toBe(202);
     const folder = path.join(running.dataDir, 'outbox');
     let files: string[] = [];

@@ -111,20 +111,93 @@ const ROUTES: Route[] = [
 // The generated corpus.
 
 const BAD_ESCAPES = [
-  '%', '%f', '%zz', '%g0', '%ff', '%fe', '%80', '%bf', '%c0%af', '%c0%ae', '%c1%bf', '%e0%80%af', '%f0%80%80%af',
-  '%e2%82', '%f0%9f%98', '%ed%a0%80', '%f8%88%80%80%80', '%c3%28', '%e2%28%a1', '%%', '%%30',
+  '%',
+  '%f',
+  '%zz',
+  '%g0',
+  '%ff',
+  '%fe',
+  '%80',
+  '%bf',
+  '%c0%af',
+  '%c0%ae',
+  '%c1%bf',
+  '%e0%80%af',
+  '%f0%80%80%af',
+  '%e2%82',
+  '%f0%9f%98',
+  '%ed%a0%80',
+  '%f8%88%80%80%80',
+  '%c3%28',
+  '%e2%28%a1',
+  '%%',
+  '%%30',
 ];
 const ODD_PIECES = [
-  '..', '.', '/..', '/.', '/../..', '%2e%2e', '%2E.', '..%2f', '%2f', '%5c', '\\', '//', '///', ';', ';jsessionid=1', '%00', '%0a',
-  '%0d%0a', '%20', '+', '~', '!', "'", '"', '<', '>', '{', '}', '|', '^', '`', '[', ']', '@', '$', '*', '(', ')', ',', ':', '=',
-  '&', '#', '#frag', '?', '??', '%25', 'index.md', '.md', '.md.md', '/index.md', '%ef%bb%bf', '%e2%80%ae', '%f0%9f%98%80', '%c3%a9',
-  '\u00e9', '\u00ff', '/_next/static', '/opengraph-image', '/.well-known',
+  '..',
+  '.',
+  '/..',
+  '/.',
+  '/../..',
+  '%2e%2e',
+  '%2E.',
+  '..%2f',
+  '%2f',
+  '%5c',
+  '\\',
+  '//',
+  '///',
+  ';',
+  ';jsessionid=1',
+  '%00',
+  '%0a',
+  '%0d%0a',
+  '%20',
+  '+',
+  '~',
+  '!',
+  "'",
+  '"',
+  '<',
+  '>',
+  '{',
+  '}',
+  '|',
+  '^',
+  '`',
+  '[',
+  ']',
+  '@',
+  '$',
+  '*',
+  '(',
+  ')',
+  ',',
+  ':',
+  '=',
+  '&',
+  '#',
+  '#frag',
+  '?',
+  '??',
+  '%25',
+  'index.md',
+  '.md',
+  '.md.md',
+  '/index.md',
+  '%ef%bb%bf',
+  '%e2%80%ae',
+  '%f0%9f%98%80',
+  '%c3%a9',
+  '\u00e9',
+  '\u00ff',
+  '/_next/static',
+  '/opengraph-image',
+  '/.well-known',
 ];
 const PRINTABLE = Array.from({ length: 0x7e - 0x21 + 1 }, (_, index) => String.fromCharCode(0x21 + index));
 
-const escapedBytes = fc
-  .uint8Array({ minLength: 1, maxLength: 6 })
-  .map((bytes) => [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''));
+const escapedBytes = fc.uint8Array({ minLength: 1, maxLength: 6 }).map((bytes) => [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''));
 const longSegment = fc
   .tuple(fc.integer({ min: 200, max: 6000 }), fc.constantFrom('a', '%61', '../', '%ff', '/', '%c3%a9'))
   .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
@@ -160,22 +233,91 @@ function mutate(route: string, edits: { at: number; piece: string; as: string }[
 }
 
 const READ_METHODS = ['GET', 'GET', 'GET', 'HEAD'];
-const ODD_METHODS = ['OPTIONS', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'TRACK', 'PROPFIND', 'MKCOL', 'LOCK', 'PURGE', 'SEARCH', 'QUERY', 'REPORT', 'LINK', 'get', 'Post', 'FOO', 'BREW', 'X-CUSTOM', 'G3T'];
+const ODD_METHODS = [
+  'OPTIONS',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'TRACE',
+  'TRACK',
+  'PROPFIND',
+  'MKCOL',
+  'LOCK',
+  'PURGE',
+  'SEARCH',
+  'QUERY',
+  'REPORT',
+  'LINK',
+  'get',
+  'Post',
+  'FOO',
+  'BREW',
+  'X-CUSTOM',
+  'G3T',
+];
 // CONNECT is left out: node:http hands it to a 'connect' listener, and without one closes the socket.
 
 const manyEtags = Array.from({ length: 400 }, (_, index) => `"${index.toString(36).padStart(12, 'x')}"`).join(', ');
 const headers = fc.record(
   {
-    accept: fc.constantFrom('text/markdown', 'text/markdown;q=abc', 'text/html;q=2, text/markdown', '*/*;q=-1', ';;;,,,', '/', 'text/', 'TEXT/MARKDOWN', 'text/markdown;q=0.9999, text/html;q=0.99', 'text/markdown;q=1;q=0', `text/markdown, ${'x/y;q=0.1, '.repeat(300)}`, ''),
-    'accept-encoding': fc.constantFrom('gzip;q=NaN', 'br;q=', 'gzip;q=0, *;q=1', 'gzip, gzip, gzip', 'identity;q=0', '*;q=0', 'gzip;q=1e3', 'x'.repeat(2000), ''),
+    accept: fc.constantFrom(
+      'text/markdown',
+      'text/markdown;q=abc',
+      'text/html;q=2, text/markdown',
+      '*/*;q=-1',
+      ';;;,,,',
+      '/',
+      'text/',
+      'TEXT/MARKDOWN',
+      'text/markdown;q=0.9999, text/html;q=0.99',
+      'text/markdown;q=1;q=0',
+      `text/markdown, ${'x/y;q=0.1, '.repeat(300)}`,
+      '',
+    ),
+    'accept-encoding': fc.constantFrom(
+      'gzip;q=NaN',
+      'br;q=',
+      'gzip;q=0, *;q=1',
+      'gzip, gzip, gzip',
+      'identity;q=0',
+      '*;q=0',
+      'gzip;q=1e3',
+      'x'.repeat(2000),
+      '',
+    ),
     'if-none-match': fc.constantFrom(`"${'x'.repeat(6000)}"`, manyEtags.slice(0, 6000), '*', 'W/"x"', '"unterminated', ',,,', 'W/', '"a", *'),
-    'if-modified-since': fc.constantFrom('not a date', '', 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT', '2026-02-30', '-1', 'Tue, 32 Foo 2026 99:99:99 GMT', 'x'.repeat(3000)),
+    'if-modified-since': fc.constantFrom(
+      'not a date',
+      '',
+      'Thu, 01 Jan 1970 00:00:00 GMT',
+      'Fri, 31 Dec 9999 23:59:59 GMT',
+      '2026-02-30',
+      '-1',
+      'Tue, 32 Foo 2026 99:99:99 GMT',
+      'x'.repeat(3000),
+    ),
     'if-unmodified-since': fc.constantFrom('yesterday', 'Thu, 01 Jan 1970 00:00:00 GMT'),
     'if-match': fc.constantFrom('*', '"nope"', 'W/"x"'),
     'if-range': fc.constantFrom('"x"', 'Thu, 01 Jan 1970 00:00:00 GMT', 'garbage'),
-    range: fc.constantFrom('bytes=0-0', 'bytes=9999999-', 'bytes=-0', 'bytes=a-b', 'bytes=5-1', 'lines=1-2', `bytes=${Array.from({ length: 300 }, (_, index) => `${index}-${index}`).join(',')}`, 'bytes=0-'),
+    range: fc.constantFrom(
+      'bytes=0-0',
+      'bytes=9999999-',
+      'bytes=-0',
+      'bytes=a-b',
+      'bytes=5-1',
+      'lines=1-2',
+      `bytes=${Array.from({ length: 300 }, (_, index) => `${index}-${index}`).join(',')}`,
+      'bytes=0-',
+    ),
     rsc: fc.constantFrom('1', '0', 'x'),
-    'next-router-state-tree': fc.constantFrom('%ff{', '[1,2', '["",{"children":["__PAGE__",{}]},null,null,true]', encodeURIComponent('["",{"children":["blog",{"children":[["slug","x","d"],{}]}]}]'), 'x'.repeat(4000), 'null'),
+    'next-router-state-tree': fc.constantFrom(
+      '%ff{',
+      '[1,2',
+      '["",{"children":["__PAGE__",{}]},null,null,true]',
+      encodeURIComponent('["",{"children":["blog",{"children":[["slug","x","d"],{}]}]}]'),
+      'x'.repeat(4000),
+      'null',
+    ),
     'next-router-prefetch': fc.constantFrom('1', '2', ''),
     'next-router-segment-prefetch': fc.constantFrom('/_tree', '/%ff', '/../..', '/_full'),
     'next-url': fc.constantFrom('/%ff', 'http://evil.example', '/blog/alpha-post', '//', '/%c0%af'),
@@ -205,10 +347,39 @@ const jsonBody = fc.dictionary(
   { maxKeys: 6 },
 );
 const body = fc.record({
-  type: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'APPLICATION/JSON', 'text/plain', 'multipart/form-data; boundary=x', ';;', undefined),
+  type: fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'application/x-www-form-urlencoded',
+    'APPLICATION/JSON',
+    'text/plain',
+    'multipart/form-data; boundary=x',
+    ';;',
+    undefined,
+  ),
   bytes: fc.oneof(
     jsonBody.map((value) => Buffer.from(JSON.stringify(value))),
-    fc.constantFrom('{', '{"email":', '[1,2]', '"text"', 'null', '1e999', '{"email":"a@example.com","email":1}', '{"__proto__":{"admin":true}}', '['.repeat(5000), '{"email":"reader@example.com"}', 'email=%ff', 'email=%', '&&&=', 'a=1&a=2', `email=${'x'.repeat(10_000)}`, '').map((text) => Buffer.from(text)),
+    fc
+      .constantFrom(
+        '{',
+        '{"email":',
+        '[1,2]',
+        '"text"',
+        'null',
+        '1e999',
+        '{"email":"a@example.com","email":1}',
+        '{"__proto__":{"admin":true}}',
+        '['.repeat(5000),
+        '{"email":"reader@example.com"}',
+        'email=%ff',
+        'email=%',
+        '&&&=',
+        'a=1&a=2',
+        `email=${'x'.repeat(10_000)}`,
+        '',
+      )
+      .map((text) => Buffer.from(text)),
     fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
     fc.constant(Buffer.alloc(17 * 1024, 'a')),
   ),
@@ -226,7 +397,10 @@ function requestFor(route: Route): fc.Arbitrary<FuzzRequest> {
         { weight: 1, arbitrary: oddTarget },
       ),
       query: fc.option(query, { freq: 4 }),
-      method: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(route.write ? ['POST'] : READ_METHODS)) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_METHODS) }),
+      method: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...(route.write ? ['POST'] : READ_METHODS)) },
+        { weight: 1, arbitrary: fc.constantFrom(...ODD_METHODS) },
+      ),
       headers: fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 2, arbitrary: headers }),
       body: route.write ? fc.option(body, { freq: 5 }) : fc.constant(null),
     })
@@ -303,7 +477,10 @@ function clip(text: string, length = 160): string {
 function describeRequest(request: FuzzRequest, outcome: Outcome): string {
   const lines = [`${request.method} ${clip(request.target, 300)}`];
   for (const [name, value] of Object.entries(request.headers)) lines.push(`  ${name}: ${clip(value, 100)}`);
-  if (request.body) lines.push(`  body (${request.body.type ?? 'no type'}, ${request.body.chunked ? 'chunked' : 'with length'}): ${clip(request.body.bytes.toString('latin1'), 200)}`);
+  if (request.body)
+    lines.push(
+      `  body (${request.body.type ?? 'no type'}, ${request.body.chunked ? 'chunked' : 'with length'}): ${clip(request.body.bytes.toString('latin1'), 200)}`,
+    );
   lines.push('error' in outcome ? `  → ${outcome.error}` : `  → ${outcome.status} ${outcome.headers['content-type'] ?? ''} ${clip(outcome.body, 300)}`);
   return lines.join('\n');
 }
@@ -339,7 +516,9 @@ async function fuzz(batch: fc.Arbitrary<FuzzRequest[]>, numRuns: number): Promis
   );
   if (details.failed || details.errorInstance) {
     const cause = details.errorInstance ? `\n${String(details.errorInstance)}` : '';
-    throw new Error(`fuzz failed with seed ${SEED} (replay: FUZZ_SEED=${SEED}, counterexample path ${details.counterexamplePath}):\n\n${failures.join('\n\n')}${cause}`);
+    throw new Error(
+      `fuzz failed with seed ${SEED} (replay: FUZZ_SEED=${SEED}, counterexample path ${details.counterexamplePath}):\n\n${failures.join('\n\n')}${cause}`,
+    );
   }
 }
 
@@ -371,7 +550,10 @@ describe('malformed requests', () => {
       expect(await send({ method, target: '/blog/fuzz-unknown-post.md', headers: {} })).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD' } });
       expect(await send({ method, target: '/images/test-fixture.svg', headers: {} })).toMatchObject({ status: 405 });
     }
-    expect(await send({ method: 'GET', target: '/blog/fuzz-unknown-post.md', headers: {} })).toMatchObject({ status: 404, headers: { 'content-type': 'text/markdown; charset=utf-8' } });
+    expect(await send({ method: 'GET', target: '/blog/fuzz-unknown-post.md', headers: {} })).toMatchObject({
+      status: 404,
+      headers: { 'content-type': 'text/markdown; charset=utf-8' },
+    });
   });
 
   it('answers TRACE with 405 naming the methods the URL takes', async () => {
@@ -387,7 +569,13 @@ describe('malformed requests', () => {
     // Still serving afterwards, and nothing sent changed what the next reader gets (Next keeps
     // answers for unknown slugs in its cache).
     expect(await send({ method: 'GET', target: '/api/blog', headers: {} })).toMatchObject({ status: 200 });
-    expect(await send({ method: 'GET', target: '/blog/no-such-post.md', headers: {} })).toMatchObject({ status: 404, headers: { 'content-type': 'text/markdown; charset=utf-8' } });
-    expect(await send({ method: 'GET', target: '/api/blog/no-such-post/markdown', headers: {} })).toMatchObject({ status: 404, headers: { 'content-type': 'application/problem+json; charset=utf-8' } });
+    expect(await send({ method: 'GET', target: '/blog/no-such-post.md', headers: {} })).toMatchObject({
+      status: 404,
+      headers: { 'content-type': 'text/markdown; charset=utf-8' },
+    });
+    expect(await send({ method: 'GET', target: '/api/blog/no-such-post/markdown', headers: {} })).toMatchObject({
+      status: 404,
+      headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+    });
   }, 90_000);
 });

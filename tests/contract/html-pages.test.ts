@@ -18,7 +18,13 @@ function tagsOf(html: string, tag: string): Record<string, string>[] {
 }
 
 const decode = (text: string) =>
-  text.replace(/<!-- -->/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, '&');
+  text
+    .replace(/<!-- -->/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('HTML pages', () => {
   it.each([

@@ -23,7 +23,9 @@ const READS: [string, string, Record<string, string>?][] = [
   ['/robots.txt', 'text/plain; charset=utf-8'],
 ];
 
-const MARKDOWN_AND_AGENT_FILES = READS.filter(([pathname, type]) => type.startsWith('text/markdown') || !pathname.startsWith('/api/') && !pathname.startsWith('/blog/'));
+const MARKDOWN_AND_AGENT_FILES = READS.filter(
+  ([pathname, type]) => type.startsWith('text/markdown') || (!pathname.startsWith('/api/') && !pathname.startsWith('/blog/')),
+);
 
 describe.each(READS)('GET %s', (pathname, contentType, headers = {}) => {
   it(`answers 200 ${contentType} with a strong ETag, Last-Modified, CORS and a cacheable Cache-Control`, async () => {
@@ -80,7 +82,9 @@ describe('validators follow the bytes', () => {
 
   it('gives the same post the same ETag on all three markdown URLs', async () => {
     const tags = await Promise.all(
-      [get('/blog/alpha-post.md'), get('/api/blog/alpha-post/markdown'), get('/blog/alpha-post', { Accept: 'text/markdown' })].map(async (response) => (await response).headers.get('etag')),
+      [get('/blog/alpha-post.md'), get('/api/blog/alpha-post/markdown'), get('/blog/alpha-post', { Accept: 'text/markdown' })].map(async (response) =>
+        (await response).headers.get('etag'),
+      ),
     );
     expect(new Set(tags).size).toBe(1);
   });
@@ -88,11 +92,13 @@ describe('validators follow the bytes', () => {
   it('compresses for clients that accept gzip, with its own validator', async () => {
     const raw = (encoding: string) =>
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get(url('/openapi.json'), { headers: { 'Accept-Encoding': encoding } }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
+        http
+          .get(url('/openapi.json'), { headers: { 'Accept-Encoding': encoding } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
       });
     const [zipped, plain] = [await raw('gzip, deflate'), await raw('identity')];
     expect(zipped.headers['content-encoding']).toBe('gzip');
@@ -117,7 +123,9 @@ describe.each(MARKDOWN_AND_AGENT_FILES)('%s carries the site policy', (pathname,
 
 describe('reads are never limited', () => {
   it('answers 300 rapid GETs without a single 429', async () => {
-    const statuses = await Promise.all(Array.from({ length: 300 }, (_, index) => get(index % 2 ? '/api/blog' : '/blog/alpha-post.md').then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 300 }, (_, index) => get(index % 2 ? '/api/blog' : '/blog/alpha-post.md').then((response) => response.status)),
+    );
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
   });
 });

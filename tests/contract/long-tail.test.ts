@@ -106,7 +106,13 @@ describe('a page generated on request is the page the build would have made', ()
     fs.writeFileSync(manifestFile, JSON.stringify(manifest));
     for (const file of keptFiles(copy, slug)) fs.rmSync(path.join(copy, file), { recursive: true, force: true });
     const port = await freePort();
-    site = await startSite({ contentDir: inject('contentDir'), distDir: path.basename(copy), siteUrl: inject('siteUrl'), port, extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '0' } });
+    site = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: path.basename(copy),
+      siteUrl: inject('siteUrl'),
+      port,
+      extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '0' },
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -114,7 +120,7 @@ describe('a page generated on request is the page the build would have made', ()
     if (copy) fs.rmSync(copy, { recursive: true, force: true });
   });
 
-  it('markdown and card are byte for byte the build-time ones; the page too, but for Next\'s prefetch hints', async () => {
+  it("markdown and card are byte for byte the build-time ones; the page too, but for Next's prefetch hints", async () => {
     for (const pathname of [`/blog/${slug}.md`, `/blog/${slug}/opengraph-image`]) {
       const built = await get(pathname);
       const generated = await fetch(`${site.baseUrl}${pathname}`);
@@ -135,7 +141,7 @@ describe('a page generated on request is the page the build would have made', ()
   });
 });
 
-describe('the published set is the build\'s', () => {
+describe("the published set is the build's", () => {
   let content: string;
   let site: RunningSite;
 
@@ -143,9 +149,18 @@ describe('the published set is the build\'s', () => {
     // The build's content folder with a post added after the build, dated in the past.
     content = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-after-build-'));
     fs.cpSync(inject('contentDir'), content, { recursive: true });
-    fs.writeFileSync(path.join(content, 'posts', 'written-after-the-build.md'), '---\ntitle: Written after the build\ndescription: Not in the build.\ndate: 2025-01-01\ntags: [testing]\n---\n\nA post the build never saw.\n');
+    fs.writeFileSync(
+      path.join(content, 'posts', 'written-after-the-build.md'),
+      '---\ntitle: Written after the build\ndescription: Not in the build.\ndate: 2025-01-01\ntags: [testing]\n---\n\nA post the build never saw.\n',
+    );
     const port = await freePort();
-    site = await startSite({ contentDir: content, distDir: inject('distDir'), siteUrl: inject('siteUrl'), port, extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '0' } });
+    site = await startSite({
+      contentDir: content,
+      distDir: inject('distDir'),
+      siteUrl: inject('siteUrl'),
+      port,
+      extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '0' },
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -160,7 +175,7 @@ describe('the published set is the build\'s', () => {
   });
 });
 
-describe('after start, lectern\'s server generates the older posts in the background', () => {
+describe("after start, lectern's server generates the older posts in the background", () => {
   let copy: string;
   let site: RunningSite;
 
@@ -168,7 +183,13 @@ describe('after start, lectern\'s server generates the older posts in the backgr
     copy = copyBuild();
     fs.rmSync(path.join(copy, 'server', 'route-cache'), { recursive: true, force: true });
     const port = await freePort();
-    site = await startSite({ contentDir: inject('contentDir'), distDir: path.basename(copy), siteUrl: inject('siteUrl'), port, extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '1' } });
+    site = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: path.basename(copy),
+      siteUrl: inject('siteUrl'),
+      port,
+      extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '1' },
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -180,10 +201,22 @@ describe('after start, lectern\'s server generates the older posts in the backgr
     await expect.poll(() => site.output(), { timeout: 60_000, interval: 250 }).toContain('generated 2 older posts');
     for (const slug of (await publishedSlugs()).slice(2)) {
       const kept = keptFiles(copy, slug).filter((file) => file.startsWith(path.join('server', 'route-cache')));
-      expect(kept.some((file) => file.endsWith(`${slug}.html`)), slug).toBe(true);
-      expect(kept.some((file) => file.endsWith(path.join(slug, 'index.md.body'))), slug).toBe(true);
-      expect(kept.some((file) => file.endsWith(path.join(slug, 'opengraph-image.body'))), slug).toBe(true);
-      expect(kept.some((file) => file.endsWith(path.join(slug, 'markdown.body'))), slug).toBe(true);
+      expect(
+        kept.some((file) => file.endsWith(`${slug}.html`)),
+        slug,
+      ).toBe(true);
+      expect(
+        kept.some((file) => file.endsWith(path.join(slug, 'index.md.body'))),
+        slug,
+      ).toBe(true);
+      expect(
+        kept.some((file) => file.endsWith(path.join(slug, 'opengraph-image.body'))),
+        slug,
+      ).toBe(true);
+      expect(
+        kept.some((file) => file.endsWith(path.join(slug, 'markdown.body'))),
+        slug,
+      ).toBe(true);
     }
   });
 });

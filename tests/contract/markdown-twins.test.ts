@@ -48,21 +48,27 @@ describe.each(PAGES)('%s has a markdown twin at %s', (page, markdownPath, line) 
     expect(await response.text()).toContain(line);
   });
 
-  it.each(['text/markdown', 'text/markdown, text/html;q=0.9', 'text/html;q=0.5, text/markdown'])('served at the page URL to Accept: %s, the same bytes, with Vary: Accept', async (accept) => {
-    const [negotiated, twin] = await Promise.all([get(page, { Accept: accept }), get(markdownPath)]);
-    expectMarkdown(negotiated, page);
-    expect(varyOf(negotiated)).toContain('accept');
-    expect(negotiated.headers.get('etag')).toBe(twin.headers.get('etag'));
-    expect(await negotiated.text()).toBe(await twin.text());
-  });
+  it.each(['text/markdown', 'text/markdown, text/html;q=0.9', 'text/html;q=0.5, text/markdown'])(
+    'served at the page URL to Accept: %s, the same bytes, with Vary: Accept',
+    async (accept) => {
+      const [negotiated, twin] = await Promise.all([get(page, { Accept: accept }), get(markdownPath)]);
+      expectMarkdown(negotiated, page);
+      expect(varyOf(negotiated)).toContain('accept');
+      expect(negotiated.headers.get('etag')).toBe(twin.headers.get('etag'));
+      expect(await negotiated.text()).toBe(await twin.text());
+    },
+  );
 
-  it.each([BROWSER, '*/*', 'text/*', 'text/html, text/markdown;q=0.9', 'text/markdown;q=0', undefined])('not served to Accept: %s, which gets the HTML page', async (accept) => {
-    const response = await get(page, accept === undefined ? {} : { Accept: accept });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(varyOf(response)).toContain('accept');
-    expect(await response.text()).toMatch(/^<!DOCTYPE html>/i);
-  });
+  it.each([BROWSER, '*/*', 'text/*', 'text/html, text/markdown;q=0.9', 'text/markdown;q=0', undefined])(
+    'not served to Accept: %s, which gets the HTML page',
+    async (accept) => {
+      const response = await get(page, accept === undefined ? {} : { Accept: accept });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(varyOf(response)).toContain('accept');
+      expect(await response.text()).toMatch(/^<!DOCTYPE html>/i);
+    },
+  );
 
   it('advertised by the HTML page in its head and as a Link header', async () => {
     const response = await get(page, { Accept: BROWSER });

@@ -10,11 +10,7 @@ describe('a post as markdown, three ways', () => {
   for (const slug of ['alpha-post', 'escaping-post']) {
     it(`serves ${slug} byte-identical to its source file from all three URLs`, async () => {
       const expected = sourceOf(slug);
-      const responses = await Promise.all([
-        get(`/api/blog/${slug}/markdown`),
-        get(`/blog/${slug}.md`),
-        get(`/blog/${slug}`, { Accept: 'text/markdown' }),
-      ]);
+      const responses = await Promise.all([get(`/api/blog/${slug}/markdown`), get(`/blog/${slug}.md`), get(`/blog/${slug}`, { Accept: 'text/markdown' })]);
       for (const response of responses) {
         expect(response.status).toBe(200);
         expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');

@@ -17,7 +17,8 @@ function fetchFrom(from: string): FetchLike {
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const response = await request(target.origin, `${target.pathname}${target.search}`, { method: init.method ?? 'GET', headers, body, from });
     const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
     return new Response([204, 304].includes(response.status) ? null : response.body, { status: response.status, headers: responseHeaders });
   };
 }
@@ -74,7 +75,12 @@ describe('/mcp with the MCP SDK client', () => {
 
   it('list_posts gives the newest posts, 10 by default', async () => {
     const all = await client.callTool({ name: 'list_posts', arguments: {} });
-    expect((all.structuredContent as { posts: { slug: string }[] }).posts.map((post) => post.slug)).toEqual(['escaping-post', 'beta-post', 'gamma-post', 'alpha-post']);
+    expect((all.structuredContent as { posts: { slug: string }[] }).posts.map((post) => post.slug)).toEqual([
+      'escaping-post',
+      'beta-post',
+      'gamma-post',
+      'alpha-post',
+    ]);
     const two = await client.callTool({ name: 'list_posts', arguments: { limit: 2 } });
     expect((two.structuredContent as { posts: { slug: string }[] }).posts.map((post) => post.slug)).toEqual(['escaping-post', 'beta-post']);
   });
@@ -148,11 +154,21 @@ describe('/mcp over HTTP', () => {
   it('answers malformed posts with 4xx, never 5xx', async () => {
     const from = freshAddress();
     const cases = [
-      await request(base(), '/mcp', { method: 'POST', from, headers: { Accept: MCP_ACCEPT, 'Content-Type': 'application/json', 'Content-Length': '5' }, body: '{nope' }),
+      await request(base(), '/mcp', {
+        method: 'POST',
+        from,
+        headers: { Accept: MCP_ACCEPT, 'Content-Type': 'application/json', 'Content-Length': '5' },
+        body: '{nope',
+      }),
       await request(base(), '/mcp', { method: 'POST', from, headers: { Accept: MCP_ACCEPT, 'Content-Type': 'text/plain', 'Content-Length': '2' }, body: '{}' }),
       await postJson(base(), '/mcp', PING, { from, headers: { Accept: 'text/html' } }),
       await postJson(base(), '/mcp', { hello: 'world' }, { from, headers: { Accept: MCP_ACCEPT } }),
-      await request(base(), '/mcp', { method: 'POST', from, headers: { Accept: MCP_ACCEPT, 'Content-Type': 'application/json', 'Content-Length': String(70 * 1024) }, body: 'x'.repeat(70 * 1024) }),
+      await request(base(), '/mcp', {
+        method: 'POST',
+        from,
+        headers: { Accept: MCP_ACCEPT, 'Content-Type': 'application/json', 'Content-Length': String(70 * 1024) },
+        body: 'x'.repeat(70 * 1024),
+      }),
     ];
     expect(cases.map((response) => response.status)).toEqual([400, 415, 406, 400, 413]);
   });
@@ -180,7 +196,9 @@ describe('/mcp is announced', () => {
   });
 
   it('in /openapi.json, with its limit and its 429', async () => {
-    const spec = (await (await get('/openapi.json')).json()) as { paths: Record<string, Record<string, { description?: string; responses: Record<string, { headers?: object }> }>> };
+    const spec = (await (await get('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { description?: string; responses: Record<string, { headers?: object }> }>>;
+    };
     expect(spec.paths['/mcp']?.post?.description).toContain('120 requests per 1 minute');
     expect(Object.keys(spec.paths['/mcp']?.post?.responses['429']?.headers ?? {})).toContain('Retry-After');
     expect(spec.paths['/api/search']?.get).toBeDefined();

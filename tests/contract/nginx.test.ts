@@ -29,13 +29,18 @@ function serverBlock(config: string): string {
 }
 
 function renderNginxConfig(options: { upstreams: [number, number]; httpPort: number; httpsPort: number; dir: string }): string {
-  let site = TEMPLATE.replace('server 127.0.0.1:3000;', `server 127.0.0.1:${options.upstreams[0]};`).replace('server 127.0.0.1:3001;', `server 127.0.0.1:${options.upstreams[1]};`);
+  let site = TEMPLATE.replace('server 127.0.0.1:3000;', `server 127.0.0.1:${options.upstreams[0]};`).replace(
+    'server 127.0.0.1:3001;',
+    `server 127.0.0.1:${options.upstreams[1]};`,
+  );
   const block = serverBlock(site);
   const http = block
     .replace(/\n\s*listen \[::\]:80;/, '')
     .replace('listen 80;', `listen 127.0.0.1:${options.httpPort};`)
     .replace('proxy_pass http://lectern;', 'proxy_pass http://lectern;\n        add_header X-Upstream $upstream_addr always;');
-  const https = http.replace(`listen 127.0.0.1:${options.httpPort};`, `listen 127.0.0.1:${options.httpsPort};`).replace('X-Forwarded-Proto $scheme;', 'X-Forwarded-Proto https;');
+  const https = http
+    .replace(`listen 127.0.0.1:${options.httpPort};`, `listen 127.0.0.1:${options.httpsPort};`)
+    .replace('X-Forwarded-Proto $scheme;', 'X-Forwarded-Proto https;');
   if (http === block || !https.includes('X-Forwarded-Proto https;')) throw new Error('deploy/nginx.conf no longer has the lines this test replaces');
   site = site.replace(block, `${http}\n${https}`);
   const temp = (name: string) => path.join(options.dir, name);

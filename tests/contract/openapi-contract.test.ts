@@ -79,7 +79,12 @@ describe('write responses match /openapi.json', () => {
     { path: '/api/subscribe/unsubscribe', body: { 'List-Unsubscribe': 'One-Click' } },
   ];
   it.each(posts)('POST $path', async ({ path, body }) => {
-    const spec = (await (await get('/openapi.json')).json()) as Spec & { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, unknown> }> }>> };
+    const spec = (await (await get('/openapi.json')).json()) as Spec & {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }>; headers?: Record<string, unknown> }> }>
+      >;
+    };
     const ajv = new Ajv2020({ strict: false });
     const response = await fetch(url(path), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const declared = spec.paths[path]?.post?.responses[String(response.status)];

@@ -76,14 +76,21 @@ describe('/blog pagination', () => {
     expect(seen).toEqual(NEWEST_FIRST);
   });
 
-  it.each(['/blog/page/1', '/blog/page/5', '/blog/page/0', '/blog/page/02', '/blog/page/x', '/blog/page/2.5', '/blog/page/-1', '/blog/page/2/more', '/blog/page'])(
-    '%s is the HTML 404 page',
-    async (pathname) => {
-      const response = await get(pathname);
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    },
-  );
+  it.each([
+    '/blog/page/1',
+    '/blog/page/5',
+    '/blog/page/0',
+    '/blog/page/02',
+    '/blog/page/x',
+    '/blog/page/2.5',
+    '/blog/page/-1',
+    '/blog/page/2/more',
+    '/blog/page',
+  ])('%s is the HTML 404 page', async (pathname) => {
+    const response = await get(pathname);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
 });
 
 describe('tag pagination', () => {
@@ -109,11 +116,14 @@ describe('tag pagination', () => {
     expect([...only.prev, ...only.next, ...only.headPrev, ...only.headNext]).toEqual([]);
   });
 
-  it.each(['/tags/testing/page/1', '/tags/testing/page/3', '/tags/http/page/2', '/tags/no-such-tag/page/2', '/tags/testing/page/two'])('%s is the HTML 404 page', async (pathname) => {
-    const response = await get(pathname);
-    expect(response.status).toBe(404);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-  });
+  it.each(['/tags/testing/page/1', '/tags/testing/page/3', '/tags/http/page/2', '/tags/no-such-tag/page/2', '/tags/testing/page/two'])(
+    '%s is the HTML 404 page',
+    async (pathname) => {
+      const response = await get(pathname);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    },
+  );
 });
 
 describe('pagination pages are static', () => {

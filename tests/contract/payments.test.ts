@@ -33,10 +33,19 @@ function fakeStripe(): (req: Recorded, index: number) => Reply {
     if (earlier) {
       return earlier.body === req.body
         ? earlier.reply
-        : { status: 400, body: { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } } };
+        : {
+            status: 400,
+            body: {
+              error: {
+                type: 'idempotency_error',
+                message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+              },
+            },
+          };
     }
     let reply: Reply = { status: 404, body: { error: { type: 'invalid_request_error', message: 'unknown' } } };
-    if (req.path === '/v1/checkout/sessions') reply = { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
+    if (req.path === '/v1/checkout/sessions')
+      reply = { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
     if (req.path === '/v1/refunds') reply = refundsDown ? 'drop' : { status: 200, body: { id: `re_test_${index}`, object: 'refund', status: 'succeeded' } };
     if (key && reply !== 'drop') seen.set(key, { body: req.body, reply });
     return reply;
@@ -78,7 +87,10 @@ function signedEvent(event: object) {
   });
 }
 
-function completed(id: string, session: { id: string; metadata: Record<string, string>; amount: number; currency: string; email: string; paymentIntent?: string }) {
+function completed(
+  id: string,
+  session: { id: string; metadata: Record<string, string>; amount: number; currency: string; email: string; paymentIntent?: string },
+) {
   return {
     id,
     object: 'event',
@@ -99,7 +111,8 @@ function completed(id: string, session: { id: string; metadata: Record<string, s
 }
 
 const sessionRequests = () => stripeApi.requests.filter((req) => req.path === '/v1/checkout/sessions');
-const refundRequests = (paymentIntent: string) => stripeApi.requests.filter((req) => req.path === '/v1/refunds' && stripeForm(req.body).payment_intent === paymentIntent);
+const refundRequests = (paymentIntent: string) =>
+  stripeApi.requests.filter((req) => req.path === '/v1/refunds' && stripeForm(req.body).payment_intent === paymentIntent);
 /** What the pricing page's forms send as `attempt`: 16 random bytes, hex. */
 const attemptId = () => randomBytes(16).toString('hex');
 const openStore = () => openSqliteStore(path.join(running.dataDir, 'lectern.db'));
@@ -107,7 +120,14 @@ const openStore = () => openSqliteStore(path.join(running.dataDir, 'lectern.db')
 /** Pays for a training seat through a signed webhook event and returns the booking id and token from the receipt mail. */
 async function bookedSeat(eventId: string, session: string, paymentIntent: string): Promise<{ booking: string; token: string }> {
   const buyer = `${eventId}@example.com`;
-  const event = completed(eventId, { id: `cs_${eventId}`, metadata: { product: 'fixture-training', kind: 'training', session, seats: '1' }, amount: 49000, currency: 'eur', email: buyer, paymentIntent });
+  const event = completed(eventId, {
+    id: `cs_${eventId}`,
+    metadata: { product: 'fixture-training', kind: 'training', session, seats: '1' },
+    amount: 49000,
+    currency: 'eur',
+    email: buyer,
+    paymentIntent,
+  });
   expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'recorded' });
   const receipt = await smtp.waitFor((mail) => mail.envelopeTo.includes(buyer));
   const url = new URL(/https?:\/\/\S+\/booking\/cancel\?booking=[\w-]+&token=[\w-]+/.exec(receipt.text ?? '')![0]);
@@ -141,7 +161,12 @@ describe('checkout', () => {
   });
 
   it('answers a form post with 303 to the Stripe page', async () => {
-    const response = await postForm(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book' }, { from: freshAddress(), headers: { Origin: new URL(inject('siteUrl')).origin } });
+    const response = await postForm(
+      running.baseUrl,
+      '/api/payments/checkout',
+      { product: 'fixture-book' },
+      { from: freshAddress(), headers: { Origin: new URL(inject('siteUrl')).origin } },
+    );
     expect(response.status).toBe(303);
     expect(response.headers.location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_\d+$/);
   });
@@ -166,7 +191,9 @@ describe('checkout', () => {
 
 describe('webhook', () => {
   it('refuses a bad signature and records nothing', async () => {
-    const payload = JSON.stringify(completed('evt_forged', { id: 'cs_forged', metadata: { product: 'fixture-book' }, amount: 1, currency: 'eur', email: 'x@example.com' }));
+    const payload = JSON.stringify(
+      completed('evt_forged', { id: 'cs_forged', metadata: { product: 'fixture-book' }, amount: 1, currency: 'eur', email: 'x@example.com' }),
+    );
     const response = await request(running.baseUrl, '/api/payments/webhook', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' }) },
@@ -179,7 +206,13 @@ describe('webhook', () => {
   });
 
   it('records a paid order once, mails a receipt, and a replayed event changes nothing', async () => {
-    const event = completed('evt_book_1', { id: 'cs_book_1', metadata: { product: 'fixture-book', kind: 'book' }, amount: 2900, currency: 'eur', email: 'reader@example.com' });
+    const event = completed('evt_book_1', {
+      id: 'cs_book_1',
+      metadata: { product: 'fixture-book', kind: 'book' },
+      amount: 2900,
+      currency: 'eur',
+      email: 'reader@example.com',
+    });
     const first = await signedEvent(event);
     expect(first.status).toBe(200);
     expect(first.json()).toMatchObject({ outcome: 'recorded' });
@@ -188,7 +221,9 @@ describe('webhook', () => {
     const receipt = await smtp.waitFor((mail) => mail.subject === 'Your receipt from Fixture & Co: Fixture Book');
     expect(receipt.text).toContain('€29.00');
     const stored = sqliteStoredData(path.join(running.dataDir, 'lectern.db'));
-    expect((await stored.orders()).filter((order) => order.id === 'cs_book_1')).toEqual([expect.objectContaining({ product: 'fixture-book', amount: 2900, currency: 'EUR', email: 'reader@example.com' })]);
+    expect((await stored.orders()).filter((order) => order.id === 'cs_book_1')).toEqual([
+      expect.objectContaining({ product: 'fixture-book', amount: 2900, currency: 'EUR', email: 'reader@example.com' }),
+    ]);
     await stored.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.messages.filter((mail) => mail.subject === 'Your receipt from Fixture & Co: Fixture Book')).toHaveLength(1);
@@ -214,12 +249,19 @@ describe('webhook body size', () => {
   });
 
   it('records a signed event of nearly 1 MiB sent in chunks without a length', async () => {
-    const event = { ...completed('evt_large_1', { id: 'cs_large_1', metadata: { product: 'fixture-book' }, amount: 2900, currency: 'eur', email: 'large@example.com' }), padding: 'x'.repeat(1000 * 1000) };
+    const event = {
+      ...completed('evt_large_1', { id: 'cs_large_1', metadata: { product: 'fixture-book' }, amount: 2900, currency: 'eur', email: 'large@example.com' }),
+      padding: 'x'.repeat(1000 * 1000),
+    };
     const payload = JSON.stringify(event);
     const bytes = Buffer.from(payload);
     const response = await request(running.baseUrl, '/api/payments/webhook', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+        'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      },
       body: Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => bytes.subarray(i * 65536, (i + 1) * 65536)),
     });
     expect(response.status).toBe(200);
@@ -230,15 +272,32 @@ describe('webhook body size', () => {
 describe('a training booking, end to end', () => {
   it('checks out, records the booking from the webhook, mails the cancel link, cancels with a refund and frees the seats', async () => {
     const buyer = `trainee-${Date.now()}@example.com`;
-    const checkout = await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 3 }, { from: freshAddress() });
+    const checkout = await postJson(
+      running.baseUrl,
+      '/api/payments/training/checkout',
+      { product: 'fixture-training', session: 'spring', seats: 3 },
+      { from: freshAddress() },
+    );
     expect(checkout.status).toBe(200);
     const sent = lastSessionRequest();
-    expect(sent).toMatchObject({ 'line_items[0][quantity]': '3', 'line_items[0][price_data][unit_amount]': '49000', 'metadata[session]': 'spring', 'metadata[seats]': '3' });
+    expect(sent).toMatchObject({
+      'line_items[0][quantity]': '3',
+      'line_items[0][price_data][unit_amount]': '49000',
+      'metadata[session]': 'spring',
+      'metadata[seats]': '3',
+    });
     expect(Number(sent.expires_at)).toBeGreaterThan(Date.now() / 1000);
     const store = openSqliteStore(path.join(running.dataDir, 'lectern.db'));
     expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(3);
 
-    const event = completed('evt_training_1', { id: 'cs_training_1', metadata: { product: 'fixture-training', kind: 'training', session: 'spring', seats: '3', hold: sent['metadata[hold]'] ?? '' }, amount: 147000, currency: 'eur', email: buyer, paymentIntent: 'pi_training_1' });
+    const event = completed('evt_training_1', {
+      id: 'cs_training_1',
+      metadata: { product: 'fixture-training', kind: 'training', session: 'spring', seats: '3', hold: sent['metadata[hold]'] ?? '' },
+      amount: 147000,
+      currency: 'eur',
+      email: buyer,
+      paymentIntent: 'pi_training_1',
+    });
     expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'recorded' });
     expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(3);
 
@@ -272,21 +331,40 @@ describe('a training booking, end to end', () => {
 
   it('refuses with 409 when the session has not enough free seats', async () => {
     for (const from of [freshAddress(), freshAddress()]) {
-      expect((await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 4 }, { from })).status).toBe(200);
+      expect(
+        (await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 4 }, { from })).status,
+      ).toBe(200);
     }
-    const refused = await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'spring', seats: 3 }, { from: freshAddress() });
+    const refused = await postJson(
+      running.baseUrl,
+      '/api/payments/training/checkout',
+      { product: 'fixture-training', session: 'spring', seats: 3 },
+      { from: freshAddress() },
+    );
     expect(refused.status).toBe(409);
     expect((refused.json() as { detail: string }).detail).toContain('2 free seats');
   });
 
   it('refuses to cancel outside the policy with 409', async () => {
     const buyer = `late-${Date.now()}@example.com`;
-    const event = completed('evt_started_1', { id: 'cs_started_1', metadata: { product: 'fixture-training', kind: 'training', session: 'started', seats: '1' }, amount: 49000, currency: 'eur', email: buyer, paymentIntent: 'pi_started_1' });
+    const event = completed('evt_started_1', {
+      id: 'cs_started_1',
+      metadata: { product: 'fixture-training', kind: 'training', session: 'started', seats: '1' },
+      amount: 49000,
+      currency: 'eur',
+      email: buyer,
+      paymentIntent: 'pi_started_1',
+    });
     expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'recorded' });
     const receipt = await smtp.waitFor((mail) => mail.envelopeTo.includes(buyer));
     const url = new URL(/https?:\/\/\S+\/booking\/cancel\?booking=[\w-]+&token=[\w-]+/.exec(receipt.text ?? '')![0]);
     const refunds = stripeApi.requests.filter((req) => req.path === '/v1/refunds').length;
-    const response = await postJson(running.baseUrl, '/api/booking/cancel', { booking: url.searchParams.get('booking'), token: url.searchParams.get('token') }, { from: freshAddress() });
+    const response = await postJson(
+      running.baseUrl,
+      '/api/booking/cancel',
+      { booking: url.searchParams.get('booking'), token: url.searchParams.get('token') },
+      { from: freshAddress() },
+    );
     expect(response.status).toBe(409);
     expect((response.json() as { detail: string }).detail).toContain('7 days before the session starts');
     expect(stripeApi.requests.filter((req) => req.path === '/v1/refunds')).toHaveLength(refunds);
@@ -322,7 +400,16 @@ describe('seat holds', () => {
 
   it('refunds a payment that arrives when its session is full, mails the buyer so, and answers the webhook 200', async () => {
     // The buyer's hold lapsed; both seats of the winter session are now held by someone else's checkout.
-    expect((await postJson(running.baseUrl, '/api/payments/training/checkout', { product: 'fixture-training', session: 'winter', seats: 2 }, { from: freshAddress() })).status).toBe(200);
+    expect(
+      (
+        await postJson(
+          running.baseUrl,
+          '/api/payments/training/checkout',
+          { product: 'fixture-training', session: 'winter', seats: 2 },
+          { from: freshAddress() },
+        )
+      ).status,
+    ).toBe(200);
     const buyer = `late-payer-${Date.now()}@example.com`;
     const event = completed('evt_oversold_1', {
       id: 'cs_oversold_1',
@@ -448,7 +535,8 @@ describe('checkout attempts', () => {
   it('answers a retry with other fields or under a new attempt with a new session, never a 503', async () => {
     const from = freshAddress();
     const attempt = attemptId();
-    const training = (seats: number, id?: string) => post('/api/payments/training/checkout', { product: 'fixture-training', session: 'autumn', seats, ...(id ? { attempt: id } : {}) }, from);
+    const training = (seats: number, id?: string) =>
+      post('/api/payments/training/checkout', { product: 'fixture-training', session: 'autumn', seats, ...(id ? { attempt: id } : {}) }, from);
     const first = await training(1, attempt);
     const otherSeats = await training(2, attempt);
     const newAttempt = await training(1, attemptId());
@@ -481,7 +569,12 @@ describe('checkout attempts', () => {
 describe('index notify', () => {
   it('requires the bearer token', async () => {
     for (const authorization of [undefined, 'Bearer wrong-token', 'Basic aW5kZXg=']) {
-      const response = await postJson(running.baseUrl, '/api/index-notify', {}, { from: freshAddress(), headers: authorization ? { Authorization: authorization } : {} });
+      const response = await postJson(
+        running.baseUrl,
+        '/api/index-notify',
+        {},
+        { from: freshAddress(), headers: authorization ? { Authorization: authorization } : {} },
+      );
       expect(response.status).toBe(401);
       expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
     }

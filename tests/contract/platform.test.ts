@@ -73,11 +73,12 @@ describe.each(servers)('the client address under %s', (_, baseUrl) => {
 });
 
 describe('a platform host (next start, PLATFORM_MODE)', () => {
-  it('shares one limit between its instances, with the same 429 as lectern\'s server', async () => {
+  it("shares one limit between its instances, with the same 429 as lectern's server", async () => {
     const from = freshAddress();
     const answers: RawResponse[] = [];
     // The edge takes turns: the posts alternate between the two instances.
-    for (let i = 0; i < 6; i += 1) answers.push(await postJson(edge.url, '/api/support', { name: 'N', email: `shared-${i}@example.com`, subject: 'S', message: 'M' }, { from }));
+    for (let i = 0; i < 6; i += 1)
+      answers.push(await postJson(edge.url, '/api/support', { name: 'N', email: `shared-${i}@example.com`, subject: 'S', message: 'M' }, { from }));
     expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, 202, 202, 429]);
     const refused = answers[5]!;
     expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
@@ -99,9 +100,18 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
 
   const security = ['x-content-type-options', 'referrer-policy', 'permissions-policy', 'x-frame-options', 'cross-origin-opener-policy'];
   const pages = ['/', '/blog', '/pricing', '/docs/api'];
-  const reads = ['/api/blog', '/llms.txt', '/robots.txt', '/api/rss', '/blog/alpha-post.md', '/blog/alpha-post/index.md', '/.well-known/api-catalog', '/openapi.json'];
+  const reads = [
+    '/api/blog',
+    '/llms.txt',
+    '/robots.txt',
+    '/api/rss',
+    '/blog/alpha-post.md',
+    '/blog/alpha-post/index.md',
+    '/.well-known/api-catalog',
+    '/openapi.json',
+  ];
 
-  it.each([...pages, ...reads])('answers %s as lectern\'s server does, with the same security headers', async (pathname) => {
+  it.each([...pages, ...reads])("answers %s as lectern's server does, with the same security headers", async (pathname) => {
     const [ours, platform] = await Promise.all([request(inject('baseUrl'), pathname), request(edge.url, pathname)]);
     expect(platform.status).toBe(ours.status);
     expect(platform.headers['content-type']).toBe(ours.headers['content-type']);
@@ -122,13 +132,20 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
   it.each([
     ['a browser', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'text/html; charset=utf-8'],
     ['an agent', 'text/markdown, text/html;q=0.5', 'text/markdown; charset=utf-8'],
-  ])('negotiates a post for %s as lectern\'s server does, with Vary: Accept and the same caching', async (_, accept, type) => {
+  ])("negotiates a post for %s as lectern's server does, with Vary: Accept and the same caching", async (_, accept, type) => {
     const headers = { Accept: accept };
-    const [ours, platform] = await Promise.all([request(inject('baseUrl'), '/blog/alpha-post', { headers }), request(edge.url, '/blog/alpha-post', { headers })]);
+    const [ours, platform] = await Promise.all([
+      request(inject('baseUrl'), '/blog/alpha-post', { headers }),
+      request(edge.url, '/blog/alpha-post', { headers }),
+    ]);
     for (const answer of [ours, platform]) {
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toBe(type);
-      expect(String(answer.headers.vary).split(/,\s*/).map((field) => field.toLowerCase())).toContain('accept');
+      expect(
+        String(answer.headers.vary)
+          .split(/,\s*/)
+          .map((field) => field.toLowerCase()),
+      ).toContain('accept');
     }
     expect(platform.headers['cache-control']).toBe(ours.headers['cache-control']);
     if (type.startsWith('text/markdown')) expect(platform.body).toBe(ours.body);
@@ -137,6 +154,8 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
 
   it('refuses to start with the embedded store, the outbox folder or no client address, naming each', async () => {
     const started = site({ nextStart: true, extraEnv: { PLATFORM_MODE: '1', MAIL_OUTBOX_DIR: '/tmp/outbox' } });
-    await expect(started).rejects.toThrow(/exited 1[\s\S]*PLATFORM_MODE is set[\s\S]*UPSTASH_REDIS_REST_URL[\s\S]*SMTP_URL[\s\S]*MAIL_OUTBOX_DIR[\s\S]*CLIENT_IP_HEADER/);
+    await expect(started).rejects.toThrow(
+      /exited 1[\s\S]*PLATFORM_MODE is set[\s\S]*UPSTASH_REDIS_REST_URL[\s\S]*SMTP_URL[\s\S]*MAIL_OUTBOX_DIR[\s\S]*CLIENT_IP_HEADER/,
+    );
   });
 });

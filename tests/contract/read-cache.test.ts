@@ -25,7 +25,7 @@ function spellings(path: string, count: number): string[] {
   return Array.from({ length: count }, (_, n) => {
     const chars = [...path];
     letters.forEach((index, bit) => {
-      if ((n + 1) & (1 << bit % 16)) {
+      if ((n + 1) & (1 << (bit % 16))) {
         const hex = chars[index]!.charCodeAt(0).toString(16);
         chars[index] = `%${bit % 2 ? hex.toUpperCase() : hex}`;
       }

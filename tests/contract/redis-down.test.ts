@@ -35,7 +35,13 @@ describe('a write while the Redis that holds the store is down', () => {
   it('answers within 1 s with a 503 problem and Retry-After, keeps nothing, and stores again by itself once Redis is back', { timeout: 120_000 }, async () => {
     const first = await startRedis();
     running.redis.push(first);
-    const site = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), extraEnv: { REDIS_URL: first.url } });
+    const site = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: inject('distDir'),
+      siteUrl: inject('siteUrl'),
+      port: await freePort(),
+      extraEnv: { REDIS_URL: first.url },
+    });
     running.site = site;
     expect((await subscribe(site.baseUrl, 'before@example.com')).response.status).toBe(202);
 
@@ -51,7 +57,7 @@ describe('a write while the Redis that holds the store is down', () => {
     const second = await startRedis({ port: first.port });
     running.redis.push(second);
     let status = 0;
-    for (const deadline = Date.now() + 15_000; status !== 202 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 15_000; status !== 202 && Date.now() < deadline;) {
       status = (await subscribe(site.baseUrl, 'after@example.com')).response.status;
       if (status !== 202) await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -63,7 +69,13 @@ describe('a write while the Redis that holds the store is down', () => {
   it('answers promptly with a 503 while Redis hangs, and stores again once it answers', { timeout: 120_000 }, async () => {
     const redis = await startRedis();
     running.redis.push(redis);
-    const site = await startSite({ contentDir: inject('contentDir'), distDir: inject('distDir'), siteUrl: inject('siteUrl'), port: await freePort(), extraEnv: { REDIS_URL: redis.url } });
+    const site = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: inject('distDir'),
+      siteUrl: inject('siteUrl'),
+      port: await freePort(),
+      extraEnv: { REDIS_URL: redis.url },
+    });
     try {
       expect((await subscribe(site.baseUrl, 'before@example.com')).response.status).toBe(202);
       redis.pause();

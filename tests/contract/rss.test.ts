@@ -2,7 +2,15 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { get, url } from '../support/http';
 
-type Item = { title: string; link: string; guid: { '#text': string; '@_isPermaLink': string }; pubDate: string; description: string; 'content:encoded': string; category?: unknown };
+type Item = {
+  title: string;
+  link: string;
+  guid: { '#text': string; '@_isPermaLink': string };
+  pubDate: string;
+  description: string;
+  'content:encoded': string;
+  category?: unknown;
+};
 
 async function feed() {
   const response = await get('/api/rss');
@@ -31,7 +39,9 @@ describe('GET /api/rss', () => {
     for (const item of channel.item) {
       expect(item.guid['#text']).toBe(item.link);
       expect(item.guid['@_isPermaLink']).toBe('true');
-      expect(item.pubDate).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} (GMT|[+-]\d{4})$/);
+      expect(item.pubDate).toMatch(
+        /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} (GMT|[+-]\d{4})$/,
+      );
     }
     const alpha = channel.item.find((item) => item.link === url('/blog/alpha-post'));
     expect(alpha?.pubDate).toBe('Fri, 10 Jan 2025 00:00:00 GMT');

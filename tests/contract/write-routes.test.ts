@@ -75,12 +75,22 @@ describe('write routes on the in-memory limiter', () => {
     const response = await postJson(base, '/api/support', {}, { from: freshAddress(), headers: { Origin: 'https://evil.example' } });
     expect(response.status).toBe(403);
     expect(response.json()).toMatchObject({ status: 403 });
-    const ownOrigin = await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from: freshAddress(), headers: { Origin: new URL(inject('siteUrl')).origin } });
+    const ownOrigin = await postJson(
+      base,
+      '/api/subscribe',
+      { email: 'reader@example.com' },
+      { from: freshAddress(), headers: { Origin: new URL(inject('siteUrl')).origin } },
+    );
     expect(ownOrigin.status).not.toBe(403);
   });
 
   it('refuses other content types with 415', async () => {
-    const response = await request(base, '/api/subscribe', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'text/plain' }, body: 'email=reader@example.com' });
+    const response = await request(base, '/api/subscribe', {
+      method: 'POST',
+      from: freshAddress(),
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'email=reader@example.com',
+    });
     expect(response.status).toBe(415);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
@@ -90,13 +100,22 @@ describe('write routes on the in-memory limiter', () => {
     const declared = await postJson(base, '/api/subscribe', JSON.parse(big), { from: freshAddress() });
     expect(declared.status).toBe(413);
     const chunks = Array.from({ length: 40 }, () => Buffer.alloc(1024, 'a'));
-    const streamed = await request(base, '/api/support', { method: 'POST', from: freshAddress(), headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, body: chunks });
+    const streamed = await request(base, '/api/support', {
+      method: 'POST',
+      from: freshAddress(),
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      body: chunks,
+    });
     expect(streamed.status).toBe(413);
   });
 
   it('refuses a form body past 16 KiB as soon as it passes, without waiting for the rest of the upload', async () => {
     for (const headers of UNFINISHED_BODIES) {
-      const response = await unfinishedUpload(base, '/api/subscribe', { from: freshAddress(), headers: { 'Content-Type': 'application/json', ...headers }, firstPart: Buffer.alloc(64 * 1024, 'a') });
+      const response = await unfinishedUpload(base, '/api/subscribe', {
+        from: freshAddress(),
+        headers: { 'Content-Type': 'application/json', ...headers },
+        firstPart: Buffer.alloc(64 * 1024, 'a'),
+      });
       expect(response.status).toBe(413);
       expect(response.json()).toMatchObject({ status: 413, detail: 'The body is larger than 16 KiB.' });
     }
@@ -105,7 +124,11 @@ describe('write routes on the in-memory limiter', () => {
   it('refuses a body sent to a page or a read with 413, before Next buffers it and without waiting for the rest', async () => {
     for (const pathname of ['/blog/alpha-post', '/blog/alpha-post.md', '/api/blog', '/']) {
       for (const headers of UNFINISHED_BODIES) {
-        const response = await unfinishedUpload(base, pathname, { from: freshAddress(), headers: { 'Content-Type': 'application/octet-stream', ...headers }, firstPart: Buffer.alloc(64 * 1024, 'a') });
+        const response = await unfinishedUpload(base, pathname, {
+          from: freshAddress(),
+          headers: { 'Content-Type': 'application/octet-stream', ...headers },
+          firstPart: Buffer.alloc(64 * 1024, 'a'),
+        });
         expect(response.status, `${pathname} ${JSON.stringify(headers)}`).toBe(413);
         expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
         expect(response.headers.connection).toBe('close');
@@ -179,7 +202,10 @@ describe('write routes on the in-memory limiter', () => {
   it('does not let a forged X-Forwarded-For buy a fresh quota', async () => {
     const from = freshAddress();
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': `203.0.113.${i}` } })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await postJson(base, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': `203.0.113.${i}` } })).status,
+      );
     expect(statuses.at(-1)).toBe(429);
   });
 
@@ -203,9 +229,14 @@ describe('write routes behind a trusted proxy', () => {
   it('counts the forwarded client when TRUST_PROXY is set', async () => {
     const { baseUrl } = await site({ TRUST_PROXY: '1' });
     const from = freshAddress();
-    for (let i = 0; i < 5; i++) await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.50' } });
-    expect((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.50' } })).status).toBe(429);
-    expect((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.51' } })).status).not.toBe(429);
+    for (let i = 0; i < 5; i++)
+      await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.50' } });
+    expect((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.50' } })).status).toBe(
+      429,
+    );
+    expect(
+      (await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.51' } })).status,
+    ).not.toBe(429);
   });
 });
 
@@ -228,7 +259,8 @@ describe('write routes on Redis', () => {
     const [one, two] = await Promise.all([site({ REDIS_URL: testRedisUrl(3) }), site({ REDIS_URL: testRedisUrl(3) })]);
     const from = freshAddress();
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await postJson(i % 2 ? one.baseUrl : two.baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await postJson(i % 2 ? one.baseUrl : two.baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from })).status);
     expect(statuses.slice(0, 5)).not.toContain(429);
     expect(statuses[5]).toBe(429);
   });

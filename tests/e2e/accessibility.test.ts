@@ -20,7 +20,10 @@ type Violation = { id: string; impact?: string | null; help: string; nodes: { ta
 
 function describeViolations(violations: Violation[]): string[] {
   return violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} at ${JSON.stringify(node.target)}${node.failureSummary ? `\n    ${node.failureSummary.replace(/\n/g, '\n    ')}` : ''}`),
+    violation.nodes.map(
+      (node) =>
+        `${violation.id} (${violation.impact ?? 'n/a'}): ${violation.help} at ${JSON.stringify(node.target)}${node.failureSummary ? `\n    ${node.failureSummary.replace(/\n/g, '\n    ')}` : ''}`,
+    ),
   );
 }
 

@@ -85,24 +85,29 @@ function section(): string {
     '## Lighthouse',
     '',
     `Lighthouse ${first.lighthouseVersion}, ${first.configSettings.formFactor} (Lighthouse's default: slow 4G, simulated throttling), Debian's Chromium,`,
-    'against the production build of `content/` served by lectern\'s server on loopback (`tests/e2e/lighthouse.test.ts`).',
+    "against the production build of `content/` served by lectern's server on loopback (`tests/e2e/lighthouse.test.ts`).",
     `Each page is measured ${RUNS} times and the run with the median performance score is recorded; CI fails below ${THRESHOLD * 100} in accessibility, best practices or SEO (performance, a speed figure, is recorded here and not asserted).`,
     `The CPU slowdown is Lighthouse's ${DEFAULT_CPU_SLOWDOWN}x, lowered on a host that benchmarks slower than Lighthouse's reference`,
-    '(the calibration in Lighthouse\'s throttling guide), so a busy CI machine emulates the same phone rather than a slower one.',
+    "(the calibration in Lighthouse's throttling guide), so a busy CI machine emulates the same phone rather than a slower one.",
     '',
     '| page | performance | accessibility | best practices | SEO |',
     '|---|---|---|---|---|',
-    ...results.map((result) => `| \`${result.path}\` | ${percent(result.judged.performance)} | ${percent(result.judged.accessibility)} | ${percent(result.judged['best-practices'])} | ${percent(result.judged.seo)}${result.judged.seo !== result.reported.seo ? ` (${percent(result.reported.seo)} as reported)` : ''} |`),
+    ...results.map(
+      (result) =>
+        `| \`${result.path}\` | ${percent(result.judged.performance)} | ${percent(result.judged.accessibility)} | ${percent(result.judged['best-practices'])} | ${percent(result.judged.seo)}${result.judged.seo !== result.reported.seo ? ` (${percent(result.reported.seo)} as reported)` : ''} |`,
+    ),
     '',
     'Performance of every run (benchmark index, CPU slowdown):',
     '',
-    ...results.map((result) => `- \`${result.path}\`: ${result.runs.map((run) => `${percent(run.performance)} (${run.benchmarkIndex}, ${run.cpuSlowdown}x)`).join(', ')}`),
+    ...results.map(
+      (result) => `- \`${result.path}\`: ${result.runs.map((run) => `${percent(run.performance)} (${run.benchmarkIndex}, ${run.cpuSlowdown}x)`).join(', ')}`,
+    ),
     '',
   ];
   if (results.some((result) => result.judged.seo !== result.reported.seo)) {
     lines.push(
       'SEO: Lighthouse\'s robots-txt audit reports each `Content-Signal:` line of `/robots.txt` as an "Unknown directive" and fails. The',
-      'lines are there on purpose (Cloudflare\'s Content Signals) and RFC 9309 allows records beyond its own, so the judged SEO score leaves',
+      "lines are there on purpose (Cloudflare's Content Signals) and RFC 9309 allows records beyond its own, so the judged SEO score leaves",
       'that one audit out, and the test fails if the audit finds anything else in robots.txt. The score as Lighthouse reports it is in brackets.',
       '',
     );

@@ -57,7 +57,9 @@ describe('pagination', () => {
       const page = await context.newPage();
       await page.goto(url('/blog/page/2'), { waitUntil: 'load' });
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
-      expect(results.violations.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`)).toEqual([]);
+      expect(
+        results.violations.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`),
+      ).toEqual([]);
       await context.close();
     });
   }

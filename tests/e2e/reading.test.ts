@@ -80,14 +80,22 @@ describe('theme', () => {
     await page.goto(url(post));
     expect(await page.getAttribute('html', 'data-theme')).toBe('system');
     expect(await backgroundOf(page)).toBe(LIGHT_BG);
-    const codeLight = await page.locator('.shiki span span').first().evaluate((node) => getComputedStyle(node).color);
+    const codeLight = await page
+      .locator('.shiki span span')
+      .first()
+      .evaluate((node) => getComputedStyle(node).color);
 
     const switcher = page.getByRole('group', { name: 'Colour theme' });
     await switcher.getByRole('button', { name: 'Dark' }).click();
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
     expect(await backgroundOf(page)).toBe(DARK_BG);
     await expect.poll(() => switcher.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed')).toBe('true');
-    expect(await page.locator('.shiki span span').first().evaluate((node) => getComputedStyle(node).color)).not.toBe(codeLight);
+    expect(
+      await page
+        .locator('.shiki span span')
+        .first()
+        .evaluate((node) => getComputedStyle(node).color),
+    ).not.toBe(codeLight);
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
 
     await page.reload();

@@ -28,7 +28,15 @@ export function request(
   return new Promise((resolve, reject) => {
     const target = new URL(pathname, baseUrl);
     const req = http.request(
-      { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from, agent: false },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.from,
+        agent: false,
+      },
       (res) => void readResponse(res).then(resolve, reject),
     );
     req.on('error', reject);
@@ -51,7 +59,15 @@ export function unfinishedUpload(
   return new Promise((resolve, reject) => {
     const target = new URL(pathname, baseUrl);
     const req = http.request(
-      { hostname: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'POST', headers: options.headers, localAddress: options.from, agent: false },
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+        localAddress: options.from,
+        agent: false,
+      },
       (res) =>
         void readResponse(res).then((response) => {
           req.destroy();
@@ -78,7 +94,12 @@ export function postForm(baseUrl: string, pathname: string, fields: Record<strin
   return request(baseUrl, pathname, {
     method: 'POST',
     from: options.from,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(Buffer.byteLength(text)), Accept: 'text/html', ...options.headers },
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Content-Length': String(Buffer.byteLength(text)),
+      Accept: 'text/html',
+      ...options.headers,
+    },
     body: text,
   });
 }

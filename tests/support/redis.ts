@@ -24,7 +24,9 @@ export async function flushRedis(url: string): Promise<void> {
 }
 
 /** A Redis server of a test's own, to stop and start at will (`port`: start again where a stopped one was). */
-export async function startRedis(options: { port?: number } = {}): Promise<{ url: string; port: number; stop: () => Promise<void>; pause: () => void; resume: () => void; process: ChildProcess }> {
+export async function startRedis(
+  options: { port?: number } = {},
+): Promise<{ url: string; port: number; stop: () => Promise<void>; pause: () => void; resume: () => void; process: ChildProcess }> {
   const port = options.port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-redis-'));
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });

@@ -41,7 +41,14 @@ export function buildSite(site: SiteEnv): Promise<void> {
   return run(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], siteEnv(site));
 }
 
-export type RunningSite = { baseUrl: string; dataDir: string; process: ChildProcess; stop: () => Promise<void>; kill: () => Promise<void>; output: () => string };
+export type RunningSite = {
+  baseUrl: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+  kill: () => Promise<void>;
+  output: () => string;
+};
 
 /**
  * Starts lectern's server (what `npm start` runs) and waits until it answers;
@@ -53,7 +60,9 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
   const dataDir = site.extraEnv?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
   // The server itself, with tsx as a loader: the tsx CLI would run it in a child of its own,
   // which a SIGKILL of the CLI leaves running.
-  const args = site.nextStart ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--port', String(site.port), '--hostname', host] : ['--import', 'tsx', 'server.ts'];
+  const args = site.nextStart
+    ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--port', String(site.port), '--hostname', host]
+    : ['--import', 'tsx', 'server.ts'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },

@@ -21,15 +21,27 @@ export function sqliteStoredData(file: string): StoredData {
   return {
     async supportMessages() {
       return db
-        .prepare<[], { id: string; name: string; email: string; subject: string; message: string; created_at: number }>('SELECT * FROM support_messages ORDER BY created_at, id')
+        .prepare<[], { id: string; name: string; email: string; subject: string; message: string; created_at: number }>(
+          'SELECT * FROM support_messages ORDER BY created_at, id',
+        )
         .all()
         .map((row) => ({ id: row.id, name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.created_at }));
     },
     async orders() {
       return db
-        .prepare<[], { id: string; product: string; kind: string; amount: number; currency: string; email: string; created_at: number }>('SELECT * FROM orders ORDER BY created_at, id')
+        .prepare<[], { id: string; product: string; kind: string; amount: number; currency: string; email: string; created_at: number }>(
+          'SELECT * FROM orders ORDER BY created_at, id',
+        )
         .all()
-        .map((row) => ({ id: row.id, product: row.product, kind: row.kind, amount: row.amount, currency: row.currency, email: row.email, createdAt: row.created_at }));
+        .map((row) => ({
+          id: row.id,
+          product: row.product,
+          kind: row.kind,
+          amount: row.amount,
+          currency: row.currency,
+          email: row.email,
+          createdAt: row.created_at,
+        }));
     },
     async unsentMailCount() {
       return db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL').get()?.n ?? 0;
@@ -46,7 +58,8 @@ const NAMESPACE = 'lectern:store:';
 export async function redisStoredData(url: string): Promise<StoredData> {
   const client = createClient({ url });
   await client.connect();
-  const hashes = async (index: string, prefix: string) => Promise.all((await client.zRange(`${NAMESPACE}${index}`, 0, -1)).map((id) => client.hGetAll(`${NAMESPACE}${prefix}${id}`)));
+  const hashes = async (index: string, prefix: string) =>
+    Promise.all((await client.zRange(`${NAMESPACE}${index}`, 0, -1)).map((id) => client.hGetAll(`${NAMESPACE}${prefix}${id}`)));
   return {
     async supportMessages() {
       return (await hashes('support', 'support:')).map((hash) => ({

@@ -99,7 +99,10 @@ export async function startUpstashStandIn(redisUrl: string, token = `test-token-
           for (const command of body) multi.addCommand(toRedis(command));
           try {
             const results = (await multi.exec()) as unknown[];
-            return answer(200, results.map((result) => (result instanceof Error ? { error: result.message } : { result: encode(result, base64) })));
+            return answer(
+              200,
+              results.map((result) => (result instanceof Error ? { error: result.message } : { result: encode(result, base64) })),
+            );
           } catch (error) {
             return answer(400, { error: errorText(error) });
           }

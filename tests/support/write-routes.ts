@@ -63,7 +63,10 @@ export function post(url: string, body: Body, options: { client?: string; header
 export async function outboxMail(): Promise<Email[]> {
   const folder = path.join(process.env.DATA_DIR ?? '', 'outbox');
   if (!fs.existsSync(folder)) return [];
-  const names = fs.readdirSync(folder).filter((name) => name.endsWith('.eml')).sort();
+  const names = fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith('.eml'))
+    .sort();
   return Promise.all(names.map((name) => PostalMime.parse(fs.readFileSync(path.join(folder, name)))));
 }
 
@@ -80,7 +83,8 @@ export function tokenOfLink(text: string, prefix: string): string {
  */
 export async function startStripeStandIn() {
   const recorder = await startRecorder((request, index) => {
-    if (request.path === '/v1/checkout/sessions') return { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
+    if (request.path === '/v1/checkout/sessions')
+      return { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
     if (request.path === '/v1/refunds') return { status: 200, body: { id: `re_test_${index}`, object: 'refund', status: 'succeeded' } };
     return { status: 404, body: { error: { type: 'invalid_request_error', message: 'unknown' } } };
   });

@@ -9,7 +9,7 @@ describe('deployment', () => {
     expect(() => deployment({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY: must be a whole number/);
   });
 
-  it('reads CLIENT_IP_HEADER as a lower-case header name and refuses lectern\'s own', () => {
+  it("reads CLIENT_IP_HEADER as a lower-case header name and refuses lectern's own", () => {
     expect(deployment({ CLIENT_IP_HEADER: 'X-Real-IP' }).clientIpHeader).toBe('x-real-ip');
     expect(deployment({}).clientIpHeader).toBeUndefined();
     expect(() => deployment({ CLIENT_IP_HEADER: 'x real ip' })).toThrow(/CLIENT_IP_HEADER: must be a header name/);
@@ -17,7 +17,9 @@ describe('deployment', () => {
   });
 
   it('names every bad value in one error', () => {
-    expect(() => deployment({ TRUST_PROXY: 'x', CLIENT_IP_HEADER: 'a b', PLATFORM_MODE: 'yes' })).toThrow(/TRUST_PROXY[\s\S]*CLIENT_IP_HEADER[\s\S]*PLATFORM_MODE/);
+    expect(() => deployment({ TRUST_PROXY: 'x', CLIENT_IP_HEADER: 'a b', PLATFORM_MODE: 'yes' })).toThrow(
+      /TRUST_PROXY[\s\S]*CLIENT_IP_HEADER[\s\S]*PLATFORM_MODE/,
+    );
   });
 
   it('is in platform mode only when PLATFORM_MODE says so', () => {
@@ -29,7 +31,13 @@ describe('deployment', () => {
 });
 
 describe('platformProblems', () => {
-  const ready = { PLATFORM_MODE: '1', UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't', SMTP_URL: 'smtp://mail.example.com', CLIENT_IP_HEADER: 'x-real-ip' };
+  const ready = {
+    PLATFORM_MODE: '1',
+    UPSTASH_REDIS_REST_URL: 'https://example.upstash.io',
+    UPSTASH_REDIS_REST_TOKEN: 't',
+    SMTP_URL: 'smtp://mail.example.com',
+    CLIENT_IP_HEADER: 'x-real-ip',
+  };
 
   it('finds nothing outside platform mode, whatever else is set', () => {
     expect(platformProblems({})).toEqual([]);
@@ -37,7 +45,9 @@ describe('platformProblems', () => {
 
   it('finds nothing on a platform with a remote store, SMTP and a client address source', () => {
     expect(platformProblems(ready)).toEqual([]);
-    expect(platformProblems({ ...ready, UPSTASH_REDIS_REST_URL: undefined, UPSTASH_REDIS_REST_TOKEN: undefined, REDIS_URL: 'redis://db.example.com' })).toEqual([]);
+    expect(platformProblems({ ...ready, UPSTASH_REDIS_REST_URL: undefined, UPSTASH_REDIS_REST_TOKEN: undefined, REDIS_URL: 'redis://db.example.com' })).toEqual(
+      [],
+    );
     expect(platformProblems({ ...ready, CLIENT_IP_HEADER: undefined, TRUST_PROXY: '1' })).toEqual([]);
   });
 

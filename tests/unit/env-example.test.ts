@@ -61,10 +61,13 @@ for (const file of SOURCES.flatMap(sourceFiles)) {
 describe('.env.example', () => {
   it('finds the variables of process.env reads and of the zod environment schemas', () => {
     expect(variablesReadBy("const a = process.env.ONE; const b = process.env['TWO'];")).toEqual(['ONE', 'TWO']);
-    const schema = "const limitsEnvSchema = z.object({\n  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),\n  NESTED: z.object({\n    INNER: z.string(),\n  }),\n});";
+    const schema =
+      'const limitsEnvSchema = z.object({\n  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),\n  NESTED: z.object({\n    INNER: z.string(),\n  }),\n});';
     expect(variablesReadBy(schema)).toEqual(['REDIS_URL', 'NESTED']);
     // The scan sees lib/config.ts and lib/limits/index.ts, whose variables are only zod keys or spread reads.
-    expect([...read.keys()]).toEqual(expect.arrayContaining(['SITE_URL', 'CONTENT_DIR', 'REDIS_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_WINDOW_SCALE', 'TRUST_PROXY', 'PORT']));
+    expect([...read.keys()]).toEqual(
+      expect.arrayContaining(['SITE_URL', 'CONTENT_DIR', 'REDIS_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_WINDOW_SCALE', 'TRUST_PROXY', 'PORT']),
+    );
   });
 
   it('lists every environment variable the code reads', () => {

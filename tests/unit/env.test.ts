@@ -24,13 +24,28 @@ describe('parseEnv', () => {
       MAIL_RETENTION_DAYS: 30,
       INDEXNOW_ENDPOINT: 'https://api.indexnow.org/indexnow',
     });
-    for (const unset of ['REDIS_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'INDEXNOW_KEY', 'LECTERN_BUILD_TIME', 'CLIENT_IP_HEADER']) expect(defaults).not.toHaveProperty(unset);
+    for (const unset of ['REDIS_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'INDEXNOW_KEY', 'LECTERN_BUILD_TIME', 'CLIENT_IP_HEADER'])
+      expect(defaults).not.toHaveProperty(unset);
     expect(parseEnv({ PORT: '', MAIL_POLL_MS: '', REDIS_URL: '' })).toEqual(defaults);
   });
 
   it('reads values in the types the code uses', () => {
-    const settings = parseEnv({ SITE_URL: 'https://example.com/', PORT: '8080', PLATFORM_MODE: 'true', CLIENT_IP_HEADER: 'X-Real-IP', LECTERN_BUILD_TIME: '1700000000000', INDEXNOW_KEY: 'abcdef0123456789' });
-    expect(settings).toMatchObject({ SITE_URL: 'https://example.com', PORT: 8080, PLATFORM_MODE: true, CLIENT_IP_HEADER: 'x-real-ip', LECTERN_BUILD_TIME: 1_700_000_000_000, INDEXNOW_KEY: 'abcdef0123456789' });
+    const settings = parseEnv({
+      SITE_URL: 'https://example.com/',
+      PORT: '8080',
+      PLATFORM_MODE: 'true',
+      CLIENT_IP_HEADER: 'X-Real-IP',
+      LECTERN_BUILD_TIME: '1700000000000',
+      INDEXNOW_KEY: 'abcdef0123456789',
+    });
+    expect(settings).toMatchObject({
+      SITE_URL: 'https://example.com',
+      PORT: 8080,
+      PLATFORM_MODE: true,
+      CLIENT_IP_HEADER: 'x-real-ip',
+      LECTERN_BUILD_TIME: 1_700_000_000_000,
+      INDEXNOW_KEY: 'abcdef0123456789',
+    });
   });
 
   it('names every bad value in one error, one line each', () => {
@@ -63,7 +78,10 @@ describe('parseEnv', () => {
     expect(error).toBeInstanceOf(InvalidEnvironmentError);
     const { problems, message } = error as InvalidEnvironmentError;
     // Every bad variable once, in the order of .env.example, and the Upstash pair (the token is missing).
-    expect(problems.map((problem) => problem.split(':')[0])).toEqual([...Object.keys(bad), 'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together']);
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      ...Object.keys(bad),
+      'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together',
+    ]);
     expect(message.split('\n')).toEqual(['Invalid environment:', ...problems.map((problem) => `  ${problem}`)]);
     expect(message).toMatch(/MAIL_POLL_MS: must be a whole number of milliseconds/);
     expect(message).toMatch(/INDEXNOW_KEY: must be 8 to 128 letters, digits or dashes/);
@@ -83,9 +101,11 @@ describe('envOrExit', () => {
   });
 
   it('returns the settings when they are good', () => {
-    expect(envOrExit(() => {
-      throw new Error('exit');
-    }).PORT).toBeTypeOf('number');
+    expect(
+      envOrExit(() => {
+        throw new Error('exit');
+      }).PORT,
+    ).toBeTypeOf('number');
   });
 
   it('prints every bad value and ends the process with status 1 when they are not', async () => {
@@ -107,19 +127,34 @@ describe('envOrExit', () => {
 
 /** Runs a module of the project with tsx in a fresh process, with `env` on top of this one's environment. */
 function run(code: string, env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 describe('a start with bad settings', () => {
-  it('stops lectern\'s server with status 1, naming every bad value', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: ROOT, env: { ...process.env, PORT: 'eighty', MAIL_POLL_MS: 'abc', INDEXNOW_KEY: 'bad key' }, encoding: 'utf8', timeout: 60_000 });
+  it("stops lectern's server with status 1, naming every bad value", () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'eighty', MAIL_POLL_MS: 'abc', INDEXNOW_KEY: 'bad key' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/Invalid environment:\n {2}PORT: must be a port number[^\n]*\n {2}MAIL_POLL_MS: must be a whole number of milliseconds\n {2}INDEXNOW_KEY: /);
+    expect(result.stderr).toMatch(
+      /Invalid environment:\n {2}PORT: must be a port number[^\n]*\n {2}MAIL_POLL_MS: must be a whole number of milliseconds\n {2}INDEXNOW_KEY: /,
+    );
     expect(result.stdout).not.toMatch(/server on/);
   });
 
   it('stops a host that runs Next.js itself (instrumentation) with status 1 and the same message', () => {
-    const result = run("const { register } = await import('./instrumentation.ts'); await register(); console.log('started');", { NEXT_RUNTIME: 'nodejs', RATE_LIMIT_WINDOW_SCALE: '5' });
+    const result = run("const { register } = await import('./instrumentation.ts'); await register(); console.log('started');", {
+      NEXT_RUNTIME: 'nodejs',
+      RATE_LIMIT_WINDOW_SCALE: '5',
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/Invalid environment:\n {2}RATE_LIMIT_WINDOW_SCALE: must be at most 1/);
     expect(result.stdout).not.toMatch(/started/);

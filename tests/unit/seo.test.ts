@@ -4,7 +4,8 @@ import { FIXTURE_SITE, withFixtureContent } from '../support/fixture-content';
 
 withFixtureContent();
 
-const alternates = (path: string, extra: Partial<Parameters<typeof pageMetadata>[0]> = {}) => pageMetadata({ title: 'T', description: 'D', path, ...extra }).alternates;
+const alternates = (path: string, extra: Partial<Parameters<typeof pageMetadata>[0]> = {}) =>
+  pageMetadata({ title: 'T', description: 'D', path, ...extra }).alternates;
 
 describe('page metadata', () => {
   it('gives a page its canonical URL and its markdown twin', () => {

@@ -9,7 +9,6 @@ import { postParams } from '@/lib/content/source';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
 
-
 // The newest PRERENDER_POSTS posts are generated at build, the others on their first request;
 // a slug that is not a published post is a 404 without rendering anything.
 export const dynamicParams = true;

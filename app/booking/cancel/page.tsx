@@ -11,8 +11,8 @@ export default async function CancelBookingPage({ searchParams }: PageProps<'/bo
     <>
       <h1>Cancel my booking</h1>
       <p>
-        Bookings can be cancelled free of charge until {CANCELLATION_NOTICE_DAYS} days before the session starts; the full price is refunded to the card
-        that paid.
+        Bookings can be cancelled free of charge until {CANCELLATION_NOTICE_DAYS} days before the session starts; the full price is refunded to the card that
+        paid.
       </p>
       {valid ? (
         <form method="post" action="/api/booking/cancel" className="post-form">

@@ -24,11 +24,15 @@ export default function ApiDocsPage() {
       <h2 id="markdown-twins">Pages as markdown</h2>
       <p>{markdownTwinsText.lead}</p>
       <p>{markdownTwinsText.rules}</p>
-      <DocsTable label="pages as markdown" head={['Page', 'Markdown']} rows={markdownTwins.map((twin) => [<code key="page">{twin.page}</code>, <code key="markdown">{twin.markdown}</code>])} />
+      <DocsTable
+        label="pages as markdown"
+        head={['Page', 'Markdown']}
+        rows={markdownTwins.map((twin) => [<code key="page">{twin.page}</code>, <code key="markdown">{twin.markdown}</code>])}
+      />
       <h2 id="mcp">MCP server</h2>
       <p>
-        <code>/mcp</code> is a Model Context Protocol server (Streamable HTTP, stateless: no session, every JSON-RPC message is a <code>POST</code>{' '}
-        answered with JSON; <code>GET</code> and <code>DELETE</code> answer 405). Its tools only read what is published:{' '}
+        <code>/mcp</code> is a Model Context Protocol server (Streamable HTTP, stateless: no session, every JSON-RPC message is a <code>POST</code> answered
+        with JSON; <code>GET</code> and <code>DELETE</code> answer 405). Its tools only read what is published:{' '}
         {MCP_TOOLS.map((tool, index) => (
           <span key={tool}>
             {index > 0 ? ', ' : ''}
@@ -65,14 +69,15 @@ export default function ApiDocsPage() {
           </tbody>
         </table>
       </div>
-      <p>
-        Every URL inside a feed item&apos;s HTML is absolute: relative links and images are resolved against the post&apos;s own URL.
-      </p>
+      <p>Every URL inside a feed item&apos;s HTML is absolute: relative links and images are resolved against the post&apos;s own URL.</p>
       <h2 id="problems">Errors</h2>
       <p>
-        Errors from <code>/api/*</code> are RFC 9457 problem details (<code>application/problem+json</code>) with <code>type</code>,{' '}
-        <code>title</code>, <code>status</code>, <code>detail</code>, and for invalid input <code>errors: [{'{'}path, message{'}'}]</code>. A
-        markdown URL that finds nothing answers a short <code>text/markdown</code> 404.
+        Errors from <code>/api/*</code> are RFC 9457 problem details (<code>application/problem+json</code>) with <code>type</code>, <code>title</code>,{' '}
+        <code>status</code>, <code>detail</code>, and for invalid input{' '}
+        <code>
+          errors: [{'{'}path, message{'}'}]
+        </code>
+        . A markdown URL that finds nothing answers a short <code>text/markdown</code> 404.
       </p>
       <dl>
         {Object.entries(problemTypes).map(([name, { status, title }]) => (

@@ -29,7 +29,10 @@ export default async function ConfirmPage({ searchParams }: PageProps<'/subscrib
     return (
       <>
         <h1>This link has expired</h1>
-        <p>Confirmation links work for {CONFIRMATION_DAYS} days, and this one is older. Nothing was changed: subscribe again with the form below to get a new link.</p>
+        <p>
+          Confirmation links work for {CONFIRMATION_DAYS} days, and this one is older. Nothing was changed: subscribe again with the form below to get a new
+          link.
+        </p>
         <p>
           <Link href="/">Back to the home page</Link>
         </p>

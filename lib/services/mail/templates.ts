@@ -6,7 +6,15 @@ import type { OutgoingMail } from '../store/types';
 type Address = { name?: string; address: string };
 
 /** One message in plain text and HTML from the same paragraphs and links. */
-function compose(options: { to: Address; replyTo?: Address; subject: string; paragraphs: string[]; action?: { label: string; url: string }; footer: string[]; headers?: Record<string, string> }): OutgoingMail {
+function compose(options: {
+  to: Address;
+  replyTo?: Address;
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  footer: string[];
+  headers?: Record<string, string>;
+}): OutgoingMail {
   const { name } = site();
   const home = absoluteUrl('/');
   const text = [
@@ -23,7 +31,14 @@ ${options.action ? `<p><a href="${escapeHtml(options.action.url)}" style="displa
 ${options.footer.map((line) => `<p style="font-size:.85rem;color:#5b5e66">${escapeHtml(line)}</p>`).join('\n')}
 <p style="font-size:.85rem;color:#5b5e66"><a href="${escapeHtml(home)}">${escapeHtml(name)}</a></p>
 </body></html>`;
-  return { to: options.to, ...(options.replyTo ? { replyTo: options.replyTo } : {}), subject: options.subject, text, html, ...(options.headers ? { headers: options.headers } : {}) };
+  return {
+    to: options.to,
+    ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+    subject: options.subject,
+    text,
+    html,
+    ...(options.headers ? { headers: options.headers } : {}),
+  };
 }
 
 /** Where a newsletter message lets its reader leave: the page with a button, and the one-click address. */
@@ -39,7 +54,10 @@ export function confirmSubscriptionMail(to: Address, links: { confirm: string; u
   return compose({
     to,
     subject: `Confirm your subscription to ${name}`,
-    paragraphs: [`Someone, hopefully you, asked to receive new posts from ${name} at ${to.address}.`, 'Confirm with the link below. If it was not you, ignore this message and nothing more will be sent.'],
+    paragraphs: [
+      `Someone, hopefully you, asked to receive new posts from ${name} at ${to.address}.`,
+      'Confirm with the link below. If it was not you, ignore this message and nothing more will be sent.',
+    ],
     action: { label: 'Confirm my subscription', url: links.confirm },
     footer: [`Unsubscribe: ${links.unsubscribe.page}`],
     headers: newsletterHeaders(links.unsubscribe),
@@ -76,20 +94,30 @@ export function supportReceiptMail(fields: Pick<SupportFields, 'id' | 'email'>):
   });
 }
 
-const money = (amount: number, currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount / 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2));
+const money = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).format(
+    amount / 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2),
+  );
 
 export function orderReceiptMail(to: Address, order: { id: string; title: string; amount: number; currency: string }): OutgoingMail {
   const { name } = site();
   return compose({
     to,
     subject: `Your receipt from ${name}: ${order.title}`,
-    paragraphs: [`Thank you for your purchase of ${order.title}.`, `Paid: ${money(order.amount, order.currency)}. Reference: ${order.id}.`, 'Questions? Reply through the support page.'],
+    paragraphs: [
+      `Thank you for your purchase of ${order.title}.`,
+      `Paid: ${money(order.amount, order.currency)}. Reference: ${order.id}.`,
+      'Questions? Reply through the support page.',
+    ],
     action: { label: 'Support', url: absoluteUrl('/support') },
     footer: ['You receive this email because you bought something on this site.'],
   });
 }
 
-export function bookingReceiptMail(to: Address, booking: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string; cancelUrl: string; deadline: string }): OutgoingMail {
+export function bookingReceiptMail(
+  to: Address,
+  booking: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string; cancelUrl: string; deadline: string },
+): OutgoingMail {
   const { name } = site();
   return compose({
     to,
@@ -104,7 +132,10 @@ export function bookingReceiptMail(to: Address, booking: { id: string; title: st
   });
 }
 
-export function sessionFullRefundMail(to: Address, payment: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string }): OutgoingMail {
+export function sessionFullRefundMail(
+  to: Address,
+  payment: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string },
+): OutgoingMail {
   return compose({
     to,
     subject: `Session full, payment refunded: ${payment.title}`,
@@ -123,7 +154,10 @@ export function bookingCancelledMail(to: Address, booking: { id: string; title: 
   return compose({
     to,
     subject: `Booking cancelled at ${name}: ${booking.title}`,
-    paragraphs: [`Your booking ${booking.id} for ${booking.title}, session ${booking.session}, is cancelled.`, `A refund of ${money(booking.amount, booking.currency)} is on its way to your card.`],
+    paragraphs: [
+      `Your booking ${booking.id} for ${booking.title}, session ${booking.session}, is cancelled.`,
+      `A refund of ${money(booking.amount, booking.currency)} is on its way to your card.`,
+    ],
     footer: ['You receive this email because a booking on this site was cancelled with its link.'],
   });
 }

@@ -49,7 +49,10 @@ export function luaScript<const K extends string = never, const A extends string
 }
 
 /** The EVAL call of a script: its text, and its keys and arguments in the declared order. */
-export function scriptCall<K extends string, A extends string>(script: LuaScript<K, A>, input: ScriptInput<K, A>): { source: string; keys: string[]; args: string[] } {
+export function scriptCall<K extends string, A extends string>(
+  script: LuaScript<K, A>,
+  input: ScriptInput<K, A>,
+): { source: string; keys: string[]; args: string[] } {
   const keys = (input.keys ?? {}) as Record<K, string>;
   const args = (input.args ?? {}) as Record<A, string | number>;
   return { source: script.source, keys: script.keys.map((name) => keys[name]), args: script.args.map((name) => String(args[name])) };
@@ -61,6 +64,10 @@ export type ScriptRunner = <K extends string, A extends string>(script: LuaScrip
 export function scriptRunner(redis: Evaluator, keyPrefix: string): ScriptRunner {
   return (script, input) => {
     const call = scriptCall(script, input);
-    return redis.eval(call.source, call.keys.map((key) => `${keyPrefix}${key}`), call.args);
+    return redis.eval(
+      call.source,
+      call.keys.map((key) => `${keyPrefix}${key}`),
+      call.args,
+    );
   };
 }

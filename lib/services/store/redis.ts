@@ -17,9 +17,14 @@ async function upgrade(run: ScriptRunner): Promise<void> {
   if ((await run(SCHEMA_VERSION, { keys: { schema: 'schema' } })) === CURRENT_SCHEMA) return;
   let cursor = '0';
   do {
-    const [next, raw] = (await run(UPGRADE_SCAN, { keys: { namespace: '', subscriberPrefix: 'subscriber:', mailPrefix: 'mail:', sent: 'sent' }, args: { cursor } })) as [string, string[]];
+    const [next, raw] = (await run(UPGRADE_SCAN, {
+      keys: { namespace: '', subscriberPrefix: 'subscriber:', mailPrefix: 'mail:', sent: 'sent' },
+      args: { cursor },
+    })) as [string, string[]];
     for (const token of raw) {
-      await run(UPGRADE_TOKEN, { keys: { rawToken: `unsubscribe-token:${token}`, hashedToken: `unsubscribe-token:${hashToken(token)}`, subscriberPrefix: 'subscriber:' } });
+      await run(UPGRADE_TOKEN, {
+        keys: { rawToken: `unsubscribe-token:${token}`, hashedToken: `unsubscribe-token:${hashToken(token)}`, subscriberPrefix: 'subscriber:' },
+      });
     }
     cursor = String(next);
   } while (cursor !== '0');

@@ -9,7 +9,14 @@ export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'se
 export type Category = (typeof CATEGORIES)[number];
 export type Scores = Record<Category, number>;
 
-type Audit = { id: string; score: number | null; scoreDisplayMode: string; title: string; displayValue?: string; details?: { items?: Record<string, unknown>[] } };
+type Audit = {
+  id: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  title: string;
+  displayValue?: string;
+  details?: { items?: Record<string, unknown>[] };
+};
 export type Report = {
   lighthouseVersion: string;
   finalDisplayedUrl: string;
@@ -131,7 +138,9 @@ export function robotsTxtProblems(report: Report): string[] {
   if (!audit || audit.score === null || audit.score === 1) return [];
   const items = (audit.details?.items ?? []) as { line?: string; message?: string }[];
   if (items.length === 0) return [`robots-txt: ${audit.displayValue ?? audit.title}`];
-  return items.filter((item) => !(item.message === 'Unknown directive' && /^content-signal:/i.test(item.line ?? ''))).map((item) => `robots.txt: ${item.message} in "${item.line}"`);
+  return items
+    .filter((item) => !(item.message === 'Unknown directive' && /^content-signal:/i.test(item.line ?? '')))
+    .map((item) => `robots.txt: ${item.message} in "${item.line}"`);
 }
 
 /** A category's score computed as Lighthouse does (weighted mean of scored audits), leaving some audits out. */
@@ -140,7 +149,8 @@ export function scoreWithout(report: Report, category: Category, leftOut: string
   let weights = 0;
   for (const { id, weight } of report.categories[category].auditRefs) {
     const audit = report.audits[id];
-    if (!audit || weight === 0 || leftOut.includes(id) || audit.score === null || !['numeric', 'binary', 'metricSavings'].includes(audit.scoreDisplayMode)) continue;
+    if (!audit || weight === 0 || leftOut.includes(id) || audit.score === null || !['numeric', 'binary', 'metricSavings'].includes(audit.scoreDisplayMode))
+      continue;
     total += audit.score * weight;
     weights += weight;
   }

@@ -16,7 +16,24 @@ describe('the API catalog', () => {
   });
 
   it('reaches every agent file, feed, markdown twin and fixed read endpoint, once each', () => {
-    for (const path of ['/llms.txt', '/llms-full.txt', '/pricing.md', '/openapi.json', '/robots.txt', '/sitemap.xml', '/api/blog', '/api/home/markdown', '/api/rss', '/atom.xml', '/feed.json', '/index.md', '/blog.md', '/apps.md', '/docs/api.md', '/support.md']) {
+    for (const path of [
+      '/llms.txt',
+      '/llms-full.txt',
+      '/pricing.md',
+      '/openapi.json',
+      '/robots.txt',
+      '/sitemap.xml',
+      '/api/blog',
+      '/api/home/markdown',
+      '/api/rss',
+      '/atom.xml',
+      '/feed.json',
+      '/index.md',
+      '/blog.md',
+      '/apps.md',
+      '/docs/api.md',
+      '/support.md',
+    ]) {
       expect(hrefs).toContain(path);
     }
     expect(new Set(hrefs).size).toBe(hrefs.length);

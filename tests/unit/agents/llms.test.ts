@@ -40,7 +40,14 @@ describe('llms.txt', () => {
   });
 
   it('lists the agent files, the MCP server by its documentation, and the feeds and sitemap as optional', () => {
-    expect(paths(bySection.get('Agent files'))).toEqual(['/llms-full.txt', '/pricing.md', '/api/home/markdown', '/openapi.json', '/.well-known/api-catalog', '/docs/api#mcp']);
+    expect(paths(bySection.get('Agent files'))).toEqual([
+      '/llms-full.txt',
+      '/pricing.md',
+      '/api/home/markdown',
+      '/openapi.json',
+      '/.well-known/api-catalog',
+      '/docs/api#mcp',
+    ]);
     expect(bySection.get('Agent files')?.at(-1)?.[2]).toContain(`Endpoint: ${FIXTURE_SITE}/mcp`);
     expect(paths(bySection.get('Optional'))).toEqual(['/api/blog', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml']);
   });

@@ -7,7 +7,11 @@ import { withFixtureContent } from '../../support/fixture-content';
 
 withFixtureContent();
 
-type Operation = { summary: string; parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> };
+type Operation = {
+  summary: string;
+  parameters?: { name: string; in: string }[];
+  responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+};
 const paths = openApiDocument().paths as Record<string, { get?: Operation }>;
 
 describe('OpenAPI: the read endpoints', () => {
@@ -39,7 +43,10 @@ describe('OpenAPI: the read endpoints', () => {
       const get = paths[path]?.get;
       expect(get, path).toBeDefined();
       const named = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-      expect(get?.parameters?.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name), path).toEqual(named);
+      expect(
+        get?.parameters?.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
+        path,
+      ).toEqual(named);
     }
   });
 

@@ -6,7 +6,12 @@ withFixtureContent();
 
 /** robots.txt's groups: the agent, its Content-Signal and its rule. */
 function groups(text: string) {
-  return [...text.matchAll(/^User-agent: (.+)\nContent-Signal: (.+)\n(Allow|Disallow): (.+)$/gm)].map(([, agent, signal, rule, path]) => ({ agent, signal, rule, path }));
+  return [...text.matchAll(/^User-agent: (.+)\nContent-Signal: (.+)\n(Allow|Disallow): (.+)$/gm)].map(([, agent, signal, rule, path]) => ({
+    agent,
+    signal,
+    rule,
+    path,
+  }));
 }
 
 describe('robots.txt', () => {

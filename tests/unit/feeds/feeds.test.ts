@@ -14,7 +14,10 @@ describe('feeds', () => {
     const channel = xml.parse(await rssFeed()).rss.channel;
     expect(channel.item.map((item: { link: string }) => item.link)).toEqual(postUrls);
     expect(channel.item[3].guid['#text']).toBe(`${FIXTURE_SITE}/blog/alpha-post`);
-    expect(channel.item[3].category.map((category: { '@_domain': string }) => category['@_domain'])).toEqual([`${FIXTURE_SITE}/tags/http`, `${FIXTURE_SITE}/tags/testing`]);
+    expect(channel.item[3].category.map((category: { '@_domain': string }) => category['@_domain'])).toEqual([
+      `${FIXTURE_SITE}/tags/http`,
+      `${FIXTURE_SITE}/tags/testing`,
+    ]);
     expect(channel['atom:link'][0]['@_href']).toBe(`${FIXTURE_SITE}/api/rss`);
   });
 

@@ -3,7 +3,10 @@ import { cacheHeaders } from '@/lib/http/cache';
 
 describe('cache profiles', () => {
   it('lets a CDN keep a read and revalidate it in the background, from any origin', () => {
-    expect(cacheHeaders('read')).toEqual({ 'Cache-Control': 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400', 'Access-Control-Allow-Origin': '*' });
+    expect(cacheHeaders('read')).toEqual({
+      'Cache-Control': 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400',
+      'Access-Control-Allow-Origin': '*',
+    });
   });
 
   it('keeps an error a minute, and never stores a redirect, a write or a health answer', () => {

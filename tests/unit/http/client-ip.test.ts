@@ -22,9 +22,12 @@ describe('parseAddress', () => {
     expect(parseAddress(entry)).toBe(address);
   });
 
-  it.each(['999.1.1.1', '1.2.3', '01.2.3.4', 'unknown', 'example.com', '', '203.0.113.7:99999', '[203.0.113.7]', '[2001:db8::1]x', '2001:db8::g'])('%j is not an address', (entry) => {
-    expect(parseAddress(entry)).toBeUndefined();
-  });
+  it.each(['999.1.1.1', '1.2.3', '01.2.3.4', 'unknown', 'example.com', '', '203.0.113.7:99999', '[203.0.113.7]', '[2001:db8::1]x', '2001:db8::g'])(
+    '%j is not an address',
+    (entry) => {
+      expect(parseAddress(entry)).toBeUndefined();
+    },
+  );
 });
 
 describe('recordedClientIp', () => {

@@ -61,7 +61,10 @@ describe('negotiate', () => {
   });
 
   it('gives a negotiated page the variant its Accept ranks first, with the twin it is rewritten to', () => {
-    expect(negotiate('/blog/a-post', 'text/markdown')).toEqual({ twin: { markdownPath: '/blog/a-post.md', route: '/blog/a-post/index.md' }, variant: 'markdown' });
+    expect(negotiate('/blog/a-post', 'text/markdown')).toEqual({
+      twin: { markdownPath: '/blog/a-post.md', route: '/blog/a-post/index.md' },
+      variant: 'markdown',
+    });
     expect(negotiate('/blog/a-post', 'text/html, text/markdown;q=0.9')?.variant).toBe('html');
     expect(negotiate('/pricing', undefined)?.variant).toBe('html');
     expect(negotiate('/api/blog', 'text/markdown')).toBeUndefined();

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { config } from '@/lib/config';
-import { CONTENT_SIGNAL, feedResponse, jsonResponse, markdownNotFound, markdownResponse, redirectResponse, textResponse, xmlResponse } from '@/lib/http/responses';
+import {
+  CONTENT_SIGNAL,
+  feedResponse,
+  jsonResponse,
+  markdownNotFound,
+  markdownResponse,
+  redirectResponse,
+  textResponse,
+  xmlResponse,
+} from '@/lib/http/responses';
 
 describe('read responses', () => {
   it('sends markdown in UTF-8 with the read profile, the content signal and the build time as Last-Modified', async () => {

@@ -16,7 +16,11 @@ const testRoute = defineWriteRoute({
   name: 'support',
   path: '/api/test',
   limit: { requests: 5, windowSeconds: 600 },
-  schema: z.strictObject({ name: z.string().min(1, 'must not be empty'), count: z.coerce.number<string | number>().int().optional(), website: z.string().optional() }),
+  schema: z.strictObject({
+    name: z.string().min(1, 'must not be empty'),
+    count: z.coerce.number<string | number>().int().optional(),
+    website: z.string().optional(),
+  }),
   summary: 'A test route.',
   honeypot: () => ({ ok: true, status: 202, body: { status: 'received' }, redirect: '/sent' }),
   async action(input, context) {
@@ -40,7 +44,10 @@ const tokenRoute = handlersFor(
     multipart: true,
     queryFields: [{ name: 'token', description: 'A token.', pattern: '^.+$' }],
     authorize: {
-      check: (request) => (request.headers.get('authorization') === 'Bearer right' ? undefined : { ok: false, problem: 'unauthorized', detail: 'Send the token.', headers: { 'WWW-Authenticate': 'Bearer' } }),
+      check: (request) =>
+        request.headers.get('authorization') === 'Bearer right'
+          ? undefined
+          : { ok: false, problem: 'unauthorized', detail: 'Send the token.', headers: { 'WWW-Authenticate': 'Bearer' } },
       security: { bearer: [] },
     },
     async action(input) {
@@ -161,7 +168,9 @@ describe('handlersFor', () => {
     expect(await query.json()).toEqual({ given: { token: 'abc' } });
     const form = new FormData();
     form.set('token', 'def');
-    const multipart = await tokenRoute.POST(new Request('http://localhost:3000/api/test', { method: 'POST', headers: { ...auth, 'x-real-ip': freshClient() }, body: form }));
+    const multipart = await tokenRoute.POST(
+      new Request('http://localhost:3000/api/test', { method: 'POST', headers: { ...auth, 'x-real-ip': freshClient() }, body: form }),
+    );
     expect(await multipart.json()).toEqual({ given: { token: 'def' } });
     const twice = await tokenRoute.POST(post('/api/test?token=abc', { json: { token: 'abc' } }, { headers: auth }));
     expect(twice.status).toBe(400);

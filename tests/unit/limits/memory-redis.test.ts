@@ -34,7 +34,7 @@ describe('MemoryRedis', () => {
     expect(['a', 'b', 'c', 'd', 'e'].map((key) => redis.get(key))).toEqual([undefined, undefined, 1, 1, 1]);
   });
 
-  it('runs the library\'s sliding-window script by its hash or its text, as Redis would', async () => {
+  it("runs the library's sliding-window script by its hash or its text, as Redis would", async () => {
     const redis = new MemoryRedis();
     const args = [2, 60_000 * 10 + 5, 60_000, 1];
     expect(await redis.evalsha(sha1(limitScript), ['current', 'previous'], args)).toEqual([1, 2]);

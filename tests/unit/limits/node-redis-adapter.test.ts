@@ -19,11 +19,11 @@ const source = fs.readFileSync(require.resolve('@upstash/ratelimit'), 'utf8');
 const limitScript = /var slidingWindowLimitScript = `([\s\S]*?)`;/.exec(source)?.[1] ?? '';
 
 describe('nodeRedisAdapter on a stock Redis server', () => {
-  it('cannot run the library\'s scripts as written (the shebang flag is Upstash\'s own)', async () => {
+  it("cannot run the library's scripts as written (the shebang flag is Upstash's own)", async () => {
     await expect(client.eval(limitScript, { keys: ['k1', 'k0'], arguments: ['2', '1000', '60000', '1'] })).rejects.toThrow(/shebang|flag/i);
   });
 
-  it('runs them with the shebang stripped, then by the library\'s hash', async () => {
+  it("runs them with the shebang stripped, then by the library's hash", async () => {
     const adapter = nodeRedisAdapter(client);
     const libraryHash = createHash('sha1').update(limitScript).digest('hex');
     // Unknown until sent once: the library then sends the script itself.

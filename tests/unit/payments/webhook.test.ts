@@ -1,7 +1,9 @@
 import Stripe from 'stripe';
 import { describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: 'whsec_unit' }));
+vi.hoisted(async () =>
+  (await import('../../support/write-routes')).useWriteRouteSettings({ STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: 'whsec_unit' }),
+);
 // Outside a request there is no `after`; the test waits for the mail worker itself.
 vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
 
@@ -16,14 +18,28 @@ const stripe = new Stripe('sk_test_local');
 function delivery(event: Record<string, unknown>, secret = 'whsec_unit'): Request {
   const payload = JSON.stringify(event);
   const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
-  return new Request('http://localhost:3000/api/payments/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+  return new Request('http://localhost:3000/api/payments/webhook', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
 }
 
 const paidBook = {
   id: 'evt_book_1',
   object: 'event',
   type: 'checkout.session.completed',
-  data: { object: { id: 'cs_book_1', object: 'checkout.session', payment_status: 'paid', amount_total: 2900, currency: 'usd', customer_details: { email: 'buyer@example.com', name: 'Ada' }, metadata: { product: 'fixture-book', kind: 'book' } } },
+  data: {
+    object: {
+      id: 'cs_book_1',
+      object: 'checkout.session',
+      payment_status: 'paid',
+      amount_total: 2900,
+      currency: 'usd',
+      customer_details: { email: 'buyer@example.com', name: 'Ada' },
+      metadata: { product: 'fixture-book', kind: 'book' },
+    },
+  },
 };
 
 describe('the Stripe webhook', () => {
@@ -32,7 +48,9 @@ describe('the Stripe webhook', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, outcome: 'recorded' });
     const stored = storedData();
-    expect(await stored.orders()).toEqual([expect.objectContaining({ id: 'cs_book_1', product: 'fixture-book', kind: 'book', amount: 2900, currency: 'USD', email: 'buyer@example.com' })]);
+    expect(await stored.orders()).toEqual([
+      expect.objectContaining({ id: 'cs_book_1', product: 'fixture-book', kind: 'book', amount: 2900, currency: 'USD', email: 'buyer@example.com' }),
+    ]);
     await mailWorker().drain();
     expect((await outboxMail()).map((mail) => mail.to?.[0]?.address)).toEqual(['buyer@example.com']);
 
@@ -53,4 +71,3 @@ describe('the Stripe webhook', () => {
     expect(await (await handleStripeWebhook(delivery(unpaid))).json()).toEqual({ received: true, outcome: 'ignored' });
   });
 });
-

@@ -17,7 +17,10 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 /** `npm run subscribers:csv -- …` as the owner runs it: the script under tsx, with the server's store settings. */
 function exportCsv(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/export-subscribers.ts', ...args], { cwd: ROOT, env: { ...process.env, REDIS_URL: '', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/export-subscribers.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, REDIS_URL: '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -30,7 +33,11 @@ function exportCsv(args: string[], env: Record<string, string>): Promise<{ code:
 /** One subscriber in each state. */
 async function fill(store: Store): Promise<void> {
   const mail = { to: { address: 'x@example.com' }, subject: 's', text: 't', html: 'h' };
-  for (const [email, now] of [['pending@example.com', 1000], ['confirmed@example.com', 2000], ['left@example.com', 3000]] as const) {
+  for (const [email, now] of [
+    ['pending@example.com', 1000],
+    ['confirmed@example.com', 2000],
+    ['left@example.com', 3000],
+  ] as const) {
     await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, mail });
   }
   await store.subscribers.confirm('c-confirmed@example.com', 4000, 0);
@@ -38,7 +45,12 @@ async function fill(store: Store): Promise<void> {
   await store.subscribers.unsubscribe('u-left@example.com', 5000);
 }
 
-const emails = (csv: string) => csv.trim().split('\r\n').slice(1).map((line) => line.split(',')[0]);
+const emails = (csv: string) =>
+  csv
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(',')[0]);
 
 const backends: { name: string; env: () => Promise<Record<string, string>> }[] = [
   {

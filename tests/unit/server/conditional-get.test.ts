@@ -17,8 +17,15 @@ describe('If-None-Match', () => {
 });
 
 describe('If-Match and If-Unmodified-Since', () => {
-  const entry = { status: 200, etag: '"abc"', gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' }, br: { body: Buffer.alloc(0), etag: '"abc-br"' }, headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][] };
-  const holds = (headers: Record<string, string>, on: Partial<Omit<typeof entry, 'br'>> & { br?: typeof entry.br | null } = {}) => preconditionHolds({ headers }, { ...entry, ...on });
+  const entry = {
+    status: 200,
+    etag: '"abc"',
+    gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' },
+    br: { body: Buffer.alloc(0), etag: '"abc-br"' },
+    headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][],
+  };
+  const holds = (headers: Record<string, string>, on: Partial<Omit<typeof entry, 'br'>> & { br?: typeof entry.br | null } = {}) =>
+    preconditionHolds({ headers }, { ...entry, ...on });
 
   it('holds for *, the current tag or its gzip or brotli variant, and fails for another or a weak tag (strong comparison)', () => {
     expect(holds({ 'if-match': '*' })).toBe(true);
@@ -43,7 +50,13 @@ describe('If-Match and If-Unmodified-Since', () => {
 });
 
 describe('If-None-Match and If-Modified-Since', () => {
-  const entry = { status: 200, etag: '"abc"', gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' }, br: null, headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][] };
+  const entry = {
+    status: 200,
+    etag: '"abc"',
+    gzip: { body: Buffer.alloc(0), etag: '"abc-gz"' },
+    br: null,
+    headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][],
+  };
   const notModified = (headers: Record<string, string>, status = 200) => isNotModified({ headers }, { ...entry, status });
 
   it('answers 304 to the tag of any copy (weak comparison), and not to another tag or a copy it does not hold', () => {

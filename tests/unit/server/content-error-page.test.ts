@@ -24,7 +24,9 @@ async function ask(method: string, accept?: string) {
     request({ host: '127.0.0.1', port, path: '/blog', method, headers: accept ? { accept } : {} }, (response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'] ?? '', cache: response.headers['cache-control'] ?? '', body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'] ?? '', cache: response.headers['cache-control'] ?? '', body }),
+      );
     })
       .on('error', reject)
       .end();

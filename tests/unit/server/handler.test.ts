@@ -28,10 +28,12 @@ async function serve(render: (req: IncomingMessage, res: ServerResponse) => void
   return { base: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, seen };
 }
 
-const shareable = (body: string, type = 'text/plain; charset=utf-8') => (_req: IncomingMessage, res: ServerResponse) => {
-  res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=60' });
-  res.end(body);
-};
+const shareable =
+  (body: string, type = 'text/plain; charset=utf-8') =>
+  (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=60' });
+    res.end(body);
+  };
 
 describe("lectern's request handler", () => {
   it('renders a shareable read once and answers the same bytes from memory after that', async () => {
@@ -117,7 +119,11 @@ describe("lectern's request handler", () => {
       res.writeHead(404);
       res.end();
     });
-    await fetch(`${base}/api/support`, { method: 'POST', headers: { 'Next-Action': 'x', RSC: '1', 'Content-Type': 'multipart/form-data; boundary=x' }, body: '' });
+    await fetch(`${base}/api/support`, {
+      method: 'POST',
+      headers: { 'Next-Action': 'x', RSC: '1', 'Content-Type': 'multipart/form-data; boundary=x' },
+      body: '',
+    });
     expect(seen).toEqual([{ action: undefined, rsc: undefined }]);
   });
 

@@ -27,7 +27,13 @@ async function serve(page: (url: string, accept: string) => Page, options: ReadC
   const allArrived = new Promise<void>((resolve) => arrived.push(resolve));
   const render = (req: IncomingMessage, res: ServerResponse) => {
     rendered.push(req.url ?? '');
-    const { status = 200, type = 'text/plain; charset=utf-8', cacheControl = 'public, max-age=60', headers = {}, body } = page(req.url ?? '', req.headers.accept ?? '');
+    const {
+      status = 200,
+      type = 'text/plain; charset=utf-8',
+      cacheControl = 'public, max-age=60',
+      headers = {},
+      body,
+    } = page(req.url ?? '', req.headers.accept ?? '');
     const write = () => {
       res.writeHead(status, { ...headers, 'Content-Type': type, 'Cache-Control': cacheControl });
       res.end(body);
@@ -68,7 +74,16 @@ describe('the read cache', () => {
 
   it('keeps one entry for every spelling of a path, rendered in its canonical spelling', async () => {
     const { get, rendered } = await serve(echo);
-    const spellings = ['/blog/etags', '/blog/%65tags', '/blog/%65t%61gs', '/blog/e%74ags', '/x/../blog/etags', '/blog/./%65tags', '/blog/%2E/etags', '/blog/etags#top'];
+    const spellings = [
+      '/blog/etags',
+      '/blog/%65tags',
+      '/blog/%65t%61gs',
+      '/blog/e%74ags',
+      '/x/../blog/etags',
+      '/blog/./%65tags',
+      '/blog/%2E/etags',
+      '/blog/etags#top',
+    ];
     const responses = [];
     for (const spelling of spellings) responses.push(await get(spelling));
     expect(rendered).toEqual(['/blog/etags']);
@@ -128,7 +143,9 @@ describe('the read cache', () => {
   it('counts the brotli copy of an entry against its bytes', async () => {
     const text = (url: string) => `${url} `.repeat(500);
     const body = Buffer.from(text('/a'));
-    const brotli = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    const brotli = brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
     // Room for two bodies with their gzip copies and one brotli copy, not two.
     const perEntry = body.length + gzipSync(body).length + ENTRY_OVERHEAD_BYTES;
     const { get, rendered } = await serve((url) => ({ body: text(url) }), { maxBytes: 2 * perEntry + brotli.length + 1 });
@@ -141,7 +158,11 @@ describe('the read cache', () => {
   it('sends the brotli copy to a client that prefers it, gzip to one that refuses brotli, and the bytes to the rest', async () => {
     const body = 'compressible text '.repeat(200);
     const { get, rendered } = await serve(() => ({ body }));
-    const [br, gzip, plain] = [await get('/page', { 'Accept-Encoding': 'gzip, br' }), await get('/page', { 'Accept-Encoding': 'br;q=0, gzip' }), await get('/page')];
+    const [br, gzip, plain] = [
+      await get('/page', { 'Accept-Encoding': 'gzip, br' }),
+      await get('/page', { 'Accept-Encoding': 'br;q=0, gzip' }),
+      await get('/page'),
+    ];
     expect(rendered).toEqual(['/page']);
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.body).toString()).toBe(body);
@@ -186,7 +207,8 @@ describe('the read cache', () => {
   });
 
   it('answers any query of a path Next serves from its build output from that path entry, and renders the others each time', async () => {
-    const page = (url: string): Page => (url.startsWith('/llms-full.txt') ? { body: 'built text '.repeat(200), headers: { 'x-nextjs-cache': 'HIT' } } : { body: `confirm ${url}` });
+    const page = (url: string): Page =>
+      url.startsWith('/llms-full.txt') ? { body: 'built text '.repeat(200), headers: { 'x-nextjs-cache': 'HIT' } } : { body: `confirm ${url}` };
     const { get, rendered } = await serve(page);
     const built = [];
     for (let i = 0; i < 20; i += 1) built.push(await get(`/llms-full.txt?${i}`, { 'Accept-Encoding': 'gzip' }));

@@ -28,11 +28,22 @@ const headOf = (headers: HeaderList) => Object.fromEntries(headers.map(([name, v
 
 describe('the head of every response', () => {
   it('removes the headers Next uses internally, and adds the security headers, Strict-Transport-Security only over https', () => {
-    const headers: HeaderList = [['content-type', 'application/json'], ['x-middleware-rewrite', '/blog/a/index.md'], ['x-nextjs-cache', 'HIT'], ['x-custom', 'kept'], ['x-frame-options', 'SAMEORIGIN']];
+    const headers: HeaderList = [
+      ['content-type', 'application/json'],
+      ['x-middleware-rewrite', '/blog/a/index.md'],
+      ['x-nextjs-cache', 'HIT'],
+      ['x-custom', 'kept'],
+      ['x-frame-options', 'SAMEORIGIN'],
+    ];
     const plain = headOf(responseHead(passing, { status: 200, headers }));
     expect(plain).not.toHaveProperty('x-middleware-rewrite');
     expect(plain).not.toHaveProperty('x-nextjs-cache');
-    expect(plain).toMatchObject({ 'x-custom': 'kept', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'strict-origin-when-cross-origin' });
+    expect(plain).toMatchObject({
+      'x-custom': 'kept',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+    });
     expect(plain).not.toHaveProperty('strict-transport-security');
     expect(headOf(responseHead({ ...passing, https: true }, { status: 200, headers }))['strict-transport-security']).toBe(HSTS_VALUE);
   });
@@ -46,44 +57,77 @@ describe('the head of every response', () => {
   });
 
   it('keeps a policy the response set itself, gives other types the locked-down one, and sends none when told not to', () => {
-    const own: HeaderList = [['content-type', 'text/html'], ['content-security-policy', "default-src 'self'"]];
+    const own: HeaderList = [
+      ['content-type', 'text/html'],
+      ['content-security-policy', "default-src 'self'"],
+    ];
     expect(headOf(responseHead(passing, { status: 200, headers: own, body: Buffer.from(PAGE) }))['content-security-policy']).toBe("default-src 'self'");
-    expect(headOf(responseHead(passing, { status: 200, headers: [['content-type', 'application/json']] }))['content-security-policy']).toMatch(/^default-src 'none'/);
-    expect(headOf(responseHead({ ...passing, csp: false }, { status: 200, headers: [['content-type', 'text/html']], body: Buffer.from(PAGE) }))).not.toHaveProperty('content-security-policy');
+    expect(headOf(responseHead(passing, { status: 200, headers: [['content-type', 'application/json']] }))['content-security-policy']).toMatch(
+      /^default-src 'none'/,
+    );
+    expect(
+      headOf(responseHead({ ...passing, csp: false }, { status: 200, headers: [['content-type', 'text/html']], body: Buffer.from(PAGE) })),
+    ).not.toHaveProperty('content-security-policy');
   });
 
   it('adds Accept to Vary on a negotiated page, and leaves Vary alone elsewhere', () => {
-    const headers: HeaderList = [['content-type', 'text/html'], ['vary', 'rsc, Accept-Encoding']];
+    const headers: HeaderList = [
+      ['content-type', 'text/html'],
+      ['vary', 'rsc, Accept-Encoding'],
+    ];
     expect(headOf(responseHead({ ...passing, variant: 'markdown' }, { status: 200, headers })).vary).toBe('rsc, Accept-Encoding, Accept');
     expect(headOf(responseHead(passing, { status: 200, headers })).vary).toBe('rsc, Accept-Encoding');
   });
 
   it("on a read, drops Next's ETag, gives a prerendered page the read profile, and keeps Next's router headers in Vary only on pages", () => {
-    const page: HeaderList = [['content-type', 'text/html'], ['etag', '"next"'], ['cache-control', 's-maxage=31536000'], ['vary', 'rsc, next-router-state-tree, Accept-Encoding']];
+    const page: HeaderList = [
+      ['content-type', 'text/html'],
+      ['etag', '"next"'],
+      ['cache-control', 's-maxage=31536000'],
+      ['vary', 'rsc, next-router-state-tree, Accept-Encoding'],
+    ];
     const head = headOf(responseHead(read, { status: 200, headers: page }));
     expect(head).not.toHaveProperty('etag');
     expect(head['cache-control']).toBe(cacheHeaders('read')['Cache-Control']);
     expect(head['access-control-allow-origin']).toBe('*');
     expect(head.vary).toBe('rsc, next-router-state-tree, Accept-Encoding');
-    const json: HeaderList = [['content-type', 'application/json'], ['cache-control', 'no-store'], ['vary', 'rsc, next-router-state-tree']];
+    const json: HeaderList = [
+      ['content-type', 'application/json'],
+      ['cache-control', 'no-store'],
+      ['vary', 'rsc, next-router-state-tree'],
+    ];
     const data = headOf(responseHead(read, { status: 200, headers: json }));
     expect(data['cache-control']).toBe('no-store');
     expect(data).not.toHaveProperty('vary');
     // A response passed through keeps all three.
-    expect(headOf(responseHead(passing, { status: 200, headers: [...json, ['etag', '"next"']] }))).toMatchObject({ etag: '"next"', vary: 'rsc, next-router-state-tree' });
+    expect(headOf(responseHead(passing, { status: 200, headers: [...json, ['etag', '"next"']] }))).toMatchObject({
+      etag: '"next"',
+      vary: 'rsc, next-router-state-tree',
+    });
   });
 
   it("sends a kept copy with its coding, ETag and length, and a 304 without the body's type, coding or length but with the page's policy", () => {
-    const headers: HeaderList = [['content-type', 'text/html; charset=utf-8'], ['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']];
+    const headers: HeaderList = [
+      ['content-type', 'text/html; charset=utf-8'],
+      ['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT'],
+    ];
     const representation = { coding: 'br' as const, etag: '"abc-br"', length: 42, varyEncoding: true };
     const whole = headOf(responseHead({ ...read, variant: 'html' }, { status: 200, headers, body: Buffer.from(PAGE), representation }));
-    expect(whole).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'br', etag: '"abc-br"', 'content-length': '42', vary: 'Accept, Accept-Encoding' });
+    expect(whole).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-encoding': 'br',
+      etag: '"abc-br"',
+      'content-length': '42',
+      vary: 'Accept, Accept-Encoding',
+    });
     const notModified = headOf(responseHead({ ...read, variant: 'html' }, { status: 304, headers, body: Buffer.from(PAGE), representation }));
     expect(notModified).toMatchObject({ etag: '"abc-br"', 'last-modified': 'Wed, 01 Jan 2025 00:00:00 GMT', vary: 'Accept, Accept-Encoding' });
     for (const name of ['content-type', 'content-encoding', 'content-length']) expect(notModified).not.toHaveProperty(name);
     expect(notModified['content-security-policy']).toBe(whole['content-security-policy']);
     expect(whole['content-security-policy']).toContain(hashSource('boot()'));
-    const identity = headOf(responseHead(read, { status: 200, headers, body: Buffer.from(PAGE), representation: { ...representation, coding: 'identity', varyEncoding: false } }));
+    const identity = headOf(
+      responseHead(read, { status: 200, headers, body: Buffer.from(PAGE), representation: { ...representation, coding: 'identity', varyEncoding: false } }),
+    );
     expect(identity).not.toHaveProperty('content-encoding');
     expect(identity).not.toHaveProperty('vary');
   });
@@ -92,8 +136,24 @@ describe('the head of every response', () => {
 describe('whether the policy waits for the body', () => {
   it.each([
     ['an HTML page', 200, [['content-type', 'text/html']], true],
-    ['a page with a policy of its own', 200, [['content-type', 'text/html'], ['content-security-policy', "default-src 'self'"]], false],
-    ['a compressed page', 200, [['content-type', 'text/html'], ['content-encoding', 'gzip']], false],
+    [
+      'a page with a policy of its own',
+      200,
+      [
+        ['content-type', 'text/html'],
+        ['content-security-policy', "default-src 'self'"],
+      ],
+      false,
+    ],
+    [
+      'a compressed page',
+      200,
+      [
+        ['content-type', 'text/html'],
+        ['content-encoding', 'gzip'],
+      ],
+      false,
+    ],
     ['JSON', 200, [['content-type', 'application/json']], false],
     ['a 204', 204, [['content-type', 'text/html']], false],
     ['a 304', 304, [['content-type', 'text/html']], false],
@@ -103,15 +163,20 @@ describe('whether the policy waits for the body', () => {
   });
 });
 
-describe('vercel.json, the header rules of a host without lectern\'s server', () => {
+describe("vercel.json, the header rules of a host without lectern's server", () => {
   type Rule = { source: string; headers: { key: string; value: string }[] };
   const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers: Rule[] }).headers;
 
-  it('gives every negotiated URL Vary: Accept and the read profile, as lectern\'s server does', () => {
+  it("gives every negotiated URL Vary: Accept and the read profile, as lectern's server does", () => {
     for (const pattern of NEGOTIATED_PATHS) {
       const rule = rules.find((candidate) => candidate.source === pattern);
       expect(rule, pattern).toBeDefined();
-      expect(rule!.headers).toEqual(expect.arrayContaining([{ key: 'Vary', value: 'Accept' }, { key: 'Cache-Control', value: cacheHeaders('read')['Cache-Control'] }]));
+      expect(rule!.headers).toEqual(
+        expect.arrayContaining([
+          { key: 'Vary', value: 'Accept' },
+          { key: 'Cache-Control', value: cacheHeaders('read')['Cache-Control'] },
+        ]),
+      );
     }
   });
 

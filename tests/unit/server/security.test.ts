@@ -60,7 +60,9 @@ describe('security headers on every response', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{}');
     });
-    expect((await fetch(`${base}/json`)).headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    expect((await fetch(`${base}/json`)).headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
     expect((await fetch(`${base}/own`)).headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
   });
 

@@ -7,7 +7,10 @@ describe('checkHealth', () => {
   });
 
   it('names the store and the reason when the ping fails', async () => {
-    const health = await checkHealth(() => ({ kind: 'redis', ping: () => Promise.reject(new Error('connect ECONNREFUSED redis://user:secret@10.0.0.1:6379')) }));
+    const health = await checkHealth(() => ({
+      kind: 'redis',
+      ping: () => Promise.reject(new Error('connect ECONNREFUSED redis://user:secret@10.0.0.1:6379')),
+    }));
     expect(health).toEqual({ ok: false, store: 'redis', reason: 'connect ECONNREFUSED <url>' });
   });
 

@@ -43,7 +43,9 @@ describe('mailSettings', () => {
   });
 
   it('names every bad value in one error', () => {
-    expect(() => mailSettings({ MAIL_RETENTION_DAYS: 'a month', MAIL_POLL_MS: '-1' })).toThrow(/MAIL_POLL_MS: must be more than 0\n\s+MAIL_RETENTION_DAYS: must be a whole number of days/);
+    expect(() => mailSettings({ MAIL_RETENTION_DAYS: 'a month', MAIL_POLL_MS: '-1' })).toThrow(
+      /MAIL_POLL_MS: must be more than 0\n\s+MAIL_RETENTION_DAYS: must be a whole number of days/,
+    );
     expect(() => mailSettings({ MAIL_RETENTION_DAYS: '1.5' })).toThrow(/MAIL_RETENTION_DAYS: must be a whole number of days/);
   });
 });

@@ -3,7 +3,10 @@ import { parseEnv } from '@/lib/env';
 import { createPayments, paymentsConfigured } from '@/lib/services/payments';
 import { startRecorder } from '../../support/recorder';
 
-const stripeApi = await startRecorder(() => ({ status: 200, body: { id: 'cs_test_1', object: 'checkout.session', url: 'https://checkout.example/cs_test_1' } }));
+const stripeApi = await startRecorder(() => ({
+  status: 200,
+  body: { id: 'cs_test_1', object: 'checkout.session', url: 'https://checkout.example/cs_test_1' },
+}));
 afterAll(() => stripeApi.close());
 
 describe('createPayments', () => {

@@ -51,7 +51,9 @@ describe('failFastRedis', () => {
 describe('connectRedis', () => {
   it('connects to Upstash when both its settings are set, else to REDIS_URL, else to nothing', async () => {
     expect(connectRedis(parseEnv({}))).toBeUndefined();
-    const upstash = connectRedis(parseEnv({ UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't', REDIS_URL: 'redis://127.0.0.1:1' }));
+    const upstash = connectRedis(
+      parseEnv({ UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't', REDIS_URL: 'redis://127.0.0.1:1' }),
+    );
     expect(upstash?.kind).toBe('upstash');
     const server = await startRedis();
     stops.push(server.stop);

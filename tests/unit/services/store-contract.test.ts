@@ -71,7 +71,14 @@ describe.each(backends)('the $name store', ({ open }) => {
 
   describe('subscribers', () => {
     const subscribe = (email: string, confirm: string, unsubscribe: string, now = 1000) =>
-      store.subscribers.subscribe({ email, name: 'Reader', confirmTokenHash: confirm, unsubscribeTokenHash: unsubscribe, now, mail: mail(`confirm ${confirm}`) });
+      store.subscribers.subscribe({
+        email,
+        name: 'Reader',
+        confirmTokenHash: confirm,
+        unsubscribeTokenHash: unsubscribe,
+        now,
+        mail: mail(`confirm ${confirm}`),
+      });
     const DAY = 24 * 60 * 60 * 1000;
 
     /** A subscriber as the owner's export lists it. */
@@ -88,7 +95,10 @@ describe.each(backends)('the $name store', ({ open }) => {
       await subscribe('a@example.com', 'c2', 'u2');
       expect(await stored.unsentMailCount()).toBe(2);
       expect(await store.subscribers.confirm('c1', 2000, 0)).toBeUndefined();
-      expect(await store.subscribers.confirm('c2', 2000, 0)).toEqual({ state: 'confirmed', subscriber: expect.objectContaining({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 }) });
+      expect(await store.subscribers.confirm('c2', 2000, 0)).toEqual({
+        state: 'confirmed',
+        subscriber: expect.objectContaining({ email: 'a@example.com', status: 'confirmed', confirmedAt: 2000 }),
+      });
       expect(await store.subscribers.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
       expect(await store.subscribers.unsubscribe('u2', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
     });
@@ -147,7 +157,10 @@ describe.each(backends)('the $name store', ({ open }) => {
 
   describe('support', () => {
     it('stores support messages with their mail in one write', async () => {
-      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }, [mail('owner'), mail('receipt')]);
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }, [
+        mail('owner'),
+        mail('receipt'),
+      ]);
       expect(await stored.supportMessages()).toEqual([{ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'Line 1\nLine 2', createdAt: 5 }]);
       expect(await stored.unsentMailCount()).toBe(2);
     });
@@ -171,7 +184,12 @@ describe.each(backends)('the $name store', ({ open }) => {
     });
 
     it('purges sent mail older than the cutoff, keeping newer sent mail and every unsent message', async () => {
-      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('old'), mail('new'), mail('unsent'), mail('failing')]);
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [
+        mail('old'),
+        mail('new'),
+        mail('unsent'),
+        mail('failing'),
+      ]);
       const claimed = await store.outbox.claimDue(10, 10, 100);
       const id = (subject: string) => claimed.find((entry) => entry.mail.subject === subject)!.id;
       await store.outbox.markSent(id('old'), 1_000);
@@ -203,7 +221,14 @@ describe.each(backends)('the $name store', ({ open }) => {
       createdAt: 1_000,
     });
 
-    const hold = (id: string, session: string, seats: number, expiresAt: number, client = '192.0.2.1') => ({ id, client, product: 'course', session, seats, expiresAt });
+    const hold = (id: string, session: string, seats: number, expiresAt: number, client = '192.0.2.1') => ({
+      id,
+      client,
+      product: 'course',
+      session,
+      seats,
+      expiresAt,
+    });
     const limits = { capacity: 10, perClient: 100 };
 
     it('holds seats only while bookings and unexpired holds leave room', async () => {
@@ -230,23 +255,49 @@ describe.each(backends)('the $name store', ({ open }) => {
       await store.bookings.releaseHold('a3');
       expect(await store.bookings.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
       expect(await store.bookings.holdSeats(hold('a4', 's1', 4, 9_000), perClient, 5_000)).toMatchObject({ fresh: true });
-      expect(await store.bookings.recordPayment({ eventId: 'evt_a4', order: order('cs_a4'), booking: booking('bk_a4', 4), capacity: 10, holdId: 'a4', mails: [] })).toBe('recorded');
+      expect(
+        await store.bookings.recordPayment({ eventId: 'evt_a4', order: order('cs_a4'), booking: booking('bk_a4', 4), capacity: 10, holdId: 'a4', mails: [] }),
+      ).toBe('recorded');
       expect(await store.bookings.seatsHeldBy('192.0.2.1', 5_000)).toBe(0);
     });
 
     it('holds a repeated hold id once, as first stored, until it expires', async () => {
       expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 5_000), { capacity: 10, perClient: 4 }, 1_000)).toMatchObject({ fresh: true });
-      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 7_000), { capacity: 10, perClient: 4 }, 2_000)).toEqual({ held: hold('h1', 's1', 3, 5_000), fresh: false });
+      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 7_000), { capacity: 10, perClient: 4 }, 2_000)).toEqual({
+        held: hold('h1', 's1', 3, 5_000),
+        fresh: false,
+      });
       expect(await store.bookings.seatsTaken('course', 's1', 2_000)).toBe(3);
       expect(await store.bookings.seatsHeldBy('192.0.2.1', 2_000)).toBe(3);
-      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 9_000), { capacity: 10, perClient: 4 }, 5_000)).toEqual({ held: hold('h1', 's1', 3, 9_000), fresh: true });
+      expect(await store.bookings.holdSeats(hold('h1', 's1', 3, 9_000), { capacity: 10, perClient: 4 }, 5_000)).toEqual({
+        held: hold('h1', 's1', 3, 9_000),
+        fresh: true,
+      });
       expect(await store.bookings.seatsTaken('course', 's1', 5_000)).toBe(3);
     });
 
     it('records a payment once per event, turning its hold into a booking', async () => {
       await store.bookings.holdSeats(hold('h1', 's1', 2, 5_000), limits, 1_000);
-      expect(await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('recorded');
-      expect(await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_2', 2), capacity: 10, holdId: 'h1', mails: [mail('receipt')] })).toBe('duplicate');
+      expect(
+        await store.bookings.recordPayment({
+          eventId: 'evt_1',
+          order: order('cs_1'),
+          booking: booking('bk_1', 2),
+          capacity: 10,
+          holdId: 'h1',
+          mails: [mail('receipt')],
+        }),
+      ).toBe('recorded');
+      expect(
+        await store.bookings.recordPayment({
+          eventId: 'evt_1',
+          order: order('cs_1'),
+          booking: booking('bk_2', 2),
+          capacity: 10,
+          holdId: 'h1',
+          mails: [mail('receipt')],
+        }),
+      ).toBe('duplicate');
       expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(2);
       expect(await store.bookings.seatsTaken('course', 's1', 10_000)).toBe(2);
       expect((await stored.orders()).map((entry) => entry.id)).toEqual(['cs_1']);
@@ -258,7 +309,16 @@ describe.each(backends)('the $name store', ({ open }) => {
     it('records a payment whose own hold still stands even when the session is otherwise full', async () => {
       await store.bookings.holdSeats(hold('mine', 's1', 4, 5_000), limits, 500);
       await store.bookings.holdSeats(hold('other', 's1', 6, 5_000, '198.51.100.7'), limits, 500);
-      expect(await store.bookings.recordPayment({ eventId: 'evt_mine', order: order('cs_mine'), booking: booking('bk_mine', 4), capacity: 10, holdId: 'mine', mails: [] })).toBe('recorded');
+      expect(
+        await store.bookings.recordPayment({
+          eventId: 'evt_mine',
+          order: order('cs_mine'),
+          booking: booking('bk_mine', 4),
+          capacity: 10,
+          holdId: 'mine',
+          mails: [],
+        }),
+      ).toBe('recorded');
       expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(10);
     });
 
@@ -326,13 +386,21 @@ describe('the sqlite store file', () => {
     const old = new Database(file);
     old.exec(`${MIGRATIONS[0]};${MIGRATIONS[1]}`);
     old.pragma('user_version = 2');
-    old.prepare(`INSERT INTO bookings VALUES ('bk_old', 'hash', 'course', 's1', 2, 'b@example.com', NULL, 'pi_old', 98000, 'EUR', 'confirmed', 1000, NULL)`).run();
+    old
+      .prepare(`INSERT INTO bookings VALUES ('bk_old', 'hash', 'course', 's1', 2, 'b@example.com', NULL, 'pi_old', 98000, 'EUR', 'confirmed', 1000, NULL)`)
+      .run();
     old.prepare(`INSERT INTO holds VALUES ('h_old', 'course', 's1', 3, 5000)`).run();
     old.prepare(`INSERT INTO webhook_events VALUES ('evt_old', 1000)`).run();
     old.close();
     const store = openSqliteStore(file);
     expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(5);
-    expect(await store.bookings.recordPayment({ eventId: 'evt_old', order: { id: 'cs', product: 'course', kind: 'training', amount: 1, currency: 'EUR', email: 'b@example.com', createdAt: 1 }, mails: [] })).toBe('duplicate');
+    expect(
+      await store.bookings.recordPayment({
+        eventId: 'evt_old',
+        order: { id: 'cs', product: 'course', kind: 'training', amount: 1, currency: 'EUR', email: 'b@example.com', createdAt: 1 },
+        mails: [],
+      }),
+    ).toBe('duplicate');
     expect(await store.bookings.beginCancellation('bk_old')).toMatchObject({ status: 'cancelling', seats: 2 });
     expect(await store.bookings.cancel('bk_old', 2_000, [])).toMatchObject({ status: 'cancelled' });
     expect(await store.bookings.seatsTaken('course', 's1', 1_000)).toBe(3);
@@ -348,7 +416,11 @@ describe('stores written before tokens were hashed and sent mail purged', () => 
     const old = new Database(file);
     for (const migration of MIGRATIONS.slice(0, 2)) old.exec(migration);
     old.pragma('user_version = 2');
-    old.prepare(`INSERT INTO subscribers (email, status, confirm_token_hash, unsubscribe_token, created_at, updated_at) VALUES ('old@example.com', 'pending', 'c-old', ?, 10, 20)`).run(raw);
+    old
+      .prepare(
+        `INSERT INTO subscribers (email, status, confirm_token_hash, unsubscribe_token, created_at, updated_at) VALUES ('old@example.com', 'pending', 'c-old', ?, 10, 20)`,
+      )
+      .run(raw);
     old.prepare(`INSERT INTO outbox (id, mail, next_attempt_at, sent_at, created_at) VALUES ('sent-1', '{}', 10, 30, 10)`).run();
     old.close();
 
@@ -375,7 +447,14 @@ describe('stores written before tokens were hashed and sent mail purged', () => 
     const client = createClient({ url });
     await client.connect();
     const P = 'lectern:store:';
-    await client.hSet(`${P}subscriber:old@example.com`, { email: 'old@example.com', status: 'confirmed', unsub: raw, created: '10', updated: '20', confirmed: '20' });
+    await client.hSet(`${P}subscriber:old@example.com`, {
+      email: 'old@example.com',
+      status: 'confirmed',
+      unsub: raw,
+      created: '10',
+      updated: '20',
+      confirmed: '20',
+    });
     await client.zAdd(`${P}subscribers`, { score: 10, value: 'old@example.com' });
     await client.set(`${P}unsubscribe-token:${raw}`, 'old@example.com');
     await client.hSet(`${P}mail:sent-1`, { mail: '{}', attempts: '0', created: '10', sent: '30' });
@@ -385,7 +464,11 @@ describe('stores written before tokens were hashed and sent mail purged', () => 
     expect(await client.exists(`${P}mail:sent-1`)).toBe(0);
     expect(await store.subscribers.unsubscribe(hashToken(raw), 40)).toMatchObject({ email: 'old@example.com', status: 'unsubscribed' });
     const keys = await client.keys(`${P}*`);
-    const values = await Promise.all(keys.map(async (key) => ((await client.type(key)) === 'hash' ? JSON.stringify(await client.hGetAll(key)) : (await client.type(key)) === 'string' ? await client.get(key) : '')));
+    const values = await Promise.all(
+      keys.map(async (key) =>
+        (await client.type(key)) === 'hash' ? JSON.stringify(await client.hGetAll(key)) : (await client.type(key)) === 'string' ? await client.get(key) : '',
+      ),
+    );
     expect([...keys, ...values].join('\n')).not.toContain(raw);
     await client.quit();
   });

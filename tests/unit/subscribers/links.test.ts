@@ -10,7 +10,13 @@ const DAY = 24 * 60 * 60 * 1000;
 
 async function pending(email: string, age: number): Promise<string> {
   const confirm = newToken();
-  await store().subscribers.subscribe({ email, confirmTokenHash: confirm.hash, unsubscribeTokenHash: newToken().hash, now: Date.now() - age, mail: { to: { address: email }, subject: 's', text: 't', html: 'h' } });
+  await store().subscribers.subscribe({
+    email,
+    confirmTokenHash: confirm.hash,
+    unsubscribeTokenHash: newToken().hash,
+    now: Date.now() - age,
+    mail: { to: { address: email }, subject: 's', text: 't', html: 'h' },
+  });
   return confirm.token;
 }
 
@@ -20,7 +26,10 @@ describe('newsletter links', () => {
   });
 
   it('give a page to open and an RFC 8058 one-click address for each unsubscribe token', () => {
-    expect(unsubscribeLinks('tok')).toEqual({ page: 'https://blog.example/subscribe/unsubscribe?token=tok', oneClick: 'https://blog.example/api/subscribe/unsubscribe?token=tok' });
+    expect(unsubscribeLinks('tok')).toEqual({
+      page: 'https://blog.example/subscribe/unsubscribe?token=tok',
+      oneClick: 'https://blog.example/api/subscribe/unsubscribe?token=tok',
+    });
   });
 
   it(`keep a confirmation link working for ${CONFIRMATION_DAYS} days`, () => {

@@ -30,7 +30,19 @@ async function booking(session: string): Promise<{ id: string; token: string }> 
   await store().bookings.recordPayment({
     eventId: `evt_${id}`,
     order: { id: `order-${id}`, product: 'fixture-training', kind: 'training', amount: 49000, currency: 'EUR', email: 'buyer@example.com', createdAt: now },
-    booking: { id, tokenHash: token.hash, product: 'fixture-training', session, seats: 1, email: 'buyer@example.com', paymentIntent: `pi_${id}`, amount: 49000, currency: 'EUR', status: 'confirmed', createdAt: now },
+    booking: {
+      id,
+      tokenHash: token.hash,
+      product: 'fixture-training',
+      session,
+      seats: 1,
+      email: 'buyer@example.com',
+      paymentIntent: `pi_${id}`,
+      amount: 49000,
+      currency: 'EUR',
+      status: 'confirmed',
+      createdAt: now,
+    },
     mails: [],
   });
   return { id, token: token.token };

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startRecorder } from '../../support/recorder';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ INDEX_NOTIFY_TOKEN: 'owner-token-0123456789', INDEXNOW_KEY: 'indexnow-key-0123' }));
+vi.hoisted(async () =>
+  (await import('../../support/write-routes')).useWriteRouteSettings({ INDEX_NOTIFY_TOKEN: 'owner-token-0123456789', INDEXNOW_KEY: 'indexnow-key-0123' }),
+);
 
 const { handlersFor } = await import('@/lib/http/write-route');
 const { indexNotifyRoute } = await import('@/lib/write-routes/index-notify');
@@ -29,8 +31,18 @@ describe('POST /api/index-notify', () => {
     const first = await POST(post('/api/index-notify', {}, { headers: owner }));
     expect(first.status).toBe(200);
     const pages = sitemapUrls().map((url) => url.loc);
-    expect(await first.json()).toEqual({ submitted: pages.length, accepted: true, engine: new URL(indexNow.url).host, batches: [{ urls: pages.length, status: 202 }] });
-    expect(JSON.parse(indexNow.requests[0]?.body ?? '{}')).toEqual({ host: 'localhost:3000', key: 'indexnow-key-0123', keyLocation: 'http://localhost:3000/indexnow-key-0123.txt', urlList: pages });
+    expect(await first.json()).toEqual({
+      submitted: pages.length,
+      accepted: true,
+      engine: new URL(indexNow.url).host,
+      batches: [{ urls: pages.length, status: 202 }],
+    });
+    expect(JSON.parse(indexNow.requests[0]?.body ?? '{}')).toEqual({
+      host: 'localhost:3000',
+      key: 'indexnow-key-0123',
+      keyLocation: 'http://localhost:3000/indexnow-key-0123.txt',
+      urlList: pages,
+    });
     const second = await POST(post('/api/index-notify', {}, { headers: owner }));
     expect((await second.json()).submitted).toBe(0);
   });

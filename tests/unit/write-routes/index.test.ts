@@ -8,7 +8,12 @@ const { writeRoutes } = await import('@/lib/write-routes');
 const { routeLimits, writeRouteLimits, otherRouteLimits } = await import('@/lib/limits/table');
 const { openApiDocument } = await import('@/lib/agents/openapi');
 
-type Operation = { summary: string; description: string; responses: Record<string, unknown>; requestBody: { content: Record<string, { schema: { $ref: string } }> } };
+type Operation = {
+  summary: string;
+  description: string;
+  responses: Record<string, unknown>;
+  requestBody: { content: Record<string, { schema: { $ref: string } }> };
+};
 
 describe('the write-route registry', () => {
   it('names each route and path once', () => {
@@ -32,7 +37,9 @@ describe('the write-route registry', () => {
       const operation = paths[route.path]?.post;
       expect(operation?.summary).toBe(route.summary);
       expect(operation?.description).toContain(`${route.limit.requests} requests per ${route.limit.windowSeconds / 60} minutes`);
-      expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '405', '413', '415', '429', ...Object.keys(route.responses ?? {})]));
+      expect(Object.keys(operation?.responses ?? {})).toEqual(
+        expect.arrayContaining(['200', '400', '405', '413', '415', '429', ...Object.keys(route.responses ?? {})]),
+      );
       for (const [status, response] of Object.entries(route.responses ?? {})) expect(operation?.responses[status]).toEqual(response);
       const reference = operation?.requestBody.content['application/json']?.schema.$ref ?? '';
       const component = (document.components.schemas as Record<string, unknown>)[reference.replace('#/components/schemas/', '')];

@@ -3,7 +3,12 @@ import { problemStatus } from '@/lib/write-routes/route';
 
 describe('problemStatus', () => {
   it('describes a problem+json answer, with the headers it carries', () => {
-    expect(problemStatus('Gone.')).toEqual({ description: 'Gone.', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
-    expect(problemStatus('Later.', { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }).headers).toEqual({ 'Retry-After': { $ref: '#/components/headers/RetryAfter' } });
+    expect(problemStatus('Gone.')).toEqual({
+      description: 'Gone.',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
+    expect(problemStatus('Later.', { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }).headers).toEqual({
+      'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+    });
   });
 });

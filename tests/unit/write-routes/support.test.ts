@@ -18,9 +18,15 @@ describe('POST /api/support', () => {
     const response = await POST(post('/api/support', { json: message }));
     expect(response.status).toBe(202);
     const body = await response.json();
-    expect(body).toEqual({ status: 'received', id: expect.stringMatching(/^[0-9a-f-]{36}$/), message: 'Thank you: your message is stored and a receipt is on its way.' });
+    expect(body).toEqual({
+      status: 'received',
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      message: 'Thank you: your message is stored and a receipt is on its way.',
+    });
     const stored = storedData();
-    expect(await stored.supportMessages()).toEqual([expect.objectContaining({ id: body.id, name: 'Ada', email: 'ada@example.com', subject: 'A question', message: 'How do feeds work?' })]);
+    expect(await stored.supportMessages()).toEqual([
+      expect.objectContaining({ id: body.id, name: 'Ada', email: 'ada@example.com', subject: 'A question', message: 'How do feeds work?' }),
+    ]);
     await mailWorker().drain();
     const mails = await outboxMail();
     const owner = mails.find((mail) => mail.to?.[0]?.address === 'help@example.com');

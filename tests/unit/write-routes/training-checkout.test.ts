@@ -34,7 +34,9 @@ describe('POST /api/payments/training/checkout', () => {
     const attempt = 'attempt-training-0123456789';
     const client = '203.0.113.40';
     await POST(post('/api/payments/training/checkout', { form: { product: 'fixture-training', session: 'autumn', seats: '2', attempt } }, { client }));
-    const again = await POST(post('/api/payments/training/checkout', { form: { product: 'fixture-training', session: 'autumn', seats: '2', attempt } }, { client }));
+    const again = await POST(
+      post('/api/payments/training/checkout', { form: { product: 'fixture-training', session: 'autumn', seats: '2', attempt } }, { client }),
+    );
     expect(again.status).toBe(303);
     expect(await taken('autumn')).toBe(2);
   });
@@ -48,10 +50,14 @@ describe('POST /api/payments/training/checkout', () => {
 
   it('answers 409 when one address would hold more than 4 seats across sessions', async () => {
     const client = '203.0.113.41';
-    expect((await POST(post('/api/payments/training/checkout', { json: { product: 'fixture-training', session: 'spring', seats: 3 } }, { client }))).status).toBe(200);
+    expect(
+      (await POST(post('/api/payments/training/checkout', { json: { product: 'fixture-training', session: 'spring', seats: 3 } }, { client }))).status,
+    ).toBe(200);
     const refused = await POST(post('/api/payments/training/checkout', { json: { product: 'fixture-training', session: 'autumn', seats: 2 } }, { client }));
     expect(refused.status).toBe(409);
-    expect((await refused.json()).detail).toMatch(/^Your address already holds 3 seats in checkouts that are not paid yet, and at most 4 can be held at once; 2 more were asked for\./);
+    expect((await refused.json()).detail).toMatch(
+      /^Your address already holds 3 seats in checkouts that are not paid yet, and at most 4 can be held at once; 2 more were asked for\./,
+    );
   });
 
   it('answers 410 for a session that has started and 400 for one that does not exist', async () => {

@@ -24,7 +24,9 @@ const done = { status: 'unsubscribed', message: 'You are unsubscribed: no more e
 describe('POST /api/subscribe/unsubscribe', () => {
   it("answers a mail provider's one-click post (token in the query) 200, without a redirect", async () => {
     const token = await subscriber('one-click@example.com');
-    const response = await POST(post(`/api/subscribe/unsubscribe?token=${token}`, { form: { 'List-Unsubscribe': 'One-Click' } }, { headers: { accept: '*/*' } }));
+    const response = await POST(
+      post(`/api/subscribe/unsubscribe?token=${token}`, { form: { 'List-Unsubscribe': 'One-Click' } }, { headers: { accept: '*/*' } }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(done);
     expect(await statusOf('one-click@example.com')).toBe('unsubscribed');
@@ -34,7 +36,9 @@ describe('POST /api/subscribe/unsubscribe', () => {
     const token = await subscriber('multipart@example.com');
     const body = new FormData();
     body.set('List-Unsubscribe', 'One-Click');
-    const response = await POST(new Request(`http://localhost:3000/api/subscribe/unsubscribe?token=${token}`, { method: 'POST', headers: { 'x-real-ip': '203.0.113.20' }, body }));
+    const response = await POST(
+      new Request(`http://localhost:3000/api/subscribe/unsubscribe?token=${token}`, { method: 'POST', headers: { 'x-real-ip': '203.0.113.20' }, body }),
+    );
     expect(response.status).toBe(200);
     expect(await statusOf('multipart@example.com')).toBe('unsubscribed');
   });

@@ -60,7 +60,11 @@ export const SEATS_TAKEN = luaScript(
   `return tonumber(redis.call('GET', booked) or 0) + heldSeats(sessionHolds, holdPrefix, now)`,
 );
 
-export const SEATS_HELD_BY = luaScript({ keys: ['clientHolds', 'holdPrefix'], args: ['now'] }, CLIENT_HOLDS, `return clientSeats(clientHolds, holdPrefix, now)`);
+export const SEATS_HELD_BY = luaScript(
+  { keys: ['clientHolds', 'holdPrefix'], args: ['now'] },
+  CLIENT_HOLDS,
+  `return clientSeats(clientHolds, holdPrefix, now)`,
+);
 
 export const RELEASE = luaScript(
   { keys: ['holdPrefix', 'sessionHoldsPrefix', 'clientHoldsPrefix'], args: ['id'] },

@@ -11,20 +11,41 @@ function toStoredBooking(hash: Record<string, string>): Booking | undefined {
 }
 
 const HOLD_KEYS = { holdPrefix: 'hold:', sessionHoldsPrefix: 'holds:', clientHoldsPrefix: 'client-holds:' };
-const sessionKeys = (product: string, session: string) => ({ sessionHolds: `holds:${product}:${session}`, holdPrefix: 'hold:', booked: `booked:${product}:${session}` });
+const sessionKeys = (product: string, session: string) => ({
+  sessionHolds: `holds:${product}:${session}`,
+  holdPrefix: 'hold:',
+  booked: `booked:${product}:${session}`,
+});
 
 export function redisBookings(run: ScriptRunner): BookingStore {
   return {
     async holdSeats(hold, { capacity, perClient }, now) {
       const [outcome, stored] = (await run(HOLD_SEATS, {
         keys: { ...sessionKeys(hold.product, hold.session), clientHolds: `client-holds:${hold.client}` },
-        args: { id: hold.id, product: hold.product, session: hold.session, seats: hold.seats, capacity, now, expiresAt: hold.expiresAt, client: hold.client, perClient },
+        args: {
+          id: hold.id,
+          product: hold.product,
+          session: hold.session,
+          seats: hold.seats,
+          capacity,
+          now,
+          expiresAt: hold.expiresAt,
+          client: hold.client,
+          perClient,
+        },
       })) as [string, unknown?];
       if (outcome === 'session-full' || outcome === 'client-limit') return { refused: outcome };
       if (outcome === 'fresh') return { held: hold, fresh: true };
       const fields = hashFields(stored);
       return {
-        held: { id: hold.id, client: fields.client ?? '', product: fields.product ?? '', session: fields.session ?? '', seats: Number(fields.seats), expiresAt: Number(fields.expires) },
+        held: {
+          id: hold.id,
+          client: fields.client ?? '',
+          product: fields.product ?? '',
+          session: fields.session ?? '',
+          seats: Number(fields.seats),
+          expiresAt: Number(fields.expires),
+        },
         fresh: false,
       };
     },
@@ -43,7 +64,16 @@ export function redisBookings(run: ScriptRunner): BookingStore {
 
     async recordPayment({ eventId, order, booking, capacity, holdId, mails }) {
       const result = await run(RECORD_PAYMENT, {
-        keys: { ...HOLD_KEYS, event: `event:${eventId}`, orderEntry: `order:${order.id}`, orders: 'orders', bookingPrefix: 'booking:', bookedPrefix: 'booked:', mailPrefix: 'mail:', outbox: 'outbox' },
+        keys: {
+          ...HOLD_KEYS,
+          event: `event:${eventId}`,
+          orderEntry: `order:${order.id}`,
+          orders: 'orders',
+          bookingPrefix: 'booking:',
+          bookedPrefix: 'booked:',
+          mailPrefix: 'mail:',
+          outbox: 'outbox',
+        },
         args: {
           capacity: capacity ?? '',
           orderJson: JSON.stringify(order),
@@ -56,7 +86,10 @@ export function redisBookings(run: ScriptRunner): BookingStore {
     },
 
     async recordRefund({ eventId, now, mails }) {
-      const result = await run(RECORD_REFUND, { keys: { event: `event:${eventId}`, mailPrefix: 'mail:', outbox: 'outbox' }, args: { now, ...mailArgs(mails) } });
+      const result = await run(RECORD_REFUND, {
+        keys: { event: `event:${eventId}`, mailPrefix: 'mail:', outbox: 'outbox' },
+        args: { now, ...mailArgs(mails) },
+      });
       return result === 'recorded' ? 'recorded' : 'duplicate';
     },
 
@@ -70,7 +103,10 @@ export function redisBookings(run: ScriptRunner): BookingStore {
     },
 
     async cancel(id, now, mails) {
-      const result = await run(CANCEL_BOOKING, { keys: { bookingEntry: `booking:${id}`, bookedPrefix: 'booked:', mailPrefix: 'mail:', outbox: 'outbox' }, args: { now, ...mailArgs(mails) } });
+      const result = await run(CANCEL_BOOKING, {
+        keys: { bookingEntry: `booking:${id}`, bookedPrefix: 'booked:', mailPrefix: 'mail:', outbox: 'outbox' },
+        args: { now, ...mailArgs(mails) },
+      });
       return result ? toStoredBooking(hashFields(result)) : undefined;
     },
   };

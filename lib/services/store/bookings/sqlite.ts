@@ -37,14 +37,25 @@ function toBooking(row: BookingRow): Booking {
 }
 
 type HoldRow = { id: string; client: string; product: string; session: string; seats: number; expires_at: number };
-const toHold = (row: HoldRow): Hold => ({ id: row.id, client: row.client, product: row.product, session: row.session, seats: row.seats, expiresAt: row.expires_at });
+const toHold = (row: HoldRow): Hold => ({
+  id: row.id,
+  client: row.client,
+  product: row.product,
+  session: row.session,
+  seats: row.seats,
+  expiresAt: row.expires_at,
+});
 
 export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore {
   // Seats stay taken until a booking is cancelled, so a cancellation waiting for its refund still counts.
   const taken = (product: string, session: string, now: number, exceptHold = ''): number => {
-    const booked = db.prepare<[string, string], { n: number | null }>(`SELECT SUM(seats) AS n FROM bookings WHERE product = ? AND session = ? AND status != 'cancelled'`).get(product, session);
+    const booked = db
+      .prepare<[string, string], { n: number | null }>(`SELECT SUM(seats) AS n FROM bookings WHERE product = ? AND session = ? AND status != 'cancelled'`)
+      .get(product, session);
     const held = db
-      .prepare<[string, string, number, string], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE product = ? AND session = ? AND expires_at > ? AND id != ?')
+      .prepare<[string, string, number, string], { n: number | null }>(
+        'SELECT SUM(seats) AS n FROM holds WHERE product = ? AND session = ? AND expires_at > ? AND id != ?',
+      )
       .get(product, session, now, exceptHold);
     return (booked?.n ?? 0) + (held?.n ?? 0);
   };
@@ -105,7 +116,19 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           db.prepare(
             `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?)`,
-          ).run(booking.id, booking.tokenHash, booking.product, booking.session, booking.seats, booking.email, booking.name ?? null, booking.paymentIntent, booking.amount, booking.currency, booking.createdAt);
+          ).run(
+            booking.id,
+            booking.tokenHash,
+            booking.product,
+            booking.session,
+            booking.seats,
+            booking.email,
+            booking.name ?? null,
+            booking.paymentIntent,
+            booking.amount,
+            booking.currency,
+            booking.createdAt,
+          );
         }
         if (holdId) db.prepare('DELETE FROM holds WHERE id = ?').run(holdId);
         for (const mail of mails) queueMail(mail, order.createdAt);
@@ -115,7 +138,8 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
 
     async recordRefund({ eventId, now, mails }) {
       return db.transaction(() => {
-        if (db.prepare(`UPDATE webhook_events SET outcome = 'refunded' WHERE id = ? AND outcome = 'refusing'`).run(eventId).changes === 0) return 'duplicate' as const;
+        if (db.prepare(`UPDATE webhook_events SET outcome = 'refunded' WHERE id = ? AND outcome = 'refusing'`).run(eventId).changes === 0)
+          return 'duplicate' as const;
         for (const mail of mails) queueMail(mail, now);
         return 'recorded' as const;
       })();
@@ -136,7 +160,8 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
 
     async cancel(id, now, mails) {
       return db.transaction(() => {
-        if (db.prepare(`UPDATE bookings SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND status = 'cancelling'`).run(now, id).changes === 0) return undefined;
+        if (db.prepare(`UPDATE bookings SET status = 'cancelled', cancelled_at = ? WHERE id = ? AND status = 'cancelling'`).run(now, id).changes === 0)
+          return undefined;
         for (const mail of mails) queueMail(mail, now);
         const row = selectBooking.get(id);
         return row ? toBooking(row) : undefined;

@@ -59,7 +59,14 @@ export interface BookingStore {
    * and the payment is to be refunded, then settled with `recordRefund`
    * (a replay of the event is `full` again until then).
    */
-  recordPayment(input: { eventId: string; order: Order; booking?: Booking; capacity?: number; holdId?: string; mails: OutgoingMail[] }): Promise<'recorded' | 'duplicate' | 'full'>;
+  recordPayment(input: {
+    eventId: string;
+    order: Order;
+    booking?: Booking;
+    capacity?: number;
+    holdId?: string;
+    mails: OutgoingMail[];
+  }): Promise<'recorded' | 'duplicate' | 'full'>;
   /** Settles a payment refused as `full` once its refund is made, queueing its mail; `duplicate` when already settled. */
   recordRefund(input: { eventId: string; now: number; mails: OutgoingMail[] }): Promise<'recorded' | 'duplicate'>;
   find(id: string): Promise<Booking | undefined>;

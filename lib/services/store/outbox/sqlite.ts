@@ -15,7 +15,9 @@ export function sqliteOutbox(db: Database): OutboxStore {
     async claimDue(now, limit, leaseMs) {
       return db.transaction(() => {
         const rows = db
-          .prepare<[number, number], { id: string; mail: string; attempts: number }>('SELECT id, mail, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?')
+          .prepare<[number, number], { id: string; mail: string; attempts: number }>(
+            'SELECT id, mail, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?',
+          )
           .all(now, limit);
         const lease = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?');
         for (const row of rows) lease.run(now + leaseMs, row.id);

@@ -32,13 +32,9 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
              VALUES (?, ?, 'pending', ?, ?, ?, ?)`,
           ).run(email, name ?? null, confirmTokenHash, now, now, now);
         } else {
-          db.prepare(`UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, confirm_token_at = ?, updated_at = ? WHERE email = ?`).run(
-            name ?? null,
-            confirmTokenHash,
-            now,
-            now,
-            email,
-          );
+          db.prepare(
+            `UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, confirm_token_at = ?, updated_at = ? WHERE email = ?`,
+          ).run(name ?? null, confirmTokenHash, now, now, email);
         }
         db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
         queueMail(mail, now);
@@ -56,11 +52,9 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
         const row = selectPending.get(confirmTokenHash);
         if (!row) return undefined;
         if (row.confirm_token_at < issuedAfter) return { state: 'expired' as const };
-        db.prepare(`UPDATE subscribers SET status = 'confirmed', confirm_token_hash = NULL, confirm_token_at = NULL, confirmed_at = ?, updated_at = ? WHERE email = ?`).run(
-          now,
-          now,
-          row.email,
-        );
+        db.prepare(
+          `UPDATE subscribers SET status = 'confirmed', confirm_token_hash = NULL, confirm_token_at = NULL, confirmed_at = ?, updated_at = ? WHERE email = ?`,
+        ).run(now, now, row.email);
         return { state: 'confirmed' as const, subscriber: toSubscriber({ ...row, status: 'confirmed', confirmed_at: now }) };
       })();
     },
@@ -68,10 +62,15 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
     async unsubscribe(unsubscribeTokenHash, now) {
       return db.transaction(() => {
         const row = db
-          .prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = (SELECT email FROM unsubscribe_tokens WHERE token_hash = ?)`)
+          .prepare<[string], SubscriberRow>(
+            `SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = (SELECT email FROM unsubscribe_tokens WHERE token_hash = ?)`,
+          )
           .get(unsubscribeTokenHash);
         if (!row) return undefined;
-        db.prepare(`UPDATE subscribers SET status = 'unsubscribed', confirm_token_hash = NULL, confirm_token_at = NULL, updated_at = ? WHERE email = ?`).run(now, row.email);
+        db.prepare(`UPDATE subscribers SET status = 'unsubscribed', confirm_token_hash = NULL, confirm_token_at = NULL, updated_at = ? WHERE email = ?`).run(
+          now,
+          row.email,
+        );
         return toSubscriber({ ...row, status: 'unsubscribed' });
       })();
     },

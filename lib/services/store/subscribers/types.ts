@@ -14,21 +14,18 @@ export interface SubscriberStore {
    * is and mailed nothing. Tokens are only ever stored hashed: every message
    * to a subscriber carries a token of its own, and each of them keeps working.
    */
-  subscribe(input: {
-    email: string;
-    name?: string;
-    confirmTokenHash: string;
-    unsubscribeTokenHash: string;
-    now: number;
-    mail: OutgoingMail;
-  }): Promise<void>;
+  subscribe(input: { email: string; name?: string; confirmTokenHash: string; unsubscribeTokenHash: string; now: number; mail: OutgoingMail }): Promise<void>;
   /** What a confirmation token is, changing nothing: undefined for an unknown or used one. */
   confirmationState(confirmTokenHash: string, issuedAfter: number): Promise<ConfirmationState | undefined>;
   /**
    * Confirms the pending subscriber holding this token if it was issued at or
    * after `issuedAfter`; an expired token changes nothing.
    */
-  confirm(confirmTokenHash: string, now: number, issuedAfter: number): Promise<{ state: 'confirmed'; subscriber: Subscriber } | { state: 'expired' } | undefined>;
+  confirm(
+    confirmTokenHash: string,
+    now: number,
+    issuedAfter: number,
+  ): Promise<{ state: 'confirmed'; subscriber: Subscriber } | { state: 'expired' } | undefined>;
   /** Unsubscribes the holder of any unsubscribe token mailed to it (idempotent); undefined for an unknown token. */
   unsubscribe(unsubscribeTokenHash: string, now: number): Promise<Subscriber | undefined>;
   /** Every subscriber, oldest first (the owner's export). */

@@ -8,7 +8,15 @@ export function redisSupport(run: ScriptRunner): SupportStore {
     async save(message, mails) {
       await run(SAVE_SUPPORT_MESSAGE, {
         keys: { entry: `support:${message.id}`, entries: 'support', mailPrefix: 'mail:', outbox: 'outbox' },
-        args: { id: message.id, name: message.name, email: message.email, subject: message.subject, message: message.message, createdAt: message.createdAt, ...mailArgs(mails) },
+        args: {
+          id: message.id,
+          name: message.name,
+          email: message.email,
+          subject: message.subject,
+          message: message.message,
+          createdAt: message.createdAt,
+          ...mailArgs(mails),
+        },
       });
     },
   };

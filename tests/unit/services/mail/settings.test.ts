@@ -10,7 +10,11 @@ describe('mail settings', () => {
   });
 
   it('takes the values in milliseconds and whole days', () => {
-    expect(mailSettingsFrom(parseEnv({ MAIL_POLL_MS: '250', MAIL_RETRY_BASE_MS: '1000', MAIL_RETENTION_DAYS: '0' }))).toEqual({ pollMs: 250, retryBaseMs: 1000, retentionMs: 0 });
+    expect(mailSettingsFrom(parseEnv({ MAIL_POLL_MS: '250', MAIL_RETRY_BASE_MS: '1000', MAIL_RETENTION_DAYS: '0' }))).toEqual({
+      pollMs: 250,
+      retryBaseMs: 1000,
+      retentionMs: 0,
+    });
   });
 
   it('refuses a poll interval that is not a whole number of milliseconds (no polling every millisecond)', () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { absoluteUrl } from '@/lib/config';
 import { site } from '@/lib/content';
-import { bookingCancelledMail, bookingReceiptMail, confirmSubscriptionMail, orderReceiptMail, sessionFullRefundMail, supportOwnerMail, supportReceiptMail } from '@/lib/services/mail/templates';
+import {
+  bookingCancelledMail,
+  bookingReceiptMail,
+  confirmSubscriptionMail,
+  orderReceiptMail,
+  sessionFullRefundMail,
+  supportOwnerMail,
+  supportReceiptMail,
+} from '@/lib/services/mail/templates';
 
 const unsubscribe = { page: 'https://example.com/subscribe/unsubscribe?token=t', oneClick: 'https://example.com/api/subscribe/unsubscribe?token=t' };
 
@@ -16,8 +24,14 @@ describe('mail templates', () => {
     expect(mail.text.endsWith(`${site().name} · ${absoluteUrl('/')}`)).toBe(true);
   });
 
-  it('escapes what a visitor typed in the HTML of the owner\'s copy, and replies to the visitor', () => {
-    const mail = supportOwnerMail('owner@example.com', { id: 'm1', name: 'Eve <script>', email: 'eve@example.com', subject: 'Hi & bye', message: '<img src=x onerror=alert(1)>\nsecond line' });
+  it("escapes what a visitor typed in the HTML of the owner's copy, and replies to the visitor", () => {
+    const mail = supportOwnerMail('owner@example.com', {
+      id: 'm1',
+      name: 'Eve <script>',
+      email: 'eve@example.com',
+      subject: 'Hi & bye',
+      message: '<img src=x onerror=alert(1)>\nsecond line',
+    });
     expect(mail.to).toEqual({ address: 'owner@example.com' });
     expect(mail.replyTo).toEqual({ name: 'Eve <script>', address: 'eve@example.com' });
     expect(mail.subject).toBe('[Support] Hi & bye');
@@ -34,11 +48,16 @@ describe('mail templates', () => {
     expect(mail.text).toContain('Reference m2.');
   });
 
-  it('writes amounts in the currency\'s own units', () => {
-    expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o1', title: 'Guide', amount: 4900, currency: 'EUR' }).text).toContain('Paid: €49.00. Reference: o1.');
+  it("writes amounts in the currency's own units", () => {
+    expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o1', title: 'Guide', amount: 4900, currency: 'EUR' }).text).toContain(
+      'Paid: €49.00. Reference: o1.',
+    );
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o2', title: 'Guide', amount: 4900, currency: 'JPY' }).text).toContain('Paid: ¥4,900.');
     const booking = { id: 'bk1', title: 'Course', session: 's1', start: '2030-01-01', seats: 2, amount: 98000, currency: 'EUR' };
-    const receipt = bookingReceiptMail({ address: 'a@example.com' }, { ...booking, cancelUrl: 'https://example.com/booking/cancel?token=x', deadline: '2029-12-25' });
+    const receipt = bookingReceiptMail(
+      { address: 'a@example.com' },
+      { ...booking, cancelUrl: 'https://example.com/booking/cancel?token=x', deadline: '2029-12-25' },
+    );
     expect(receipt.text).toContain('2 seats for Course, session s1');
     expect(receipt.text).toContain('Cancel my booking: https://example.com/booking/cancel?token=x');
     expect(sessionFullRefundMail({ address: 'a@example.com' }, { ...booking, seats: 1 }).text).toContain('1 seat in Course');

@@ -9,7 +9,14 @@ import { startSmtp } from '../../../support/smtp';
 const smtp = await startSmtp();
 afterAll(() => smtp.close());
 
-const mail = { to: { name: 'Reader', address: 'reader@example.com' }, replyTo: { address: 'owner@example.com' }, subject: 'Hello', text: 'Plain words', html: '<p>Plain words</p>', headers: { 'X-Lectern-Test': 'yes' } };
+const mail = {
+  to: { name: 'Reader', address: 'reader@example.com' },
+  replyTo: { address: 'owner@example.com' },
+  subject: 'Hello',
+  text: 'Plain words',
+  html: '<p>Plain words</p>',
+  headers: { 'X-Lectern-Test': 'yes' },
+};
 
 describe('mailFrom', () => {
   it('is the site at no-reply@ its host by default, MAIL_FROM otherwise, with or without a name', () => {

@@ -36,7 +36,8 @@ function newStore() {
 }
 
 const letter = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: `${subject} text`, html: `<p>${subject}</p>` });
-const queue = (store: Store, ...mails: OutgoingMail[]) => store.support.save({ id: randomUUID(), name: 'A', email: 'a@example.com', subject: 's', message: 'm', createdAt: Date.now() }, mails);
+const queue = (store: Store, ...mails: OutgoingMail[]) =>
+  store.support.save({ id: randomUUID(), name: 'A', email: 'a@example.com', subject: 's', message: 'm', createdAt: Date.now() }, mails);
 type Row = { attempts: number; sent_at: number | null; last_error: string | null; next_attempt_at: number };
 function outboxRows(file: string): Row[] {
   const db = new Database(file, { readonly: true });
@@ -50,7 +51,13 @@ function outboxRows(file: string): Row[] {
 describe('mail worker', () => {
   it('sends what is queued by SMTP when kicked, and marks it sent', async () => {
     const { store, file, entry } = newStore();
-    const worker = (entry.worker = createMailWorker({ store, transport: createTransport(parseEnv({ SMTP_URL: smtp.url }), () => 'The Blog'), pollMs: 60_000, retryBaseMs: 1000, retentionMs: 60_000 }));
+    const worker = (entry.worker = createMailWorker({
+      store,
+      transport: createTransport(parseEnv({ SMTP_URL: smtp.url }), () => 'The Blog'),
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+    }));
     await worker.drain();
     await queue(store, letter('First'), letter('Second'));
     worker.kick();
@@ -71,7 +78,14 @@ describe('mail worker', () => {
     const warnings: string[] = [];
     await queue(store, letter('Later'), letter('Later too'));
     const before = Date.now();
-    const worker = (entry.worker = createMailWorker({ store, transport: failing, pollMs: 60_000, retryBaseMs: 10_000, retentionMs: 60_000, log: { warn: (message: string) => warnings.push(message) } }));
+    const worker = (entry.worker = createMailWorker({
+      store,
+      transport: failing,
+      pollMs: 60_000,
+      retryBaseMs: 10_000,
+      retentionMs: 60_000,
+      log: { warn: (message: string) => warnings.push(message) },
+    }));
     await worker.drain();
     const rows = outboxRows(file);
     expect(rows).toHaveLength(2);
@@ -97,7 +111,13 @@ describe('mail worker', () => {
   it('sends nothing more once stopped', async () => {
     const { store, file, entry } = newStore();
     const sent: string[] = [];
-    const worker = (entry.worker = createMailWorker({ store, transport: { kind: 'smtp', send: async (mail) => void sent.push(mail.subject) }, pollMs: 60_000, retryBaseMs: 1000, retentionMs: 60_000 }));
+    const worker = (entry.worker = createMailWorker({
+      store,
+      transport: { kind: 'smtp', send: async (mail) => void sent.push(mail.subject) },
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+    }));
     await worker.drain();
     worker.stop();
     await queue(store, letter('Never'));

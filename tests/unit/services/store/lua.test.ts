@@ -11,7 +11,13 @@ describe('luaScript', () => {
   it('binds each key and argument to a local of its name, in the declared order, before the body', () => {
     const script = luaScript({ keys: ['subscriber', 'tokens'], args: ['email', 'now'] }, `return { subscriber, tokens, email, now }`);
     expect(script.source).toBe(
-      ['local subscriber = KEYS[1]', 'local tokens = KEYS[2]', 'local email = ARGV[1]', 'local now = ARGV[2]', 'return { subscriber, tokens, email, now }'].join('\n'),
+      [
+        'local subscriber = KEYS[1]',
+        'local tokens = KEYS[2]',
+        'local email = ARGV[1]',
+        'local now = ARGV[2]',
+        'return { subscriber, tokens, email, now }',
+      ].join('\n'),
     );
   });
 
@@ -67,7 +73,9 @@ describe('scriptRunner', () => {
 describe("the store's scripts", () => {
   const modules: Record<string, unknown>[] = [storeScripts, subscriberScripts, supportScripts, outboxScripts, bookingScripts, settingsScripts];
   // Every module's scripts; the shared Lua functions (plain strings) are part of them.
-  const scripts = modules.flatMap((module) => Object.entries(module)).filter((entry): entry is [string, LuaScript<string, string>] => typeof entry[1] === 'object');
+  const scripts = modules
+    .flatMap((module) => Object.entries(module))
+    .filter((entry): entry is [string, LuaScript<string, string>] => typeof entry[1] === 'object');
 
   it.each(scripts)('%s reads KEYS and ARGV only in its header, and uses every name it declares', (_, script) => {
     const headerLines = script.keys.length + script.args.length;
