@@ -15,6 +15,9 @@ export async function register() {
     console.error(`PLATFORM_MODE is set, but:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     process.exit(1);
   }
+  // The store opens now (a store that cannot open fails the start, not a reader's request), and
+  // the mail worker starts on it.
   const { services } = await import('./lib/services');
+  void services().store;
   void services().mailWorker;
 }

@@ -25,6 +25,14 @@ const { PORT: port, HOSTNAME: hostname } = envOrExit();
 const app = next({ dev, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();
+// The store opens and the mail worker starts now, whatever Next does with instrumentation.ts under a
+// custom server: mail left in the outbox by a previous run goes out, and a store that cannot open
+// stops the start. lib/process-shared.ts makes these the services the routes use.
+if (!dev) {
+  const { services } = await import('./lib/services');
+  void services().store;
+  void services().mailWorker;
+}
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };

@@ -15,7 +15,8 @@ export { contentPaths, tagSlug, urls } from './urls';
  * development server loads this module once per module graph (pages, route
  * handlers), so the check is made per call rather than by a watcher in one of them.
  */
-const live = nodeEnv() === 'development';
+// Read on each use: lectern's server loads this module (through the write routes' registry) before Next sets NODE_ENV.
+const isLive = () => nodeEnv() === 'development';
 
 export type Post = LoadedPost & {
   /** False only in development, for a draft or a post dated in the future; a production build never lists one. */
@@ -38,11 +39,11 @@ function build(): State {
   const { contentDir, publishedBefore } = config();
   const content = loadContent(contentDir);
   // In development "published" is judged now, for the marks; the list keeps every post.
-  const now = live ? Date.now() : publishedBefore;
-  const builtSet = live ? undefined : publishedAtBuild();
+  const now = isLive() ? Date.now() : publishedBefore;
+  const builtSet = isLive() ? undefined : publishedAtBuild();
   const posts = content.posts
     .map((post) => ({ ...post, published: isPublished(post, now), path: contentPaths.post(post.slug), url: urls.post(post.slug), markdownUrl: urls.postMarkdown(post.slug) }))
-    .filter((post) => live || (post.published && (!builtSet || builtSet.has(post.slug))))
+    .filter((post) => isLive() || (post.published && (!builtSet || builtSet.has(post.slug))))
     .sort(newestFirst);
   return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
 }
@@ -51,14 +52,14 @@ function load(fingerprint: string | undefined): Loaded {
   try {
     return { fingerprint, state: build() };
   } catch (error) {
-    if (!live) throw error;
+    if (!isLive()) throw error;
     // Kept until the folder changes again, so a broken file is not reread on every call.
     return { fingerprint, error };
   }
 }
 
 function state(): State {
-  if (live) {
+  if (isLive()) {
     // One look at the folder per synchronous stretch: a page asking for posts, tags and site
     // facts at once stats the files once; any later request looks again.
     if (!lookedThisTurn || !cache) {
@@ -94,7 +95,7 @@ export function contentError(): ContentError | undefined {
  * route's own lookup answers 404 for one that does not exist.
  */
 export function staticParams<T>(params: () => T[]): T[] {
-  if (live) return [];
+  if (isLive()) return [];
   recordPublishedSet(() => ({ slugs: publishedPosts().map((post) => post.slug), prerendered: prerenderedPosts().length }));
   return params();
 }
