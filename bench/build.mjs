@@ -5,13 +5,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from './generate-posts.mjs';
-import { cliOptions, SITE, TMP, log, measureCommand, median, mkdirp, nextBuild, saveResult, snapshotSite } from './lib/common.mjs';
+import { cliOptions, SITE, TMP, log, measureCommand, median, mkdirp, nextBuild, percentile, saveResult, snapshotSite, startLectern } from './lib/common.mjs';
 
 const options = cliOptions();
 const SIZES = (options.sizes ?? process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
 const TIMEOUT_MINUTES = Number(options['timeout-minutes'] ?? process.env.BENCH_BUILD_TIMEOUT_MINUTES ?? 45);
 const HUGO_RUNS = Number(options['hugo-runs'] ?? 3);
 const DIST = '.next-bench-build';
+// Older posts whose first request is timed after the largest build (the long tail, past PRERENDER_POSTS).
+const LONG_TAIL_SAMPLE = Number(options['long-tail-sample'] ?? 200);
 
 /** The phases Next prints, each with the second its line arrived. */
 function phases(lines, totalSeconds) {
@@ -135,43 +137,110 @@ async function main() {
       `hugo ${count}: ${hugo.wallSeconds.toFixed(2)} s wall, ${hugo.cpuSeconds.toFixed(2)} s CPU, ${(hugo.peakRssBytes / 2 ** 20).toFixed(0)} MiB peak, ${hugoPages} HTML files`,
     );
 
-    log(`next build ${count} posts (timeout ${TIMEOUT_MINUTES} min)`);
-    let lastProgress = 0;
-    const result = await nextBuild({
-      distDir: DIST,
-      contentDir,
-      timeoutMs: TIMEOUT_MINUTES * 60_000,
-      onLine: ({ t, line }) => {
-        if (/Compiled|Finished TypeScript|Collecting page data|✓ Generating|Finalizing|rror/.test(line) || t - lastProgress > 60) {
-          lastProgress = t;
-          log(`  ${t.toFixed(0).padStart(5)} s  ${line.trim().slice(0, 140)}`);
-        }
-      },
-    });
-    const next = {
-      ok: result.ok,
-      timedOut: result.timedOut,
-      wallSeconds: result.wallSeconds,
-      cpuSeconds: result.cpuSeconds,
-      cpuPressure: result.cpuPressure,
-      peakTreeRssBytes: result.peakTreeRssBytes,
-      peakProcessRssBytes: result.peakProcessRssBytes,
-      ...phases(result.lines, result.wallSeconds),
-      tail: result.ok ? undefined : result.lines.slice(-30).map((entry) => entry.line),
-    };
-    if (result.ok) {
-      const serverApp = path.join(SITE, DIST, 'server', 'app');
-      next.htmlFiles = countFiles(serverApp, (name) => name.endsWith('.html'));
-    }
+    log(`next build ${count} posts, cold (timeout ${TIMEOUT_MINUTES} min)`);
+    const next = await timedBuild(contentDir, false);
     log(
-      `next ${count}: ${result.ok ? 'ok' : result.timedOut ? 'TIMED OUT' : 'FAILED'} ${next.wallSeconds.toFixed(1)} s wall, ${next.cpuSeconds.toFixed(1)} s CPU, ${(next.peakTreeRssBytes / 2 ** 20).toFixed(0)} MiB peak (tree), ` +
+      `next ${count}: ${next.ok ? 'ok' : next.timedOut ? 'TIMED OUT' : 'FAILED'} ${next.wallSeconds.toFixed(1)} s wall, ${next.cpuSeconds.toFixed(1)} s CPU, ${(next.peakTreeRssBytes / 2 ** 20).toFixed(0)} MiB peak (tree), ` +
         `compile ${next.compileSeconds?.toFixed(1)} s, types ${next.typescriptSeconds?.toFixed(1)} s, collect ${next.collectSeconds?.toFixed(1)} s, static pages ${next.generateSeconds?.toFixed(1)} s (${next.pages} pages)`,
     );
-    sizes.push({ posts: count, averagePostBytes: generated.averageBytes, next, hugo, loadAverage: os.loadavg() });
+    // The author's loop: one post edited, rebuilt with the build cache the cold build left.
+    let warm;
+    if (next.ok) {
+      const edited = editOnePost(contentDir);
+      log(`next build ${count} posts, warm, after editing ${edited}`);
+      warm = { edited, ...(await timedBuild(contentDir, true)) };
+      log(
+        `next ${count} warm: ${warm.ok ? 'ok' : 'FAILED'} ${warm.wallSeconds.toFixed(1)} s wall, ${warm.cpuSeconds.toFixed(1)} s CPU (cold ${next.wallSeconds.toFixed(1)} s: ${(warm.wallSeconds / next.wallSeconds).toFixed(2)}×)`,
+      );
+    }
+    const longTail = next.ok && count === SIZES[SIZES.length - 1] ? await firstRequests(contentDir) : undefined;
+    sizes.push({ posts: count, averagePostBytes: generated.averageBytes, next, warm, longTail, hugo, loadAverage: os.loadavg() });
     fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
     fs.rmSync(path.join(hugoDir, 'public'), { recursive: true, force: true });
     // Partial results are worth keeping if a later size runs out of time.
-    saveResult('build', { settings: { sizes: SIZES, timeoutMinutes: TIMEOUT_MINUTES, hugoRuns: HUGO_RUNS, cores: os.availableParallelism() }, sizes });
+    saveResult('build', {
+      settings: {
+        sizes: SIZES,
+        timeoutMinutes: TIMEOUT_MINUTES,
+        hugoRuns: HUGO_RUNS,
+        cores: os.availableParallelism(),
+        prerenderPosts: process.env.PRERENDER_POSTS ?? 'default',
+      },
+      sizes,
+    });
+  }
+}
+
+/** Appends a paragraph to the post in the middle of the list: an edit that changes one post and nothing else. */
+function editOnePost(contentDir) {
+  const posts = fs.readdirSync(path.join(contentDir, 'posts')).sort();
+  const name = posts[Math.floor(posts.length / 2)];
+  fs.appendFileSync(path.join(contentDir, 'posts', name), `\nAn edit made at ${new Date().toISOString()}.\n`);
+  return name;
+}
+
+async function timedBuild(contentDir, keepCache) {
+  let lastProgress = 0;
+  const result = await nextBuild({
+    distDir: DIST,
+    contentDir,
+    keepCache,
+    timeoutMs: TIMEOUT_MINUTES * 60_000,
+    onLine: ({ t, line }) => {
+      if (/Compiled|Finished TypeScript|Collecting page data|✓ Generating|Finalizing|rror/.test(line) || t - lastProgress > 60) {
+        lastProgress = t;
+        log(`  ${t.toFixed(0).padStart(5)} s  ${line.trim().slice(0, 140)}`);
+      }
+    },
+  });
+  const next = {
+    ok: result.ok,
+    timedOut: result.timedOut,
+    wallSeconds: result.wallSeconds,
+    cpuSeconds: result.cpuSeconds,
+    cpuPressure: result.cpuPressure,
+    peakTreeRssBytes: result.peakTreeRssBytes,
+    peakProcessRssBytes: result.peakProcessRssBytes,
+    ...phases(result.lines, result.wallSeconds),
+    tail: result.ok ? undefined : result.lines.slice(-30).map((entry) => entry.line),
+  };
+  if (result.ok) next.htmlFiles = countFiles(path.join(SITE, DIST, 'server', 'app'), (name) => name.endsWith('.html'));
+  return next;
+}
+
+/**
+ * The long tail: lectern's server on the build just made, with no background generation, and
+ * the first request of LONG_TAIL_SAMPLE older posts' pages (generated then), one at a time,
+ * beside the first request of as many pages the build generated (read from disk, not memory).
+ */
+async function firstRequests(contentDir) {
+  const list = JSON.parse(fs.readFileSync(path.join(SITE, DIST, 'lectern', 'published.json'), 'utf8'));
+  const older = list.slugs.slice(list.prerendered);
+  if (older.length === 0) return undefined;
+  const server = await startLectern({ distDir: DIST, env: { CONTENT_DIR: contentDir, PREWARM: '0' } });
+  const time = async (slugs) => {
+    const times = [];
+    for (const slug of slugs) {
+      const started = performance.now();
+      const response = await fetch(`${server.baseUrl}/blog/${slug}`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`/blog/${slug} answered ${response.status}`);
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  try {
+    const step = Math.max(1, Math.floor(older.length / LONG_TAIL_SAMPLE));
+    const generated = await time(older.filter((_, index) => index % step === 0).slice(0, LONG_TAIL_SAMPLE));
+    const built = await time(list.slugs.slice(0, Math.min(list.prerendered, LONG_TAIL_SAMPLE)));
+    const summary = (times) => ({ count: times.length, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxMs: times[times.length - 1] });
+    const result = { prerendered: list.prerendered, older: older.length, generated: summary(generated), built: summary(built) };
+    log(
+      `long tail: first request of ${result.generated.count} older posts p50 ${result.generated.p50Ms.toFixed(0)} ms, p99 ${result.generated.p99Ms.toFixed(0)} ms; of built posts p50 ${result.built.p50Ms?.toFixed(1)} ms, p99 ${result.built.p99Ms?.toFixed(1)} ms`,
+    );
+    return result;
+  } finally {
+    await server.stop();
   }
 }
 

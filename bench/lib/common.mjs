@@ -368,8 +368,9 @@ export const NEXT_BIN = path.join('node_modules', 'next', 'dist', 'bin', 'next')
  * loaded into every Node process of the build (NODE_OPTIONS=--import), `env` is added to the
  * build's environment, and `prefix` is a command the build runs under (it ends with `exec "$@"`).
  */
-export async function nextBuild({ distDir, contentDir, siteUrl = SITE_URL, timeoutMs, onLine, preload, env = {}, prefix = [] }) {
-  fs.rmSync(path.join(SITE, distDir), { recursive: true, force: true });
+export async function nextBuild({ distDir, contentDir, siteUrl = SITE_URL, timeoutMs, onLine, preload, env = {}, prefix = [], keepCache = false }) {
+  // keepCache: a rebuild as a CI that keeps `.next/cache` runs it (Next empties the rest itself).
+  if (!keepCache) fs.rmSync(path.join(SITE, distDir), { recursive: true, force: true });
   const [command, ...args] = [...prefix, process.execPath, NEXT_BIN, 'build'];
   return measureCommand(command, args, {
     cwd: SITE,
