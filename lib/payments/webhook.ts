@@ -67,14 +67,11 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       status: 'confirmed',
       createdAt: now,
     };
+    // What the receipt and, if the session filled meanwhile, the refund mail both say.
+    const seatsBought = { title: product.title, session: trainingSession.id, start: trainingSession.start, seats: booking.seats, amount, currency };
     const mail = bookingReceiptMail(to, {
       id: booking.id,
-      title: product.title,
-      session: trainingSession.id,
-      start: trainingSession.start,
-      seats: booking.seats,
-      amount,
-      currency,
+      ...seatsBought,
       cancelUrl: bookingCancelUrl(booking.id, token.token),
       deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
     });
@@ -87,17 +84,7 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       mails: [mail],
     });
     if (outcome !== 'full') return outcome;
-    return refundOversold(event, session, () =>
-      sessionFullRefundMail(to, {
-        id: session.id,
-        title: product.title,
-        session: trainingSession.id,
-        start: trainingSession.start,
-        seats: booking.seats,
-        amount,
-        currency,
-      }),
-    );
+    return refundOversold(event, session, () => sessionFullRefundMail(to, { id: session.id, ...seatsBought }));
   }
   const outcome = await store().bookings.recordPayment({
     eventId: event.id,
