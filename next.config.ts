@@ -7,15 +7,16 @@ import { contentFingerprint } from './lib/content/fingerprint';
 import { FORM_BODY_LIMIT } from './lib/http/body';
 
 /**
- * What a rendered post depends on besides its text: the renderer's code (lib/content), the
- * packages it runs (the lockfile) and the images it measures (public/). Part of every key of the
- * render cache (lib/content/render.ts), so a change to any of them renders every post again.
+ * What a rendered post or card depends on besides its text: the renderer's code (lib/content),
+ * the card's component, the packages they run (the lockfile) and the images the renderer
+ * measures (public/). Part of every key of the build cache (lib/content/build-cache.ts), so a
+ * change to any of them renders every post and draws every card again.
  */
 function rendererVersion(): string {
   const hash = createHash('sha256');
   const folder = path.join(process.cwd(), 'lib', 'content');
   for (const name of fs.readdirSync(folder).sort()) hash.update(name).update(fs.readFileSync(path.join(folder, name)));
-  for (const file of ['package-lock.json', 'package.json']) {
+  for (const file of ['components/og-card.tsx', 'package-lock.json', 'package.json']) {
     if (fs.existsSync(file)) hash.update(fs.readFileSync(file));
   }
   hash.update(contentFingerprint(path.join(process.cwd(), 'public')));

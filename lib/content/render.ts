@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import rehypeShiki from '@shikijs/rehype';
@@ -15,9 +14,8 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
-import { config } from '../config';
-import { nodeEnv } from '../env';
 import { absoluteUrls } from './absolute-urls';
+import { kept } from './build-cache';
 import { CODE_THEMES, codeClasses } from './code-theme';
 
 export type TocEntry = { depth: 2 | 3; id: string; text: string };
@@ -162,33 +160,8 @@ function render(markdown: string, options: RenderOptions): Promise<Rendered> {
     .then((file) => ({ ...facts, html: String(file) }));
 }
 
-/**
- * Renders kept between builds: a production build or server keeps each result in Next's build
- * cache folder (`.next/cache`, which `next build` leaves in place and CI can keep), under a hash
- * of the text, the base URL and the renderer's version (next.config.ts hashes this folder's code,
- * the theme, public/ and the lockfile into it). An unchanged post skips the whole pipeline.
- * Development renders afresh, as the renderer's code may be changing, and so does code run
- * outside Next's bundles (tests, scripts), which has no renderer version.
- */
+/** A render kept between builds (lib/content/build-cache.ts), keyed by the text and the base URL. */
 async function keptOrRendered(key: string, markdown: string, options: RenderOptions): Promise<Rendered> {
-  const { distDir, rendererVersion } = config();
-  if (!rendererVersion || nodeEnv() === 'development') return render(markdown, options);
-  const hash = createHash('sha256').update(rendererVersion).update('\0').update(key).digest('hex');
-  const file = path.join(distDir, 'cache', 'lectern-render', hash.slice(0, 2), `${hash}.json`);
-  try {
-    return JSON.parse(await fs.promises.readFile(file, 'utf8')) as Rendered;
-  } catch {
-    // Not kept yet (or unreadable): render it.
-  }
-  const result = await render(markdown, options);
-  try {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    // Written aside and renamed: two workers rendering the same text never leave half a file.
-    const temporary = `${file}.${process.pid}`;
-    await fs.promises.writeFile(temporary, JSON.stringify(result));
-    await fs.promises.rename(temporary, file);
-  } catch {
-    // A read-only deployment keeps nothing; the result is still served.
-  }
-  return result;
+  const bytes = await kept('render', key, async () => Buffer.from(JSON.stringify(await render(markdown, options))));
+  return JSON.parse(bytes.toString('utf8')) as Rendered;
 }
