@@ -154,17 +154,26 @@ export type Tag = {
 
 /** Tags of published posts, by URL slug; tags that slug the same are one tag. */
 export function tags(): Tag[] {
-  const bySlug = new Map<string, Tag>();
-  for (const post of publishedPosts()) {
-    for (const name of post.tags) {
-      const slug = tagSlug(name);
-      const tag = bySlug.get(slug) ?? { name, slug, path: contentPaths.tag(slug), posts: [] };
-      if (!tag.posts.includes(post)) tag.posts.push(post);
-      bySlug.set(slug, tag);
+  const current = state();
+  let list = tagsOf.get(current);
+  if (!list) {
+    const bySlug = new Map<string, Tag>();
+    for (const post of current.posts) {
+      // A post listing two tags that slug the same is in that tag once.
+      for (const slug of new Set(post.tags.map(tagSlug))) {
+        const tag = bySlug.get(slug) ?? { name: post.tags.find((name) => tagSlug(name) === slug) ?? slug, slug, path: contentPaths.tag(slug), posts: [] };
+        tag.posts.push(post);
+        bySlug.set(slug, tag);
+      }
     }
+    list = [...bySlug.values()].sort((a, b) => b.posts.length - a.posts.length || a.slug.localeCompare(b.slug));
+    tagsOf.set(current, list);
   }
-  return [...bySlug.values()].sort((a, b) => b.posts.length - a.posts.length || a.slug.localeCompare(b.slug));
+  return [...list];
 }
+
+/** The tags of each loaded state, made once: every list and tag page asks for them. */
+const tagsOf = new WeakMap<State, Tag[]>();
 
 /** A tag of published posts by its URL slug, or undefined. */
 export function tagBySlug(slug: string): Tag | undefined {
