@@ -507,7 +507,7 @@ function goalsBlock(existing) {
     } else if (perPost.length === 1) {
       out.build.push([
         'linear in posts',
-        `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; the largest build did not finish`,
+        `one step measured (${int(perPost[0].from)} → ${int(perPost[0].to)}): ${ms(perPost[0].seconds * 1000, 0)} ms per added post; ${largest.next.ok ? 'only two sizes were built, so no second step to compare' : 'the largest build did not finish'}`,
         '–',
       ]);
     }
