@@ -1,12 +1,14 @@
 import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { builtList } from '../content/published-set';
+import { contentPaths } from '../content/urls';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** The URLs of a post that a build generates for the newest posts: its page, its card and its markdown. */
 export function postUrls(slug: string): string[] {
-  return [`/blog/${slug}`, `/blog/${slug}/index.md`, `/api/blog/${slug}/markdown`, `/blog/${slug}/opengraph-image`];
+  const page = contentPaths.post(slug);
+  return [page, `${page}/index.md`, `/api/blog/${slug}/markdown`, `${page}/opengraph-image`];
 }
 
 /** The posts the build left to their first request (past PRERENDER_POSTS), newest first. */

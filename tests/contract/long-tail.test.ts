@@ -31,6 +31,25 @@ function keptFiles(dist: string, slug: string): string[] {
   return found;
 }
 
+/** lectern's server with the contract site's settings (global-setup.ts), on another content folder or build folder if given. */
+async function serveContractBuild({
+  contentDir = inject('contentDir'),
+  distDir = inject('distDir'),
+  prewarm = false,
+}: {
+  contentDir?: string;
+  distDir?: string;
+  prewarm?: boolean;
+}) {
+  return startSite({
+    contentDir,
+    distDir,
+    siteUrl: inject('siteUrl'),
+    port: await freePort(),
+    extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: prewarm ? '1' : '0' },
+  });
+}
+
 /** A copy of the contract build, without Next's build cache, for a server of a test's own. */
 function copyBuild(): string {
   const copy = fs.mkdtempSync(path.join(ROOT, '.next-long-tail-'));
@@ -105,14 +124,7 @@ describe('a page generated on request is the page the build would have made', ()
     for (const pathname of removed) delete manifest.routes[pathname];
     fs.writeFileSync(manifestFile, JSON.stringify(manifest));
     for (const file of keptFiles(copy, slug)) fs.rmSync(path.join(copy, file), { recursive: true, force: true });
-    const port = await freePort();
-    site = await startSite({
-      contentDir: inject('contentDir'),
-      distDir: path.basename(copy),
-      siteUrl: inject('siteUrl'),
-      port,
-      extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '0' },
-    });
+    site = await serveContractBuild({ distDir: path.basename(copy) });
   }, 90_000);
 
   afterAll(async () => {
@@ -153,14 +165,7 @@ describe("the published set is the build's", () => {
       path.join(content, 'posts', 'written-after-the-build.md'),
       '---\ntitle: Written after the build\ndescription: Not in the build.\ndate: 2025-01-01\ntags: [testing]\n---\n\nA post the build never saw.\n',
     );
-    const port = await freePort();
-    site = await startSite({
-      contentDir: content,
-      distDir: inject('distDir'),
-      siteUrl: inject('siteUrl'),
-      port,
-      extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '0' },
-    });
+    site = await serveContractBuild({ contentDir: content });
   }, 90_000);
 
   afterAll(async () => {
@@ -182,14 +187,7 @@ describe("after start, lectern's server generates the older posts in the backgro
   beforeAll(async () => {
     copy = copyBuild();
     fs.rmSync(path.join(copy, 'server', 'route-cache'), { recursive: true, force: true });
-    const port = await freePort();
-    site = await startSite({
-      contentDir: inject('contentDir'),
-      distDir: path.basename(copy),
-      siteUrl: inject('siteUrl'),
-      port,
-      extraEnv: { POSTS_PER_PAGE: '1', PRERENDER_POSTS: '2', PREWARM: '1' },
-    });
+    site = await serveContractBuild({ distDir: path.basename(copy), prewarm: true });
   }, 90_000);
 
   afterAll(async () => {

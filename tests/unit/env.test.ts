@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envOrExit, InvalidEnvironmentError, parseEnv } from '@/lib/env';
+import { InvalidEnvironmentError, parseEnv } from '@/lib/env';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -100,17 +100,9 @@ describe('envOrExit', () => {
     vi.resetModules();
   });
 
-  it('returns the settings when they are good', () => {
-    expect(
-      envOrExit(() => {
-        throw new Error('exit');
-      }).PORT,
-    ).toBeTypeOf('number');
-  });
-
-  it('prints every bad value and ends the process with status 1 when they are not', async () => {
-    vi.stubEnv('MAIL_POLL_MS', 'abc');
-    vi.stubEnv('STRIPE_API_URL', 'stripe');
+  /** envOrExit of a fresh module (the settings are parsed once per process), with what it printed and the codes it exited with. */
+  async function startWith(settings: Record<string, string>) {
+    for (const [name, value] of Object.entries(settings)) vi.stubEnv(name, value);
     vi.resetModules();
     const fresh = await import('@/lib/env');
     const printed: string[] = [];
@@ -119,7 +111,21 @@ describe('envOrExit', () => {
       codes.push(code);
       throw new Error('exited');
     };
-    expect(() => fresh.envOrExit(exit, { error: (message: string) => printed.push(message) })).toThrow('exited');
+    const start = () => fresh.envOrExit(exit, { error: (message: string) => printed.push(message) });
+    return { start, printed, codes };
+  }
+
+  it('returns the settings, printing nothing and exiting nothing, when they are good', async () => {
+    const { start, printed, codes } = await startWith({ PORT: '4321' });
+    expect(start().PORT).toBe(4321);
+    expect(codes).toEqual([]);
+    expect(printed).toEqual([]);
+  });
+
+  it('prints every bad value and ends the process with status 1 when they are not', async () => {
+    const { start, printed, codes } = await startWith({ MAIL_POLL_MS: 'abc', STRIPE_API_URL: 'stripe' });
+    // The stand-in for process.exit throws, as the real one never returns.
+    expect(start).toThrow('exited');
     expect(codes).toEqual([1]);
     expect(printed).toEqual(['Invalid environment:\n  MAIL_POLL_MS: must be a whole number of milliseconds\n  STRIPE_API_URL: must be an http(s) URL']);
   });
