@@ -11,6 +11,14 @@ import { ThemeSwitch } from '@/components/theme-switch';
 import './globals.css';
 import './code-theme.css';
 
+/** The site's sections, in the header of every page (the feed is a plain link: it is not a page). */
+const NAVIGATION = [
+  ['/blog', 'Blog'],
+  ['/apps', 'Apps'],
+  ['/pricing', 'Pricing'],
+  ['/support', 'Support'],
+] as const;
+
 export function generateMetadata(): Metadata {
   const { name, summary } = site();
   return {
@@ -49,19 +57,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </Link>
           <nav aria-label="Main">
             <ul>
+              {NAVIGATION.map(([href, label]) => (
+                <li key={href}>
+                  <Link href={href}>{label}</Link>
+                </li>
+              ))}
               <li>
-                <Link href="/blog">Blog</Link>
-              </li>
-              <li>
-                <Link href="/apps">Apps</Link>
-              </li>
-              <li>
-                <Link href="/pricing">Pricing</Link>
-              </li>
-              <li>
-                <Link href="/support">Support</Link>
-              </li>
-              <li>
+                {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a feed, not a page (the rule takes app/api/[...path] for one) */}
                 <a href="/api/rss">RSS</a>
               </li>
             </ul>
@@ -76,6 +78,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             © {author.name}. {reuse}
           </p>
           <p>
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- files for programs, not pages (the rule takes app/api/[...path] for one) */}
             For agents: <a href="/llms.txt">llms.txt</a> · <a href="/api/blog">JSON</a> · <a href="/api/rss">RSS</a> · <Link href="/docs/api">API</Link>
           </p>
         </footer>

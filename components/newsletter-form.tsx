@@ -1,4 +1,5 @@
 import { PostForm } from './post-form';
+import { subscribeRoute } from '@/lib/write-routes/subscribe';
 
 export function NewsletterForm() {
   return (
@@ -6,7 +7,7 @@ export function NewsletterForm() {
       <h2 id="newsletter-title">Get new posts by email</h2>
       <p>One email per new post. Confirm by the link we send; unsubscribe from any message.</p>
       <PostForm
-        action="/api/subscribe"
+        action={subscribeRoute.path}
         submitLabel="Subscribe"
         className="post-form newsletter-form"
         fields={[

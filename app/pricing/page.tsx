@@ -6,6 +6,9 @@ import { paymentsConfigured } from '@/lib/services/payments';
 import { renderMarkdown } from '@/lib/content/render';
 import { formatPrice } from '@/lib/products/price';
 import { pageMetadata } from '@/lib/seo';
+import { trainingCheckoutRoute } from '@/lib/write-routes/training-checkout';
+import { checkoutRoute } from '@/lib/write-routes/checkout';
+import { specialOfferCheckoutRoute } from '@/lib/write-routes/special-offer-checkout';
 
 export function generateMetadata() {
   return pageMetadata({ title: 'Pricing', description: `The training, digital bundles and book from ${site().name}, with prices.`, path: '/pricing' });
@@ -16,7 +19,7 @@ const sessionDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle
 function BuyForm({ product }: { product: Product }) {
   if (product.kind === 'training') {
     return (
-      <form method="post" action="/api/payments/training/checkout" className="buy-form">
+      <form method="post" action={trainingCheckoutRoute.path} className="buy-form">
         <input type="hidden" name="product" value={product.slug} />
         <AttemptField />
         <label htmlFor={`session-${product.slug}`}>Session</label>
@@ -35,7 +38,7 @@ function BuyForm({ product }: { product: Product }) {
       </form>
     );
   }
-  const action = product.kind === 'offer' ? '/api/payments/special-offer/checkout' : '/api/payments/checkout';
+  const action = product.kind === 'offer' ? specialOfferCheckoutRoute.path : checkoutRoute.path;
   return (
     <form method="post" action={action} className="buy-form">
       <input type="hidden" name="product" value={product.slug} />

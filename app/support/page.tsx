@@ -1,6 +1,7 @@
 import { PostForm } from '@/components/post-form';
 import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
+import { supportRoute } from '@/lib/write-routes/support';
 
 export function generateMetadata() {
   const { title, description } = pageFacts.support();
@@ -13,7 +14,7 @@ export default function SupportPage() {
       <h1>{pageFacts.support().title}</h1>
       <p>{pageFacts.support().intro}</p>
       <PostForm
-        action="/api/support"
+        action={supportRoute.path}
         submitLabel="Send message"
         fields={[
           { name: 'name', label: 'Name', required: true, autoComplete: 'name', maxLength: 100 },

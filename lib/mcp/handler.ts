@@ -3,7 +3,7 @@ import { config } from '../config';
 import { MCP_BODY_LIMIT } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
-import { admit } from '../http/write-route';
+import { admit } from '../write-routes/handler';
 import { MCP_PATH } from './names';
 import { createMcpServer } from './server';
 

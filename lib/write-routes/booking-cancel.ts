@@ -16,6 +16,15 @@ const schema = z.strictObject({
   token: z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),
 });
 
+const responses = {
+  '404': problemStatus('No booking matches this id and token (the same answer for both).'),
+  '409': problemStatus('Outside the cancellation policy, or already cancelled.'),
+  '503': problemStatus(
+    'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
+    { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  ),
+};
+
 const notFound: WriteResult = { ok: false, problem: 'not-found', detail: 'No booking matches this id and token.' };
 const alreadyCancelled: WriteResult = { ok: false, problem: 'conflict', detail: 'This booking is already cancelled.' };
 
@@ -88,18 +97,7 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
 }
 
 export const bookingCancelRoute = defineWriteRoute({
-  name: 'bookingCancel',
-  path: '/api/booking/cancel',
-  limit: { requests: 20, windowSeconds: 60 * 60 },
-  schema,
-  summary: 'Cancel a training booking with the token from its receipt.',
-  responses: {
-    '404': problemStatus('No booking matches this id and token (the same answer for both).'),
-    '409': problemStatus('Outside the cancellation policy, or already cancelled.'),
-    '503': problemStatus(
-      'Payments are not configured, or the request could not be stored (nothing was kept); or, as `cancellation-pending`, the cancellation is recorded but its refund is not confirmed yet: send the same request again after Retry-After to finish it (the refund has one idempotency key per booking, so it is never made twice).',
-      { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    ),
-  },
-  action: cancelBooking,
+  route: { name: 'bookingCancel', path: '/api/booking/cancel', limit: { requests: 20, windowSeconds: 60 * 60 } },
+  handle: { schema, action: cancelBooking },
+  docs: { summary: 'Cancel a training booking with the token from its receipt.', responses },
 });

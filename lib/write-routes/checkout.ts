@@ -14,11 +14,7 @@ async function checkout(input: z.output<typeof schema>, context: WriteContext): 
 }
 
 export const checkoutRoute = defineWriteRoute({
-  name: 'checkout',
-  path: '/api/payments/checkout',
-  limit: { requests: 10, windowSeconds: 10 * 60 },
-  schema,
-  summary: 'Start a Stripe Checkout for a digital bundle or the book.',
-  honeypot: backToPricing,
-  action: checkout,
+  route: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  handle: { schema, honeypot: backToPricing, action: checkout },
+  docs: { summary: 'Start a Stripe Checkout for a digital bundle or the book.' },
 });

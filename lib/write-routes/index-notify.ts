@@ -30,6 +30,8 @@ const schema = z.strictObject({
   urls: z.array(z.url()).min(1).max(INDEXNOW_BATCH).optional().describe('URLs to submit; by default the ones changed since the last submission.'),
 });
 
+const responses = { '401': problemStatus('Missing or wrong bearer token.'), '502': problemStatus('IndexNow did not answer.') };
+
 /**
  * Submits URLs to IndexNow in batches of at most 10,000: the ones given, or by
  * default the pages whose content changed since the last successful submission
@@ -86,14 +88,11 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
 
 /** The owner's tool, limited so that its bearer token cannot be guessed. */
 export const indexNotifyRoute = defineWriteRoute({
-  name: 'indexNotify',
-  path: '/api/index-notify',
-  limit: { requests: 20, windowSeconds: 60 * 60 },
-  schema,
-  summary: 'Submit changed URLs to IndexNow (owner only, bearer token).',
-  responses: { '401': problemStatus('Missing or wrong bearer token.'), '502': problemStatus('IndexNow did not answer.') },
-  action: notifyIndexNow,
-  authorize: { check: authorizeIndexNotify, security: { bearer: [] } },
-  optionalBody: true,
-  jsonOnly: true,
+  route: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: 60 * 60 } },
+  handle: { schema, action: notifyIndexNow, authorize: { check: authorizeIndexNotify, security: { bearer: [] } }, optionalBody: true },
+  docs: {
+    summary: 'Submit changed URLs to IndexNow (owner only, bearer token).',
+    responses,
+    jsonOnly: true,
+  },
 });

@@ -1,29 +1,12 @@
-import { bookingCancelRoute } from './booking-cancel';
-import { checkoutRoute } from './checkout';
-import { indexNotifyRoute } from './index-notify';
-import { specialOfferCheckoutRoute } from './special-offer-checkout';
-import { subscribeRoute } from './subscribe';
-import { subscribeConfirmRoute } from './subscribe-confirm';
-import { supportRoute } from './support';
-import { trainingCheckoutRoute } from './training-checkout';
-import { unsubscribeRoute } from './unsubscribe';
+import * as registry from './registry';
 
-/**
- * Every write route, one line each. The limiter and the RateLimit headers
- * (lib/limits/table.ts), /openapi.json and the docs page all read this list;
- * a route's file under app/api/ is one call of `handlersFor`.
- */
-export const writeRoutes = [
-  subscribeRoute,
-  supportRoute,
-  checkoutRoute,
-  trainingCheckoutRoute,
-  specialOfferCheckoutRoute,
-  bookingCancelRoute,
-  indexNotifyRoute,
-  subscribeConfirmRoute,
-  unsubscribeRoute,
-] as const;
-
-export type AnyWriteRoute = (typeof writeRoutes)[number];
+export type AnyWriteRoute = (typeof registry)[keyof typeof registry];
 export type WriteRoute = AnyWriteRoute['name'];
+
+/** Every write route of ./registry.ts, in the order of their paths (as /openapi.json and the docs page list them). */
+export const writeRoutes: readonly AnyWriteRoute[] = Object.values(registry).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+/** The write route answering at a path, if one does. */
+export function writeRouteAt(path: string): AnyWriteRoute | undefined {
+  return writeRoutes.find((route) => route.path === path);
+}

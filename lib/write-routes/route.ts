@@ -14,22 +14,19 @@ export type WriteContext = { request: Request; client: string; form: boolean };
 /** One response of an OpenAPI operation, as /openapi.json lists it. */
 export type OpenApiResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
 
-/**
- * Everything about one write route, in one place: the shared handler, the
- * limiter, the RateLimit-Policy header, /openapi.json and the docs page all
- * read it from the registry (./index.ts).
- */
-export type WriteRouteDefinition<Name extends string = string, Schema extends z.ZodType = z.ZodType> = {
+/** Where a write route answers and how often one client may call it. */
+export type WriteRouteAddress<Name extends string = string> = {
   /** The route's name in RateLimit headers, limiter keys and the OpenAPI request schema. */
   name: Name;
   path: string;
   /** Per client address, sliding window. */
   limit: { requests: number; windowSeconds: number };
+};
+
+/** What the shared handler (./handler.ts) does with a request to the route. */
+export type WriteRouteHandling<Schema extends z.ZodType = z.ZodType> = {
   /** The request body, validated before the action runs and described in /openapi.json. */
   schema: Schema;
-  summary: string;
-  /** Statuses only this route answers, beside those every write route can (400, 403, 405, 413, 415, 429, 500, 503). */
-  responses?: Record<string, OpenApiResponse>;
   /**
    * The answer to a filled honeypot (`website`): what a real success would
    * look like, with nothing done. Every route whose schema has the field gives one.
@@ -44,17 +41,35 @@ export type WriteRouteDefinition<Name extends string = string, Schema extends z.
   queryFields?: readonly { name: string; description: string; pattern: string }[];
   /** Also accepts multipart/form-data (text fields only), as some mail providers send one-click unsubscribes. */
   multipart?: boolean;
-  /** Documented for JSON only (it still reads a urlencoded body): for programs, not forms. */
-  jsonOnly?: boolean;
   /** Answers GET instead of 405 (a link opened in a browser). */
   get?: (request: Request) => Response;
 };
 
-/** Keeps the literal name and the schema's type of a route definition. */
-export function defineWriteRoute<const Name extends string, Schema extends z.ZodType>(
-  route: WriteRouteDefinition<Name, Schema>,
-): WriteRouteDefinition<Name, Schema> {
-  return route;
+/** How /openapi.json and the docs page describe the route. */
+export type WriteRouteDocs = {
+  summary: string;
+  /** Statuses only this route answers, beside those every write route can (400, 403, 405, 413, 415, 429, 500, 503). */
+  responses?: Record<string, OpenApiResponse>;
+  /** Documented for JSON only (it still reads a urlencoded body): for programs, not forms. */
+  jsonOnly?: boolean;
+};
+
+/**
+ * Everything about one write route, in one place: the shared handler, the
+ * limiter, the RateLimit-Policy header, /openapi.json and the docs page all
+ * read it from the registry (./registry.ts).
+ */
+export type WriteRouteDefinition<Name extends string = string, Schema extends z.ZodType = z.ZodType> = WriteRouteAddress<Name> &
+  WriteRouteHandling<Schema> &
+  WriteRouteDocs;
+
+/** One write route from its three parts, keeping its literal name and its schema's type. */
+export function defineWriteRoute<const Name extends string, Schema extends z.ZodType>(parts: {
+  route: WriteRouteAddress<Name>;
+  handle: WriteRouteHandling<Schema>;
+  docs: WriteRouteDocs;
+}): WriteRouteDefinition<Name, Schema> {
+  return { ...parts.route, ...parts.handle, ...parts.docs };
 }
 
 /** A problem+json response of one status, for a route's `responses`. */

@@ -6,6 +6,8 @@ import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } 
 
 const schema = z.strictObject({ product: slug('special offer'), attempt, website: honeypot });
 
+const responses = { '410': problemStatus('Outside the offer window (given in `detail`).') };
+
 /** A special offer, only inside its window: 410 Gone with the window otherwise. */
 async function specialOfferCheckout(input: z.output<typeof schema>, context: WriteContext): Promise<WriteResult> {
   const product = productBySlug(input.product);
@@ -20,12 +22,7 @@ async function specialOfferCheckout(input: z.output<typeof schema>, context: Wri
 }
 
 export const specialOfferCheckoutRoute = defineWriteRoute({
-  name: 'specialOfferCheckout',
-  path: '/api/payments/special-offer/checkout',
-  limit: { requests: 10, windowSeconds: 10 * 60 },
-  schema,
-  summary: 'Start a Stripe Checkout for a special offer, inside its time window.',
-  responses: { '410': problemStatus('Outside the offer window (given in `detail`).') },
-  honeypot: backToPricing,
-  action: specialOfferCheckout,
+  route: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  handle: { schema, honeypot: backToPricing, action: specialOfferCheckout },
+  docs: { summary: 'Start a Stripe Checkout for a special offer, inside its time window.', responses },
 });

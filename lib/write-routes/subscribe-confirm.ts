@@ -9,6 +9,11 @@ export const CONFIRMED_PAGE = '/subscribe/confirmed';
 
 const schema = z.strictObject({ token: linkToken });
 
+const responses = {
+  '404': problemStatus('The token is unknown or already used.'),
+  '410': problemStatus(`The token has expired (confirmation links work for ${CONFIRMATION_DAYS} days); nothing changed: subscribe again.`),
+};
+
 async function confirmSubscription(input: z.output<typeof schema>): Promise<WriteResult> {
   const now = Date.now();
   const outcome = await (await storeNow()).subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
@@ -26,14 +31,7 @@ async function confirmSubscription(input: z.output<typeof schema>): Promise<Writ
 
 /** The newsletter's confirmation link posts here: a person confirms once, so the limit is that of a form. */
 export const subscribeConfirmRoute = defineWriteRoute({
-  name: 'subscribeConfirm',
-  path: '/api/subscribe/confirm',
-  limit: { requests: 20, windowSeconds: 60 * 60 },
-  schema,
-  summary: 'Confirm a newsletter subscription with the token from the confirmation email (the button on /subscribe/confirm).',
-  responses: {
-    '404': problemStatus('The token is unknown or already used.'),
-    '410': problemStatus(`The token has expired (confirmation links work for ${CONFIRMATION_DAYS} days); nothing changed: subscribe again.`),
-  },
-  action: confirmSubscription,
+  route: { name: 'subscribeConfirm', path: '/api/subscribe/confirm', limit: { requests: 20, windowSeconds: 60 * 60 } },
+  handle: { schema, action: confirmSubscription },
+  docs: { summary: 'Confirm a newsletter subscription with the token from the confirmation email (the button on /subscribe/confirm).', responses },
 });

@@ -45,11 +45,7 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
 }
 
 export const subscribeRoute = defineWriteRoute({
-  name: 'subscribe',
-  path: '/api/subscribe',
-  limit: { requests: 5, windowSeconds: 10 * 60 },
-  schema,
-  summary: 'Subscribe to the newsletter (double opt-in: a confirmation link is mailed).',
-  honeypot: subscribeAccepted,
-  action: subscribe,
+  route: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: 10 * 60 } },
+  handle: { schema, honeypot: subscribeAccepted, action: subscribe },
+  docs: { summary: 'Subscribe to the newsletter (double opt-in: a confirmation link is mailed).' },
 });

@@ -47,11 +47,7 @@ async function sendSupportMessage(input: z.output<typeof schema>): Promise<Write
 }
 
 export const supportRoute = defineWriteRoute({
-  name: 'support',
-  path: '/api/support',
-  limit: { requests: 5, windowSeconds: 10 * 60 },
-  schema,
-  summary: 'Send a support message to the site owner.',
-  honeypot: () => supportAccepted(randomUUID()),
-  action: sendSupportMessage,
+  route: { name: 'support', path: '/api/support', limit: { requests: 5, windowSeconds: 10 * 60 } },
+  handle: { schema, honeypot: () => supportAccepted(randomUUID()), action: sendSupportMessage },
+  docs: { summary: 'Send a support message to the site owner.' },
 });

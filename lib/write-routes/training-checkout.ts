@@ -22,6 +22,13 @@ const schema = z.strictObject({
   website: honeypot,
 });
 
+const responses = {
+  '409': problemStatus(
+    `The session has not enough free seats, or this address already holds ${MAX_HELD_SEATS_PER_CLIENT} seats in checkouts not yet paid (\`detail\` says which); nothing is held.`,
+  ),
+  '410': problemStatus('The session has already started.'),
+};
+
 function seatsText(seats: number): string {
   return `${seats} seat${seats === 1 ? '' : 's'}`;
 }
@@ -96,17 +103,7 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
 }
 
 export const trainingCheckoutRoute = defineWriteRoute({
-  name: 'trainingCheckout',
-  path: '/api/payments/training/checkout',
-  limit: { requests: 10, windowSeconds: 10 * 60 },
-  schema,
-  summary: 'Start a Stripe Checkout for seats in a training session.',
-  responses: {
-    '409': problemStatus(
-      `The session has not enough free seats, or this address already holds ${MAX_HELD_SEATS_PER_CLIENT} seats in checkouts not yet paid (\`detail\` says which); nothing is held.`,
-    ),
-    '410': problemStatus('The session has already started.'),
-  },
-  honeypot: backToPricing,
-  action: trainingCheckout,
+  route: { name: 'trainingCheckout', path: '/api/payments/training/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  handle: { schema, honeypot: backToPricing, action: trainingCheckout },
+  docs: { summary: 'Start a Stripe Checkout for seats in a training session.', responses },
 });

@@ -15,6 +15,8 @@ const schema = z.strictObject({
     .describe('Sent by mail providers for an RFC 8058 one-click unsubscribe.'),
 });
 
+const responses = { '404': problemStatus('The token is not an unsubscribe token of this site.') };
+
 /**
  * Unsubscribes the holder of the token (in the body, or in the query as the
  * List-Unsubscribe address carries it). A one-click post (RFC 8058) is
@@ -39,18 +41,20 @@ function openedInBrowser(request: Request): Response {
 
 /** Mail providers send the one-click unsubscribes of many readers from a few shared addresses, hence the generous limit. */
 export const unsubscribeRoute = defineWriteRoute({
-  name: 'unsubscribe',
-  path: '/api/subscribe/unsubscribe',
-  limit: { requests: 120, windowSeconds: 10 * 60 },
-  schema,
-  summary:
-    'Unsubscribe with the token from a newsletter email: the button on /subscribe/unsubscribe, or an RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, token in the query) to the List-Unsubscribe address, answered 200 without a redirect. A GET is sent (303) to the page with the button and changes nothing.',
-  responses: { '404': problemStatus('The token is not an unsubscribe token of this site.') },
-  action: unsubscribe,
-  queryFields: [
-    { name: 'token', description: 'The token from the email link, as the List-Unsubscribe address carries it.', pattern: '^[A-Za-z0-9_-]{16,128}$' },
-  ],
-  multipart: true,
-  optionalBody: true,
-  get: openedInBrowser,
+  route: { name: 'unsubscribe', path: '/api/subscribe/unsubscribe', limit: { requests: 120, windowSeconds: 10 * 60 } },
+  handle: {
+    schema,
+    action: unsubscribe,
+    queryFields: [
+      { name: 'token', description: 'The token from the email link, as the List-Unsubscribe address carries it.', pattern: '^[A-Za-z0-9_-]{16,128}$' },
+    ],
+    multipart: true,
+    optionalBody: true,
+    get: openedInBrowser,
+  },
+  docs: {
+    summary:
+      'Unsubscribe with the token from a newsletter email: the button on /subscribe/unsubscribe, or an RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, token in the query) to the List-Unsubscribe address, answered 200 without a redirect. A GET is sent (303) to the page with the button and changes nothing.',
+    responses,
+  },
 });

@@ -115,17 +115,8 @@ describe('/robots.txt', () => {
     const byAgent = new Map(groups.map((group) => [/^User-agent: (.+)$/m.exec(group)?.[1], group]));
     for (const group of groups) expect(group).toContain('Content-Signal: search=yes, ai-input=yes, ai-train=no');
     expect(byAgent.get('*')).toContain('Allow: /');
-    for (const bot of [
-      'GPTBot',
-      'ClaudeBot',
-      'anthropic-ai',
-      'CCBot',
-      'Google-Extended',
-      'Applebot-Extended',
-      'Bytespider',
-      'meta-externalagent',
-      'cohere-training-data-crawler',
-    ]) {
+    const trainingCrawlers = 'GPTBot ClaudeBot anthropic-ai CCBot Google-Extended Applebot-Extended Bytespider meta-externalagent cohere-training-data-crawler';
+    for (const bot of trainingCrawlers.split(' ')) {
       expect(byAgent.get(bot), bot).toMatch(/^Disallow: \/$/m);
     }
     for (const bot of ['OAI-SearchBot', 'ChatGPT-User', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User', 'Googlebot', 'Bingbot']) {

@@ -1,4 +1,5 @@
 import { CANCELLATION_NOTICE_DAYS } from '@/lib/products';
+import { bookingCancelRoute } from '@/lib/write-routes/booking-cancel';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Cancel my booking', description: 'Cancel a training booking with the link from its receipt.', robots: { index: false } };
@@ -15,7 +16,7 @@ export default async function CancelBookingPage({ searchParams }: PageProps<'/bo
         paid.
       </p>
       {valid ? (
-        <form method="post" action="/api/booking/cancel" className="post-form">
+        <form method="post" action={bookingCancelRoute.path} className="post-form">
           <input type="hidden" name="booking" value={booking} />
           <input type="hidden" name="token" value={token} />
           <p>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { CONFIRMATION_DAYS, confirmationState } from '@/lib/subscribers/links';
+import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Confirm subscription', description: 'Confirms a newsletter subscription.', robots: { index: false } };
@@ -16,7 +17,7 @@ export default async function ConfirmPage({ searchParams }: PageProps<'/subscrib
       <>
         <h1>Confirm your subscription</h1>
         <p>One more step: confirm, and new posts will arrive by email. Every message has a link to unsubscribe.</p>
-        <form method="post" action="/api/subscribe/confirm" className="post-form">
+        <form method="post" action={subscribeConfirmRoute.path} className="post-form">
           <input type="hidden" name="token" value={token} />
           <button type="submit" className="button">
             Confirm my subscription

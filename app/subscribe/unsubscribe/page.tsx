@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { unsubscribeRoute } from '@/lib/write-routes/unsubscribe';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Unsubscribe', description: 'Ends a newsletter subscription.', robots: { index: false } };
@@ -10,7 +11,7 @@ export default async function UnsubscribePage({ searchParams }: PageProps<'/subs
     <>
       <h1>Unsubscribe</h1>
       <p>Stop receiving new posts from this site by email.</p>
-      <form method="post" action="/api/subscribe/unsubscribe" className="post-form">
+      <form method="post" action={unsubscribeRoute.path} className="post-form">
         <input type="hidden" name="token" value={token} />
         <button type="submit" className="button">
           Unsubscribe

@@ -10,6 +10,30 @@ import { sqliteSupport } from './support/sqlite';
 import type { Store } from './types';
 
 /**
+ * The bookings table as its first migration made it, under a name and with the statuses it
+ * accepts: a later migration rebuilds it to accept one more status (SQLite cannot change a
+ * CHECK constraint in place). Migrations that ran must not change: a new column is a new
+ * migration, not an edit here.
+ */
+function bookingsTable(name: string, statuses: readonly string[]): string {
+  return `CREATE TABLE ${name} (
+     id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL,
+     product TEXT NOT NULL,
+     session TEXT NOT NULL,
+     seats INTEGER NOT NULL,
+     email TEXT NOT NULL,
+     name TEXT,
+     payment_intent TEXT NOT NULL,
+     amount INTEGER NOT NULL,
+     currency TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN (${statuses.map((status) => `'${status}'`).join(', ')})),
+     created_at INTEGER NOT NULL,
+     cancelled_at INTEGER
+   );`;
+}
+
+/**
  * Schema changes, applied in order, each once; the version is kept in the file.
  * SQL may call `lectern_hash_token(text)`, the hash tokens are stored as.
  */
@@ -51,21 +75,7 @@ export const MIGRATIONS: string[] = [
      email TEXT NOT NULL,
      created_at INTEGER NOT NULL
    );
-   CREATE TABLE bookings (
-     id TEXT PRIMARY KEY,
-     token_hash TEXT NOT NULL,
-     product TEXT NOT NULL,
-     session TEXT NOT NULL,
-     seats INTEGER NOT NULL,
-     email TEXT NOT NULL,
-     name TEXT,
-     payment_intent TEXT NOT NULL,
-     amount INTEGER NOT NULL,
-     currency TEXT NOT NULL,
-     status TEXT NOT NULL CHECK (status IN ('confirmed', 'cancelled')),
-     created_at INTEGER NOT NULL,
-     cancelled_at INTEGER
-   );
+   ${bookingsTable('bookings', ['confirmed', 'cancelled'])}
    CREATE INDEX bookings_session ON bookings (product, session, status);
    CREATE TABLE holds (
      id TEXT PRIMARY KEY,
@@ -97,21 +107,7 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE subscribers_next RENAME TO subscribers;
    CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL;`,
   // A booking's cancellation is recorded before its refund; holds belong to a client; a refused payment is settled after its refund.
-  `CREATE TABLE bookings_next (
-     id TEXT PRIMARY KEY,
-     token_hash TEXT NOT NULL,
-     product TEXT NOT NULL,
-     session TEXT NOT NULL,
-     seats INTEGER NOT NULL,
-     email TEXT NOT NULL,
-     name TEXT,
-     payment_intent TEXT NOT NULL,
-     amount INTEGER NOT NULL,
-     currency TEXT NOT NULL,
-     status TEXT NOT NULL CHECK (status IN ('confirmed', 'cancelling', 'cancelled')),
-     created_at INTEGER NOT NULL,
-     cancelled_at INTEGER
-   );
+  `${bookingsTable('bookings_next', ['confirmed', 'cancelling', 'cancelled'])}
    INSERT INTO bookings_next SELECT id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at, cancelled_at FROM bookings;
    DROP TABLE bookings;
    ALTER TABLE bookings_next RENAME TO bookings;

@@ -14,9 +14,8 @@ describe('code colours as classes', () => {
 
   it('uses the code backgrounds of app/globals.css', () => {
     const globals = fs.readFileSync(path.join(ROOT, 'app/globals.css'), 'utf8');
-    const backgrounds = [...globals.matchAll(/--code-bg:\s*(#[0-9a-f]{6})/gi)].map((match) => match[1]?.toLowerCase());
-    expect(backgrounds).toContain(CODE_BACKGROUNDS.light);
-    expect(backgrounds).toContain(CODE_BACKGROUNDS.dark);
+    const [, light, dark] = /--code-bg:\s*light-dark\((#[0-9a-f]{6}),\s*(#[0-9a-f]{6})\)/i.exec(globals) ?? [];
+    expect([light?.toLowerCase(), dark?.toLowerCase()]).toEqual([CODE_BACKGROUNDS.light, CODE_BACKGROUNDS.dark]);
   });
 
   it.each(['light', 'dark'] as const)('gives every %s colour at least 4.5:1 contrast on the code background', (mode) => {

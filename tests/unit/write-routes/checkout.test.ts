@@ -3,7 +3,7 @@ import { stripeForm } from '../../support/recorder';
 
 vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
 
-const { handlersFor } = await import('@/lib/http/write-route');
+const { handlersFor } = await import('@/lib/write-routes/handler');
 const { checkoutRoute } = await import('@/lib/write-routes/checkout');
 const { post, startStripeStandIn } = await import('../../support/write-routes');
 

@@ -5,7 +5,7 @@ vi.hoisted(async () =>
   (await import('../../support/write-routes')).useWriteRouteSettings({ INDEX_NOTIFY_TOKEN: 'owner-token-0123456789', INDEXNOW_KEY: 'indexnow-key-0123' }),
 );
 
-const { handlersFor } = await import('@/lib/http/write-route');
+const { handlersFor } = await import('@/lib/write-routes/handler');
 const { indexNotifyRoute } = await import('@/lib/write-routes/index-notify');
 const { sitemapUrls } = await import('@/lib/sitemap/urls');
 const { post } = await import('../../support/write-routes');

@@ -54,10 +54,29 @@ describe('the write-route registry', () => {
     }
   });
 
-  it('is served by one route file per route, each one call of handlersFor', () => {
-    for (const route of writeRoutes) {
-      const source = fs.readFileSync(`app${route.path}/route.ts`, 'utf8');
-      expect(source).toMatch(new RegExp(`^export const \\{ POST, GET, PUT, PATCH, DELETE \\} = handlersFor\\(${route.name}Route\\);$`, 'm'));
+  it('is answered by app/api/[...path]/route.ts alone: no route file of its own stands in front of a write route', () => {
+    expect(fs.readFileSync('app/api/[...path]/route.ts', 'utf8')).toMatch(
+      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(\);$/m,
+    );
+    for (const route of writeRoutes) expect(fs.existsSync(`app${route.path}/route.ts`), route.path).toBe(false);
+  });
+
+  it("is passed over by proxy.ts's matcher, which takes the read routes under /api/ and every other page", () => {
+    const [, matcher] = /matcher: \['([^']+)'\]/.exec(fs.readFileSync('proxy.ts', 'utf8')) ?? [];
+    const proxied = new RegExp(`^${matcher}$`);
+    for (const route of writeRoutes) expect(proxied.test(route.path), route.path).toBe(false);
+    expect(proxied.test('/api/a-new-write-route')).toBe(false);
+    for (const path of [
+      '/api/blog',
+      '/api/blog/a-post/markdown',
+      '/api/rss',
+      '/api/search',
+      '/api/home/markdown',
+      '/api/apps/an-app/download',
+      '/blog/a-post',
+      '/',
+    ]) {
+      expect(proxied.test(path), path).toBe(true);
     }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
 
-const { handlersFor } = await import('@/lib/http/write-route');
+const { handlersFor } = await import('@/lib/write-routes/handler');
 const { subscribeConfirmRoute } = await import('@/lib/write-routes/subscribe-confirm');
 const { store } = await import('@/lib/services');
 const { newToken } = await import('@/lib/services/tokens');

@@ -4,7 +4,7 @@ vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRout
 // Outside a request there is no `after`; the test waits for the mail worker itself.
 vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
 
-const { handlersFor } = await import('@/lib/http/write-route');
+const { handlersFor } = await import('@/lib/write-routes/handler');
 const { subscribeRoute } = await import('@/lib/write-routes/subscribe');
 const { services } = await import('@/lib/services');
 const mailWorker = () => services().mailWorker;

@@ -3,7 +3,7 @@ import { stripeForm } from '../../support/recorder';
 
 vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
 
-const { handlersFor } = await import('@/lib/http/write-route');
+const { handlersFor } = await import('@/lib/write-routes/handler');
 const { trainingCheckoutRoute } = await import('@/lib/write-routes/training-checkout');
 const { store } = await import('@/lib/services');
 const { post, startStripeStandIn } = await import('../../support/write-routes');

@@ -6,12 +6,13 @@ import type { LimitDecision } from '../limits';
 import { routeLimits, type LimitedRoute, type WriteRoute } from '../limits/table';
 import { limiter } from '../services';
 import { platformHeadersFor } from '../server/platform-headers';
-import { FORM_BODY_LIMIT, readBody } from './body';
-import { cacheHeaders } from './cache';
-import { clientAddress, limitKey } from './client-ip';
-import { messagePage } from './html';
-import type { WriteResult, WriteRouteDefinition } from '../write-routes/route';
-import { fieldErrors, problem, problemTypes, type FieldError, type ProblemType } from './problem';
+import { FORM_BODY_LIMIT, readBody } from '../http/body';
+import { cacheHeaders } from '../http/cache';
+import { clientAddress, limitKey } from '../http/client-ip';
+import { messagePage } from '../http/html';
+import { fieldErrors, problem, problemTypes, type FieldError, type ProblemType } from '../http/problem';
+import { writeRoutes } from '.';
+import type { WriteResult, WriteRouteDefinition } from './route';
 
 function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
   const { requests, windowSeconds } = routeLimits[route];
@@ -269,4 +270,33 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
   }
 
   return { POST, GET: route.get ?? notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+}
+
+const METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const;
+type Handlers = Record<(typeof METHODS)[number], (request: Request) => Response | Promise<Response>>;
+
+/**
+ * The handlers of app/api/[...path]/route.ts: every write route of the registry at its own
+ * path, and a 404 for any other path under /api/ that no route file of its own answers.
+ * OPTIONS answers as Next answers it for a route file with these methods.
+ */
+export function writeRouteHandlers(): Handlers & { OPTIONS: (request: Request) => Response } {
+  // Each route's own schema types its action; here they are one list, so the definition is taken as the general one.
+  const byPath = new Map<string, Handlers>(writeRoutes.map((route) => [route.path, handlersFor(route as WriteRouteDefinition<WriteRoute>)]));
+  const at = (request: Request) => byPath.get(new URL(request.url).pathname);
+  const noRoute = (request: Request) =>
+    problem('not-found', 'No endpoint answers at this path: /openapi.json lists them.', {
+      headers: platformHeadersOf(request, 'application/problem+json'),
+      cache: 'error',
+    });
+  const dispatch = (method: keyof Handlers) => (request: Request) => (at(request)?.[method] ?? noRoute)(request);
+  const allow = ['OPTIONS', 'HEAD', ...METHODS].sort().join(', ');
+  return {
+    POST: dispatch('POST'),
+    GET: dispatch('GET'),
+    PUT: dispatch('PUT'),
+    PATCH: dispatch('PATCH'),
+    DELETE: dispatch('DELETE'),
+    OPTIONS: (request) => (at(request) ? new Response(null, { status: 204, headers: { Allow: allow } }) : noRoute(request)),
+  };
 }

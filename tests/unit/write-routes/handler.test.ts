@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
 
-const { handlersFor } = await import('@/lib/http/write-route');
+const { handlersFor, writeRouteHandlers } = await import('@/lib/write-routes/handler');
 const { defineWriteRoute } = await import('@/lib/write-routes/route');
 const { freshClient, post } = await import('../../support/write-routes');
 
@@ -13,46 +13,47 @@ let failNext = false;
 
 /** A route of the shape every write route has, limited as `support` is (5 per 10 minutes), recording what its action was given. */
 const testRoute = defineWriteRoute({
-  name: 'support',
-  path: '/api/test',
-  limit: { requests: 5, windowSeconds: 600 },
-  schema: z.strictObject({
-    name: z.string().min(1, 'must not be empty'),
-    count: z.coerce.number<string | number>().int().optional(),
-    website: z.string().optional(),
-  }),
-  summary: 'A test route.',
-  honeypot: () => ({ ok: true, status: 202, body: { status: 'received' }, redirect: '/sent' }),
-  async action(input, context) {
-    if (failNext) {
-      failNext = false;
-      throw new Error('store down');
-    }
-    received.push({ input, client: context.client, form: context.form });
-    return { ok: true, status: 202, body: { status: 'received' }, redirect: '/sent' };
+  route: { name: 'support', path: '/api/test', limit: { requests: 5, windowSeconds: 600 } },
+  handle: {
+    schema: z.strictObject({
+      name: z.string().min(1, 'must not be empty'),
+      count: z.coerce.number<string | number>().int().optional(),
+      website: z.string().optional(),
+    }),
+    honeypot: () => ({ ok: true, status: 202, body: { status: 'received' }, redirect: '/sent' }),
+    async action(input, context) {
+      if (failNext) {
+        failNext = false;
+        throw new Error('store down');
+      }
+      received.push({ input, client: context.client, form: context.form });
+      return { ok: true, status: 202, body: { status: 'received' }, redirect: '/sent' };
+    },
   },
+  docs: { summary: 'A test route.' },
 });
 const route = handlersFor(testRoute);
 
 const tokenRoute = handlersFor(
   defineWriteRoute({
-    ...testRoute,
-    name: 'indexNotify',
-    schema: z.strictObject({ token: z.string().optional() }),
-    honeypot: undefined,
-    optionalBody: true,
-    multipart: true,
-    queryFields: [{ name: 'token', description: 'A token.', pattern: '^.+$' }],
-    authorize: {
-      check: (request) =>
-        request.headers.get('authorization') === 'Bearer right'
-          ? undefined
-          : { ok: false, problem: 'unauthorized', detail: 'Send the token.', headers: { 'WWW-Authenticate': 'Bearer' } },
-      security: { bearer: [] },
+    route: { ...testRoute, name: 'indexNotify' },
+    handle: {
+      schema: z.strictObject({ token: z.string().optional() }),
+      optionalBody: true,
+      multipart: true,
+      queryFields: [{ name: 'token', description: 'A token.', pattern: '^.+$' }],
+      authorize: {
+        check: (request) =>
+          request.headers.get('authorization') === 'Bearer right'
+            ? undefined
+            : { ok: false, problem: 'unauthorized', detail: 'Send the token.', headers: { 'WWW-Authenticate': 'Bearer' } },
+        security: { bearer: [] },
+      },
+      async action(input) {
+        return { ok: true, status: 200, body: { given: input } };
+      },
     },
-    async action(input) {
-      return { ok: true, status: 200, body: { given: input } };
-    },
+    docs: { summary: 'A test route.' },
   }),
 );
 
@@ -174,5 +175,39 @@ describe('handlersFor', () => {
     expect(await multipart.json()).toEqual({ given: { token: 'def' } });
     const twice = await tokenRoute.POST(post('/api/test?token=abc', { json: { token: 'abc' } }, { headers: auth }));
     expect(twice.status).toBe(400);
+  });
+});
+
+describe('writeRouteHandlers (app/api/[...path]/route.ts)', () => {
+  const handlers = writeRouteHandlers();
+
+  it("answers each write route of the registry at its path, through the route's own handler", async () => {
+    const invalid = await handlers.POST(post('/api/support', { json: {} }));
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('ratelimit-policy')).toBe('"support";q=5;w=600');
+    expect(await invalid.json()).toMatchObject({ title: expect.any(String), errors: expect.arrayContaining([expect.objectContaining({ path: 'email' })]) });
+    const read = await handlers.GET(new Request('http://localhost:3000/api/payments/checkout'));
+    expect(read.status).toBe(405);
+    expect(read.headers.get('ratelimit-policy')).toMatch(/^"checkout";/);
+    // The one route that answers a GET (a link opened in a browser) keeps it.
+    const opened = await handlers.GET(new Request('http://localhost:3000/api/subscribe/unsubscribe?token=abcdefghijklmnop'));
+    expect(opened.status).toBe(303);
+  });
+
+  it('answers any other path under /api/ 404 problem+json, whatever the method', async () => {
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+      const response = await handlers[method](new Request('http://localhost:3000/api/no-such-route', { method }));
+      expect(response.status, method).toBe(404);
+      expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(await response.json()).toMatchObject({ status: 404 });
+    }
+    // A route's path is matched whole, not as a prefix.
+    expect((await handlers.POST(post('/api/support/more', { json: {} }))).status).toBe(404);
+  });
+
+  it('answers OPTIONS on a write route 204 with the methods its handlers take', () => {
+    const response = handlers.OPTIONS(new Request('http://localhost:3000/api/subscribe', { method: 'OPTIONS' }));
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT');
   });
 });

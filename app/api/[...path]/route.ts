@@ -1,0 +1,5 @@
+import { writeRouteHandlers } from '@/lib/write-routes/handler';
+
+// Every write route of lib/write-routes/registry.ts at its own path; the read routes under
+// /api/ have route files of their own, which Next prefers to this one.
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = writeRouteHandlers();
