@@ -56,9 +56,14 @@ const nextConfig: NextConfig = {
   // Next buffers the body of a request that goes through proxy.ts (every URL but the write routes,
   // which read their own). lectern's server refuses bodies on URLs that read none before Next; this
   // bounds what a host without it would hold.
+  // No prefetch inlining (on by default since Next 16.4): with it, a page generated at build carries
+  // prefetch hints marked stale and the same page generated on its first request carries the final
+  // ones, so the two differ; without it they are the same bytes (tests/contract/long-tail.test.ts),
+  // and the build skips measuring the hints of every page. Client navigation still prefetches.
   experimental: {
     cpus: availableParallelism(),
     proxyClientMaxBodySize: FORM_BODY_LIMIT,
+    prefetchInlining: false,
   },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,

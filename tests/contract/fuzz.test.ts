@@ -6,6 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { freshAddress } from '../support/client';
 import { FIXTURE_CONTENT, ROOT } from '../support/site';
+import { writeRoutes } from '@/lib/write-routes';
 
 /**
  * Every route of the built site against malformed paths, odd methods, odd and
@@ -51,6 +52,8 @@ const DYNAMIC: Record<string, string[]> = {
   'sitemaps/[file]': ['1.xml', '2.xml'],
   'blog/page/[page]': ['1', '2', '99'],
   'tags/[tag]/page/[page]': ['1', '2', '99'],
+  // The write routes, all answered by this one route file, and paths under /api/ that none answers.
+  'api/[...path]': [...writeRoutes.map((route) => route.path.replace(/^\/api\//, '')), 'no-such-endpoint', 'blog/a/b/c'],
 };
 
 type Route = { path: string; write: boolean };
