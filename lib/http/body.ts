@@ -1,5 +1,3 @@
-import { otherRouteLimits, writeRouteLimits } from '../limits/table';
-
 /** The largest body a form (every write route) may send. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 /** The largest Stripe event the webhook reads. */
@@ -7,17 +5,6 @@ export const STRIPE_EVENT_BODY_LIMIT = 1024 * 1024;
 export const PAYMENTS_WEBHOOK_PATH = '/api/payments/webhook';
 /** The largest MCP message (a JSON-RPC request or batch) the MCP endpoint reads. */
 export const MCP_BODY_LIMIT = 64 * 1024;
-
-const limits = new Map<string, number>([
-  ...Object.values(writeRouteLimits).map(({ path }) => [path, FORM_BODY_LIMIT] as const),
-  [PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT],
-  [otherRouteLimits.mcp.path, MCP_BODY_LIMIT],
-]);
-
-/** The largest body a path reads, or undefined for a path that reads none (every read). */
-export function bodyLimit(pathname: string): number | undefined {
-  return limits.get(pathname);
-}
 
 /** Whether a request carries a body: a Content-Length above 0, or any Transfer-Encoding. */
 export function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {

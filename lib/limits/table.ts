@@ -1,3 +1,4 @@
+import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { writeRoutes, type WriteRoute } from '../write-routes';
 
 export type RouteLimit = { path: string; requests: number; windowSeconds: number };
@@ -26,3 +27,14 @@ export const otherRouteLimits = {
 /** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */
 export const routeLimits: Record<WriteRoute | keyof typeof otherRouteLimits, RouteLimit> = { ...writeRouteLimits, ...otherRouteLimits };
 export type LimitedRoute = keyof typeof routeLimits;
+
+const bodyLimits = new Map<string, number>([
+  ...Object.values(writeRouteLimits).map(({ path }) => [path, FORM_BODY_LIMIT] as const),
+  [PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT],
+  [otherRouteLimits.mcp.path, MCP_BODY_LIMIT],
+]);
+
+/** The largest body a path reads, or undefined for a path that reads none (every read). */
+export function bodyLimit(pathname: string): number | undefined {
+  return bodyLimits.get(pathname);
+}

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContentError } from '../content/load';
-import { bodyLimit, hasBody } from '../http/body';
+import { hasBody } from '../http/body';
+import { bodyLimit } from '../limits/table';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp } from '../http/client-ip';
 import { problemDetails } from '../http/problem';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyLimit, FORM_BODY_LIMIT, hasBody, readBody, STRIPE_EVENT_BODY_LIMIT } from '@/lib/http/body';
+import { hasBody, readBody } from '@/lib/http/body';
 
 /** A request whose body arrives in `chunks`, with no length; records how many chunks were pulled and whether it was cancelled. */
 function streamed(chunks: Uint8Array[]) {
@@ -40,19 +40,6 @@ describe('readBody', () => {
 
   it('reads an absent body as empty', async () => {
     expect(await readBody(new Request('http://localhost/', { method: 'POST' }), 10)).toEqual(new Uint8Array());
-  });
-});
-
-describe('bodyLimit', () => {
-  it.each([
-    ['/api/subscribe', FORM_BODY_LIMIT],
-    ['/api/index-notify', FORM_BODY_LIMIT],
-    ['/api/payments/webhook', STRIPE_EVENT_BODY_LIMIT],
-    ['/blog/a-post', undefined],
-    ['/api/blog', undefined],
-    ['/', undefined],
-  ])('%s reads at most %s bytes', (pathname, limit) => {
-    expect(bodyLimit(pathname)).toBe(limit);
   });
 });
 

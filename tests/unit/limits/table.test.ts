@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { otherRouteLimits, routeLimits, writeRouteLimits } from '@/lib/limits/table';
+import { FORM_BODY_LIMIT, STRIPE_EVENT_BODY_LIMIT } from '@/lib/http/body';
+import { bodyLimit, otherRouteLimits, routeLimits, writeRouteLimits } from '@/lib/limits/table';
 
 describe('the limits table', () => {
   it('publishes the limit of every write route', () => {
@@ -19,5 +20,18 @@ describe('the limits table', () => {
   it('limits the MCP endpoint beside them, and nothing else', () => {
     expect(routeLimits).toEqual({ ...writeRouteLimits, mcp: { path: '/mcp', requests: 120, windowSeconds: 60 } });
     expect(otherRouteLimits.mcp).toEqual(routeLimits.mcp);
+  });
+});
+
+describe('bodyLimit', () => {
+  it.each([
+    ['/api/subscribe', FORM_BODY_LIMIT],
+    ['/api/index-notify', FORM_BODY_LIMIT],
+    ['/api/payments/webhook', STRIPE_EVENT_BODY_LIMIT],
+    ['/blog/a-post', undefined],
+    ['/api/blog', undefined],
+    ['/', undefined],
+  ])('%s reads at most %s bytes', (pathname, limit) => {
+    expect(bodyLimit(pathname)).toBe(limit);
   });
 });
