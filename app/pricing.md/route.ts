@@ -1,4 +1,4 @@
-import { pricingMarkdown } from '@/lib/agents/pricing-md';
+import { pricingMarkdown } from '@/lib/feeds/pricing-md';
 import { markdownPageResponse } from '@/lib/http/markdown-page';
 
 // Also the target of proxy.ts for `/pricing` negotiated to markdown.

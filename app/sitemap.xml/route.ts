@@ -1,4 +1,4 @@
-import { sitemapUrls, sitemapXml } from '@/lib/agents/sitemap';
+import { sitemapUrls, sitemapXml } from '@/lib/sitemap/xml';
 import { lastModified } from '@/lib/content/source';
 import { xmlResponse } from '@/lib/http/responses';
 

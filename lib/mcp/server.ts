@@ -5,7 +5,7 @@ import { absoluteUrl } from '../config';
 import { publishedPost, site } from '../content';
 import { blogList, blogListSchema } from '../feeds/blog-json';
 import { llmsTxt } from '../agents/llms';
-import { pricingMarkdown } from '../agents/pricing-md';
+import { pricingMarkdown } from '../feeds/pricing-md';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchPublishedPosts, searchResultsSchema } from '../search/site';
 
 const LIST_DEFAULT = 10;

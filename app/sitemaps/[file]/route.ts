@@ -1,4 +1,4 @@
-import { sitemapPages, sitemapUrls, urlset } from '@/lib/agents/sitemap';
+import { sitemapPages, sitemapUrls, urlset } from '@/lib/sitemap/xml';
 import { problem } from '@/lib/http/problem';
 import { xmlResponse } from '@/lib/http/responses';
 

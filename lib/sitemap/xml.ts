@@ -1,11 +1,11 @@
 import { absoluteUrl } from '../config';
 import { w3cDateTime } from '../content/dates';
-import { sitemapUrls, type SitemapUrl } from '../sitemap/urls';
+import { sitemapUrls, type SitemapUrl } from './urls';
 
 /** The sitemaps.org limit of URLs per file. */
 export const SITEMAP_MAX_URLS = 50_000;
 
-export { sitemapUrls, type SitemapUrl } from '../sitemap/urls';
+export { sitemapUrls, type SitemapUrl } from './urls';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');

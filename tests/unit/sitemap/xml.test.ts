@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { SITEMAP_MAX_URLS, sitemapPages, sitemapXml, urlset } from '@/lib/agents/sitemap';
+import { SITEMAP_MAX_URLS, sitemapPages, sitemapXml, urlset } from '@/lib/sitemap/xml';
 
 const many = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ loc: `https://site.example/blog/post-${index}`, lastmod: Date.UTC(2025, 0, 1) + index * 1000 }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pricingMarkdown } from '@/lib/agents/pricing-md';
+import { pricingMarkdown } from '@/lib/feeds/pricing-md';
 import { products } from '@/lib/content';
 import { FIXTURE_SITE, withFixtureContent } from '../../support/fixture-content';
 
