@@ -23,6 +23,17 @@ function rendererVersion(): string {
   return hash.digest('hex').slice(0, 32);
 }
 
+/**
+ * How many workers generate the static pages: BUILD_WORKERS, else one per CPU. Each worker loads
+ * every post, so at 10,000 posts one worker keeps a build under 2 GiB (BENCHMARKS.md, Build).
+ */
+function buildWorkers(): number {
+  const value = process.env.BUILD_WORKERS;
+  if (value === undefined || value === '') return availableParallelism();
+  if (!/^[1-9][0-9]?$/.test(value)) throw new Error(`BUILD_WORKERS must be a whole number from 1 to 99 (it is "${value}").`);
+  return Number(value);
+}
+
 const nextConfig: NextConfig = {
   // Lets a test harness build a fixture site beside the real one.
   distDir: process.env.NEXT_DIST_DIR || '.next',
@@ -51,8 +62,8 @@ const nextConfig: NextConfig = {
   // `npm run typecheck` (and `npm test`, which runs it) checks the types; a build does not check
   // them again (10 s of every build: BENCHMARKS.md, Build).
   typescript: { ignoreBuildErrors: true },
-  // One static-generation worker per CPU: Next's default leaves one CPU to the main process, which
-  // only waits while the pages are generated (BENCHMARKS.md, Build).
+  // One static-generation worker per CPU unless BUILD_WORKERS says otherwise: Next's default leaves
+  // one CPU to the main process, which only waits while the pages are generated (BENCHMARKS.md, Build).
   // Next buffers the body of a request that goes through proxy.ts (every URL but the write routes,
   // which read their own). lectern's server refuses bodies on URLs that read none before Next; this
   // bounds what a host without it would hold.
@@ -61,7 +72,7 @@ const nextConfig: NextConfig = {
   // ones, so the two differ; without it they are the same bytes (tests/contract/long-tail.test.ts),
   // and the build skips measuring the hints of every page. Client navigation still prefetches.
   experimental: {
-    cpus: availableParallelism(),
+    cpus: buildWorkers(),
     proxyClientMaxBodySize: FORM_BODY_LIMIT,
     prefetchInlining: false,
   },

@@ -14,6 +14,10 @@ const HUGO_RUNS = Number(options['hugo-runs'] ?? 3);
 const DIST = '.next-bench-build';
 // Older posts whose first request is timed after the largest build (the long tail, past PRERENDER_POSTS).
 const LONG_TAIL_SAMPLE = Number(options['long-tail-sample'] ?? 200);
+// --workers=N builds with BUILD_WORKERS=N (static-generation workers) and keeps its results apart
+// from the default build's (part build-workers), for the memory rows of the goals table.
+const WORKERS = options.workers === undefined ? undefined : Number(options.workers);
+const PART = WORKERS === undefined ? 'build' : 'build-workers';
 
 /** The phases Next prints, each with the second its line arrived. */
 function phases(lines, totalSeconds) {
@@ -158,8 +162,9 @@ async function main() {
     fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
     fs.rmSync(path.join(hugoDir, 'public'), { recursive: true, force: true });
     // Partial results are worth keeping if a later size runs out of time.
-    saveResult('build', {
+    saveResult(PART, {
       settings: {
+        workers: WORKERS ?? 'one per CPU',
         sizes: SIZES,
         timeoutMinutes: TIMEOUT_MINUTES,
         hugoRuns: HUGO_RUNS,
@@ -185,6 +190,7 @@ async function timedBuild(contentDir, keepCache) {
     distDir: DIST,
     contentDir,
     keepCache,
+    env: WORKERS === undefined ? {} : { BUILD_WORKERS: String(WORKERS) },
     timeoutMs: TIMEOUT_MINUTES * 60_000,
     onLine: ({ t, line }) => {
       if (/Compiled|Finished TypeScript|Collecting page data|✓ Generating|Finalizing|rror/.test(line) || t - lastProgress > 60) {

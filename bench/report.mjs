@@ -10,7 +10,7 @@ import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
-  ['reads', 'build', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
+  ['reads', 'build', 'build-workers', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
     part,
     readJson(path.join(RESULTS, `${part}.json`)),
   ]),
@@ -458,6 +458,7 @@ function weightBlock() {
 const GOAL_PARTS = [
   ['reads', /^\| (every read|p99 under)/],
   ['build-memory', /^\| build under 2 GiB peak memory, /],
+  ['build-workers', /^\| [\d,]+-post build with BUILD_WORKERS/],
   ['build', /^\| ([\d,]+-post (cold )?(re)?build|linear in posts|build under|first request of an older post)/],
   ['limits', /^\| limit decision/],
   ['flood', /^\| server memory after a flood/],
@@ -466,7 +467,14 @@ const GOAL_PARTS = [
 function goalsBlock(existing) {
   const kept = (existing ?? '').split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| goal') && !line.startsWith('| ---'));
   const rowsOf = (part) => (results[part] ? [] : kept.filter((line) => GOAL_PARTS.find(([, pattern]) => pattern.test(line))?.[0] === part));
-  const out = { reads: rowsOf('reads'), build: rowsOf('build'), 'build-memory': rowsOf('build-memory'), limits: rowsOf('limits'), flood: rowsOf('flood') };
+  const out = {
+    reads: rowsOf('reads'),
+    build: rowsOf('build'),
+    'build-workers': rowsOf('build-workers'),
+    'build-memory': rowsOf('build-memory'),
+    limits: rowsOf('limits'),
+    flood: rowsOf('flood'),
+  };
   const reads = results.reads;
   if (reads) {
     const worst = reads.summary.reduce((low, row) => (row.servers.lectern.rpsRatio < low.servers.lectern.rpsRatio ? row : low));
@@ -541,6 +549,22 @@ function goalsBlock(existing) {
       yes(peak < GOALS.buildPeakBytes && largest.next.ok),
     ]);
   }
+  const fewer = results['build-workers'];
+  if (fewer) {
+    const { largest } = buildSummary(fewer.sizes);
+    const label = `${int(largest.posts)}-post build with BUILD_WORKERS=${fewer.settings.workers}`;
+    const hugoRatio = largest.next.wallSeconds / largest.hugo.wallSeconds;
+    out['build-workers'].push([
+      `${label}: within 10× Hugo's time`,
+      `${seconds(largest.next.wallSeconds)} s vs ${ms(largest.hugo.wallSeconds)} s: ${ratio(hugoRatio)}×`,
+      yes(largest.next.ok && hugoRatio <= GOALS.buildHugoRatio),
+    ]);
+    out['build-workers'].push([
+      `${label}: under 2 GiB peak memory`,
+      `${mib(largest.next.peakTreeRssBytes)} (cold; warm rebuild ${seconds(largest.warm?.wallSeconds ?? Number.NaN)} s)`,
+      yes(largest.next.ok && largest.next.peakTreeRssBytes < GOALS.buildPeakBytes),
+    ]);
+  }
   const memory = results['build-memory'];
   for (const run of memory?.runs.filter((entry) => entry.limitMiB) ?? []) {
     out['build-memory'].push([
@@ -577,7 +601,7 @@ function goalsBlock(existing) {
       yes(flood.growthBytes < GOALS.floodGrowthBytes && flood.after.fromMemory),
     ]);
   }
-  const all = [...out.reads, ...out.build, ...out['build-memory'], ...out.limits, ...out.flood].map((row) =>
+  const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood].map((row) =>
     typeof row === 'string' ? row : `| ${row.join(' | ')} |`,
   );
   if (!all.length) return undefined;
