@@ -1,9 +1,9 @@
 import { absoluteUrl } from '../config';
 import { tags, urls } from '../content';
 import { feedTypes } from '../feeds/feeds';
-import { API_CATALOG_PATH, mcpServer, publicEndpoints } from './public-endpoints';
+import { API_CATALOG_PATH, mcpServer, publicEndpoints } from '../public-endpoints';
 
-export { API_CATALOG_PATH, API_CATALOG_TYPE } from './public-endpoints';
+export { API_CATALOG_PATH, API_CATALOG_TYPE } from '../public-endpoints';
 export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
 
 const OPENAPI_DESC = { href: '/openapi.json', type: 'application/vnd.oai.openapi+json;version=3.1' };

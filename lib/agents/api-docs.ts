@@ -2,7 +2,7 @@ import { absoluteUrl } from '../config';
 import { site } from '../content';
 import { markdownTwinOf, NEGOTIATED_PATHS } from '../http/markdown-twins';
 import { problemTypes } from '../http/problem';
-import { publicEndpoints } from './public-endpoints';
+import { publicEndpoints } from '../public-endpoints';
 
 /** The docs page (`/docs/api`) and its markdown twin (`/docs/api.md`) say the same, from here. */
 export const apiDocsFacts = () => ({

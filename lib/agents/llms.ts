@@ -1,6 +1,6 @@
 import { absoluteUrl } from '../config';
 import { publishedPosts, site } from '../content';
-import { llmsEntries, mcpServer, type LlmsSection } from './public-endpoints';
+import { llmsEntries, mcpServer, type LlmsSection } from '../public-endpoints';
 
 /** Text placed inside `[...]` of a link line: the llmstxt.org pattern allows no brackets there. */
 function linkTitle(text: string): string {

@@ -4,12 +4,12 @@ import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
-import { MCP_TOOLS } from '../mcp/names';
+import { MCP_TOOLS } from './mcp-names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
 import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
-import { API_CATALOG_TYPE, publicEndpoints } from './public-endpoints';
+import { API_CATALOG_TYPE, publicEndpoints } from '../public-endpoints';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({

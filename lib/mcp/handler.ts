@@ -4,7 +4,7 @@ import { MCP_BODY_LIMIT } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
 import { admit } from '../write-routes/handler';
-import { MCP_PATH } from './names';
+import { MCP_PATH } from '../agents/mcp-names';
 import { createMcpServer } from './server';
 
 /**

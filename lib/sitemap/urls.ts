@@ -3,7 +3,7 @@ import { publishedPosts, tags, type Post } from '../content';
 import { lastChanged } from '../content/dates';
 import { laterPageNumbers, pageOf, pagePath } from '../content/pagination';
 import { lastModified } from '../content/source';
-import { publicEndpoints, type PublicEndpoint } from '../agents/public-endpoints';
+import { publicEndpoints, type PublicEndpoint } from '../public-endpoints';
 
 export type SitemapUrl = { loc: string; lastmod?: number };
 

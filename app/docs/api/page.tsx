@@ -2,7 +2,7 @@ import { DocsTable } from '@/components/docs-table';
 import { apiDocsFacts, markdownTwins, markdownTwinsText, readEndpoints } from '@/lib/agents/api-docs';
 import { problemTypes } from '@/lib/http/problem';
 import { routeLimits } from '@/lib/limits/table';
-import { MCP_TOOLS } from '@/lib/mcp/names';
+import { MCP_TOOLS } from '@/lib/agents/mcp-names';
 import { pageMetadata } from '@/lib/seo';
 
 export function generateMetadata() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiCatalog } from '@/lib/agents/api-catalog';
-import { publicEndpoints } from '@/lib/agents/public-endpoints';
+import { publicEndpoints } from '@/lib/public-endpoints';
 import { FIXTURE_SITE, withFixtureContent } from '../../support/fixture-content';
 
 withFixtureContent();

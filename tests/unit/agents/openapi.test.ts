@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readEndpoints } from '@/lib/agents/api-docs';
 import { openApiDocument } from '@/lib/agents/openapi';
-import { publicEndpoints } from '@/lib/agents/public-endpoints';
+import { publicEndpoints } from '@/lib/public-endpoints';
 import { NEGOTIATED_PATHS, markdownTwinOf } from '@/lib/http/markdown-twins';
 import { withFixtureContent } from '../../support/fixture-content';
 

@@ -1,8 +1,8 @@
-import { config } from '../config';
-import { FEED_ITEM_COUNT, feedTypes } from '../feeds/feeds';
-import { markdownTwinOf } from '../http/markdown-twins';
-import { MCP_PATH } from '../mcp/names';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '../search/site';
+import { config } from './config';
+import { FEED_ITEM_COUNT, feedTypes } from './feeds/feeds';
+import { markdownTwinOf } from './http/markdown-twins';
+import { MCP_PATH } from './agents/mcp-names';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from './search/site';
 
 /**
  * THE list of what a reader or an agent can GET here: the fixed HTML pages,
