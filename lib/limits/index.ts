@@ -1,6 +1,6 @@
 import type { Redis as UpstashRedis } from '@upstash/redis';
 import type { Env } from '../env';
-import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../services/redis-client';
+import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../redis/client';
 import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
 import { nodeRedisAdapter } from './node-redis-adapter';
 

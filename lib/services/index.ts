@@ -7,7 +7,7 @@ import { mailSettingsFrom } from './mail/settings';
 import { createTransport } from './mail/transport';
 import { createMailWorker, type MailWorker } from './mail/worker';
 import { createPayments, type Payments } from './payments';
-import { connectRedis } from './redis-client';
+import { connectRedis } from '../redis/client';
 import { openStore, type Store } from './store';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Env } from '../../env';
-import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, upstashRedis, type RedisConnection } from '../redis-client';
+import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, upstashRedis, type RedisConnection } from '../../redis/client';
 import { openRedisStore } from './redis';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './types';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { createLimiter, type Limiter } from '@/lib/limits';
 import { writeRouteLimits } from '@/lib/limits/table';
-import { connectRedis, type RedisConnection } from '@/lib/services/redis-client';
+import { connectRedis, type RedisConnection } from '@/lib/redis/client';
 import { openStore } from '@/lib/services/store';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 import { freePort } from '../../support/site';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
-import { connectRedis } from '@/lib/services/redis-client';
+import { connectRedis } from '@/lib/redis/client';
 import { dataDir, openStore } from '@/lib/services/store';
 import { flushRedis, testRedisUrl } from '../../../support/redis';
 import { freePort } from '../../../support/site';

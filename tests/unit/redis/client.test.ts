@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
-import { connectRedis, failFastRedis, type FailFastRedis } from '@/lib/services/redis-client';
+import { connectRedis, failFastRedis, type FailFastRedis } from '@/lib/redis/client';
 import { startRedis } from '../../support/redis';
 import { freePort } from '../../support/site';
 
