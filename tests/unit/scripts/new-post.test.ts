@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { splitFrontmatter } from '@/lib/content/frontmatter';
 import { loadContent } from '@/lib/content/load';
-import { slugFromTitle } from '@/lib/content/new-post';
 import { postFrontmatterSchema } from '@/lib/content/schema';
 import { runScript } from './run-script';
 
@@ -16,22 +15,6 @@ beforeEach(() => {
   fs.cpSync(FIXTURE, contentDir, { recursive: true });
 });
 afterEach(() => fs.rmSync(contentDir, { recursive: true, force: true }));
-
-describe('slugFromTitle', () => {
-  it.each([
-    ['ETags and conditional requests', 'etags-and-conditional-requests'],
-    ['Héllo, Wörld: ETags & 304s!', 'hello-world-etags-304s'],
-    ['  --Why  llms.txt?--  ', 'why-llms-txt'],
-    ['snake_case and CamelCase', 'snake-case-and-camelcase'],
-  ])('turns %j into %j, a slug the schema accepts', (title, slug) => {
-    expect(slugFromTitle(title)).toBe(slug);
-  });
-
-  it('gives up on a title with no letter a-z or digit', () => {
-    expect(slugFromTitle('日本語')).toBeUndefined();
-    expect(slugFromTitle('!!!')).toBeUndefined();
-  });
-});
 
 describe('npm run new-post', () => {
   it('writes a draft dated today whose frontmatter passes validation, and prints its path', () => {
