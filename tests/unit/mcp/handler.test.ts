@@ -1,0 +1,81 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { describe, expect, it, vi } from 'vitest';
+
+vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+
+const { handleMcpPost, mcpMethodNotAllowed } = await import('@/lib/mcp/handler');
+const { freshClient } = await import('../../support/write-routes');
+const { otherRouteLimits } = await import('@/lib/limits/table');
+const LIMIT = otherRouteLimits.mcp;
+
+const MCP_URL = 'http://localhost:3000/mcp';
+const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+/** A JSON-RPC post as an MCP client sends it, from one client address. */
+function rpc(client: string, headers: Record<string, string> = {}, body = PING): Request {
+  return new Request(MCP_URL, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-real-ip': client, ...headers },
+    body,
+  });
+}
+
+/** The SDK's client, its requests handed straight to the handler. */
+function handlerFetch(client: string): FetchLike {
+  return async (input, init = {}) => {
+    const request = new Request(String(input), { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), 'x-real-ip': client } });
+    return request.method === 'POST' ? handleMcpPost(request) : mcpMethodNotAllowed(request);
+  };
+}
+
+describe('POST /mcp', () => {
+  it('holds a whole MCP exchange with the SDK client: initialize, then a tool call', async () => {
+    const client = new Client({ name: 'lectern-unit-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: handlerFetch(freshClient()) }));
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts']);
+    await client.close();
+  });
+
+  it('answers JSON with the limit headers and no caching', async () => {
+    const response = await handleMcpPost(rpc(freshClient()));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('ratelimit-policy')).toBe(`"mcp";q=${LIMIT.requests};w=${LIMIT.windowSeconds}`);
+    expect(response.headers.get('cache-control')).toContain('no-store');
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+
+  it('refuses a web page of another origin, and takes one of its own', async () => {
+    const foreign = await handleMcpPost(rpc(freshClient(), { origin: 'http://evil.example' }));
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect((await handleMcpPost(rpc(freshClient(), { origin: 'http://localhost:3000' }))).status).toBe(200);
+  });
+
+  it('counts every call against the per-address limit, then answers 429 with Retry-After', async () => {
+    const client = freshClient();
+    for (let call = 0; call < LIMIT.requests; call += 1) expect((await handleMcpPost(rpc(client))).status).toBe(200);
+    const refused = await handleMcpPost(rpc(client));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await handleMcpPost(rpc(freshClient()))).status).toBe(200);
+  });
+
+  it('answers a malformed JSON-RPC body as a JSON-RPC error, not a server error', async () => {
+    const response = await handleMcpPost(rpc(freshClient(), {}, '{"jsonrpc": "2.0", '));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+});
+
+describe('any other method on /mcp', () => {
+  it('is 405 with Allow: POST, saying why', async () => {
+    const response = mcpMethodNotAllowed(new Request(MCP_URL));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect((await response.json()).detail).toContain('send each JSON-RPC message with POST');
+  });
+});
