@@ -61,7 +61,11 @@ export function contrast(a: string, b: string): number {
 
 function mix(hex: string, toward: number, amount: number): string {
   return `#${channels(hex)
-    .map((value) => Math.round(value + (toward - value) * amount).toString(16).padStart(2, '0'))
+    .map((value) =>
+      Math.round(value + (toward - value) * amount)
+        .toString(16)
+        .padStart(2, '0'),
+    )
     .join('')}`;
 }
 
@@ -119,7 +123,11 @@ export function codeThemeCss(): string {
   // A line per theme for its colours and one for its font styles: a stylesheet read by the browser, not by people.
   for (const mode of ['light', 'dark'] as const) {
     const prefix = PREFIX[mode];
-    lines.push(themeColors(mode).map((hex) => `.${prefix}-${hex.slice(1)} { --shiki-${mode}: ${readableColor(hex, mode)}; }`).join(' '));
+    lines.push(
+      themeColors(mode)
+        .map((hex) => `.${prefix}-${hex.slice(1)} { --shiki-${mode}: ${readableColor(hex, mode)}; }`)
+        .join(' '),
+    );
     lines.push(
       [
         `.${prefix}-i { --shiki-${mode}-font-style: italic; }`,

@@ -42,7 +42,13 @@ function build(): State {
   const now = isLive() ? Date.now() : publishedBefore;
   const builtSet = isLive() ? undefined : publishedAtBuild();
   const posts = content.posts
-    .map((post) => ({ ...post, published: isPublished(post, now), path: contentPaths.post(post.slug), url: urls.post(post.slug), markdownUrl: urls.postMarkdown(post.slug) }))
+    .map((post) => ({
+      ...post,
+      published: isPublished(post, now),
+      path: contentPaths.post(post.slug),
+      url: urls.post(post.slug),
+      markdownUrl: urls.postMarkdown(post.slug),
+    }))
     .filter((post) => isLive() || (post.published && (!builtSet || builtSet.has(post.slug))))
     .sort(newestFirst);
   return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
@@ -107,7 +113,6 @@ export function staticParams<T>(params: () => T[]): T[] {
 export function prerenderedPosts(): readonly Post[] {
   return publishedPosts().slice(0, config().prerenderPosts);
 }
-
 
 /**
  * THE list of posts: published only, newest first. Every output takes its

@@ -136,19 +136,21 @@ export function loadContent(root: string): Content {
   const homeFile = path.join(root, 'home.md');
   const home = fs.existsSync(homeFile) ? collect.markdownFile(homeFile, homeFrontmatterSchema) : undefined;
   if (!fs.existsSync(homeFile)) collect.add(homeFile, '', 'file is missing');
-  const posts = collect.markdownFolder('posts', postFrontmatterSchema, true).map(
-    ({ slug, data, source, body }): Post => ({
-      ...data,
-      slug,
-      source,
-      body,
-      dateMillis: dateToMillis(data.date),
-      updatedMillis: data.updated === undefined ? undefined : dateToMillis(data.updated),
-    }),
-  );
+  const posts = collect.markdownFolder('posts', postFrontmatterSchema, true).map(({ slug, data, source, body }): Post => ({
+    ...data,
+    slug,
+    source,
+    body,
+    dateMillis: dateToMillis(data.date),
+    updatedMillis: data.updated === undefined ? undefined : dateToMillis(data.updated),
+  }));
   for (const post of posts) {
     if (RESERVED_POST_SLUGS.has(post.slug)) {
-      collect.add(path.join(root, 'posts', `${post.slug}.md`), '', `file name "${post.slug}" is reserved: /blog/${post.slug}/2 and on are the later pages of /blog`);
+      collect.add(
+        path.join(root, 'posts', `${post.slug}.md`),
+        '',
+        `file name "${post.slug}" is reserved: /blog/${post.slug}/2 and on are the later pages of /blog`,
+      );
     }
   }
   const apps = collect.markdownFolder('apps', appFrontmatterSchema, false).map(({ slug, data, body }) => ({ ...data, slug, body }));

@@ -103,30 +103,28 @@ export type RenderOptions = {
 };
 
 function processor(facts: Rendered, { baseUrl }: RenderOptions) {
-  const base = (
-    unified()
-      .use(remarkParse)
-      .use(remarkGfm)
-      // Raw HTML is parsed, then sanitized with GitHub's schema: kept if harmless, never executed.
-      .use(remarkRehype, { allowDangerousHtml: true })
-      .use(rehypeRaw)
-      .use(rehypeSanitize, defaultSchema)
-      .use(rehypeSlug)
-      .use(rehypeAutolinkHeadings, { behavior: 'wrap', properties: { className: ['heading-link'] } })
-      .use(rehypeShiki, {
-        themes: CODE_THEMES,
-        defaultColor: false,
-        // Each language's grammar is loaded the first time a post uses it. Without `langs`, the
-        // highlighter loads all of Shiki's 300 grammars first: 15 s of CPU in every build worker.
-        langs: [],
-        lazy: true,
-        fallbackLanguage: 'text',
-      })
-      .use(codeStylesToClasses)
-      .use(scrollableTables)
-      .use(sizeLocalImages)
-      .use(collectFacts, facts)
-  );
+  const base = unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    // Raw HTML is parsed, then sanitized with GitHub's schema: kept if harmless, never executed.
+    .use(remarkRehype, { allowDangerousHtml: true })
+    .use(rehypeRaw)
+    .use(rehypeSanitize, defaultSchema)
+    .use(rehypeSlug)
+    .use(rehypeAutolinkHeadings, { behavior: 'wrap', properties: { className: ['heading-link'] } })
+    .use(rehypeShiki, {
+      themes: CODE_THEMES,
+      defaultColor: false,
+      // Each language's grammar is loaded the first time a post uses it. Without `langs`, the
+      // highlighter loads all of Shiki's 300 grammars first: 15 s of CPU in every build worker.
+      langs: [],
+      lazy: true,
+      fallbackLanguage: 'text',
+    })
+    .use(codeStylesToClasses)
+    .use(scrollableTables)
+    .use(sizeLocalImages)
+    .use(collectFacts, facts);
   // After sizeLocalImages, which reads root-relative image paths from public/.
   return (baseUrl === undefined ? base : base.use(absoluteUrls, baseUrl)).use(rehypeStringify);
 }

@@ -38,7 +38,10 @@ export const siteSchema = z.strictObject({
   name: z.string().trim().min(1),
   summary: z.string().trim().min(1).max(200),
   author: z.strictObject({ name: z.string().trim().min(1), url: z.url().optional() }),
-  language: z.string().regex(/^[a-z]{2}(?:-[A-Z]{2})?$/).default('en'),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}(?:-[A-Z]{2})?$/)
+    .default('en'),
   /** When an agent should cite the material (llms.txt guidance paragraph). */
   citation: z.string().trim().min(1),
   /** The reuse rule, shown in llms.txt, llms-full.txt and the footer. */

@@ -22,13 +22,14 @@ export function markdownToPlainText(markdown: string): string {
       .replace(/`+([^`]*)`+/g, '$1')
       // Headings, quotes, list markers, task boxes, table rules and pipes.
       .replace(/^ {0,3}#{1,6}\s+/gm, '')
-      .replace(/^ {0,3}>\s?/gm, '')
+      .replace(/^ {0,3}(?:>\s?)+/gm, '')
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/gm, '')
       .replace(/^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/gm, ' ')
       .replace(/\|/g, ' ')
       .replace(/^ {0,3}(?:[-*_]\s*){3,}$/gm, ' ')
-      // Emphasis markers around words (an escaped marker is a character, kept below).
-      .replace(/(?<!\\)(\*{1,3}|_{1,3}|~~)(?=\S)([^*_~\n]*?[^\s\\])\1/g, '$2')
+      // Emphasis markers around words; an escaped marker is a character, and an underscore inside a word marks nothing.
+      .replace(/(?<!\\)(\*{1,3}|~~)(?=\S)([^*~\n]*?[^\s\\])\1/g, '$2')
+      .replace(/(?<![\\\p{L}\p{N}])(_{1,3})(?=\S)([^_\n]*?[^\s\\])\1(?![\p{L}\p{N}])/gu, '$2')
       .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1')
       .replace(/\s+/g, ' ')
       .trim()

@@ -6,7 +6,9 @@ const POST = 'https://site.example/blog/a-post';
 
 describe('feed HTML: every URL absolute against the post URL', () => {
   it('resolves document-relative, parent, root-relative and fragment links as a browser on the post page would', async () => {
-    const { html } = await renderMarkdown('[s](sibling) [u](../up) [r](/root?q=1) [f](#part) [o](https://other.example/x) [m](mailto:a@b.example)', { baseUrl: POST });
+    const { html } = await renderMarkdown('[s](sibling) [u](../up) [r](/root?q=1) [f](#part) [o](https://other.example/x) [m](mailto:a@b.example)', {
+      baseUrl: POST,
+    });
     expect(html).toContain('href="https://site.example/blog/sibling"');
     expect(html).toContain('href="https://site.example/up"');
     expect(html).toContain('href="https://site.example/root?q=1"');
@@ -16,7 +18,9 @@ describe('feed HTML: every URL absolute against the post URL', () => {
   });
 
   it('resolves image sources and every srcset candidate, keeping descriptors', async () => {
-    const { html } = await renderMarkdown('<picture><source srcset="w.png 2x, /n.png 1x"><img src="x.png" alt="x"></picture>\n\n![y](../y.png)', { baseUrl: POST });
+    const { html } = await renderMarkdown('<picture><source srcset="w.png 2x, /n.png 1x"><img src="x.png" alt="x"></picture>\n\n![y](../y.png)', {
+      baseUrl: POST,
+    });
     expect(html).toContain('srcset="https://site.example/blog/w.png 2x, https://site.example/n.png 1x"');
     expect(html).toContain('src="https://site.example/blog/x.png"');
     expect(html).toContain('src="https://site.example/y.png"');

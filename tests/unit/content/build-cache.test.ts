@@ -31,13 +31,19 @@ describe('kept', () => {
     expect((await (await keptIn(dist, 'one'))('card', 'a title', make)).toString()).toBe('made');
     expect((await (await keptIn(dist, 'one'))('card', 'a title', make)).toString()).toBe('made');
     expect(make).toHaveBeenCalledTimes(1);
-    await (await keptIn(dist, 'one'))('card', 'another title', make);
-    await (await keptIn(dist, 'two'))('card', 'a title', make);
+    await (
+      await keptIn(dist, 'one')
+    )('card', 'another title', make);
+    await (
+      await keptIn(dist, 'two')
+    )('card', 'a title', make);
     expect(make).toHaveBeenCalledTimes(3);
-    expect(fs.readdirSync(path.join(dist, 'cache', 'lectern-card'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())).toHaveLength(3);
+    expect(fs.readdirSync(path.join(dist, 'cache', 'lectern-card'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())).toHaveLength(
+      3,
+    );
   });
 
-  it('keeps nothing without a renderer version (code run outside Next\'s build)', async () => {
+  it("keeps nothing without a renderer version (code run outside Next's build)", async () => {
     const dist = newDist();
     const make = vi.fn(async () => Buffer.from('made'));
     const kept = await keptIn(dist, undefined);

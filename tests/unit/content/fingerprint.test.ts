@@ -22,17 +22,23 @@ describe('contentFingerprint', () => {
 
   it.each([
     ['an edit', () => fs.writeFileSync(file('posts/a.md'), 'second, longer')],
-    ['an edit of the same size', () => {
-      fs.writeFileSync(file('posts/a.md'), 'FIRST');
-      fs.utimesSync(file('posts/a.md'), new Date(), new Date(Date.now() + 5000));
-    }],
+    [
+      'an edit of the same size',
+      () => {
+        fs.writeFileSync(file('posts/a.md'), 'FIRST');
+        fs.utimesSync(file('posts/a.md'), new Date(), new Date(Date.now() + 5000));
+      },
+    ],
     ['a new file', () => fs.writeFileSync(file('posts/b.md'), 'new')],
     ['a rename', () => fs.renameSync(file('posts/a.md'), file('posts/c.md'))],
     ['a removal', () => fs.rmSync(file('posts/a.md'))],
-    ['a new folder with a file', () => {
-      fs.mkdirSync(file('apps'));
-      fs.writeFileSync(file('apps/x.md'), 'app');
-    }],
+    [
+      'a new folder with a file',
+      () => {
+        fs.mkdirSync(file('apps'));
+        fs.writeFileSync(file('apps/x.md'), 'app');
+      },
+    ],
   ])('changes with %s', (_, change) => {
     const before = contentFingerprint(root);
     change();

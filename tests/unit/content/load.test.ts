@@ -114,12 +114,19 @@ describe('loadContent', () => {
   it('reports a missing site.yaml or home.md', () => {
     fs.rmSync(path.join(root, 'site.yaml'));
     fs.rmSync(path.join(root, 'home.md'));
-    expect(problemsOf().map((problem) => problem.file).sort()).toEqual(['home.md', 'site.yaml']);
+    expect(
+      problemsOf()
+        .map((problem) => problem.file)
+        .sort(),
+    ).toEqual(['home.md', 'site.yaml']);
   });
 
   it('validates apps and products too', () => {
     write('apps/bad-app.md', '---\nname: A\ndescription: d\nversion: one\ndownload: ftp://x\n---\n');
-    write('products/bad-offer.md', '---\nkind: offer\ntitle: T\ndescription: d\nprice: 1.5\ncurrency: eur\nstarts: 2026-01-02T00:00:00Z\nends: 2026-01-01T00:00:00Z\n---\n');
+    write(
+      'products/bad-offer.md',
+      '---\nkind: offer\ntitle: T\ndescription: d\nprice: 1.5\ncurrency: eur\nstarts: 2026-01-02T00:00:00Z\nends: 2026-01-01T00:00:00Z\n---\n',
+    );
     const keys = problemsOf().map((problem) => `${problem.file} ${problem.key}`);
     expect(keys).toEqual(expect.arrayContaining(['bad-app.md version', 'bad-app.md download', 'bad-offer.md price', 'bad-offer.md currency']));
   });

@@ -40,7 +40,7 @@ describe('recordPublishedSet', () => {
 });
 
 describe('publishedAtBuild and builtList', () => {
-  it('a started site reads the build\'s list', async () => {
+  it("a started site reads the build's list", async () => {
     fs.mkdirSync(path.dirname(file()), { recursive: true });
     fs.writeFileSync(file(), JSON.stringify({ slugs: ['newest', 'older'], prerendered: 1 }));
     const { builtList, publishedAtBuild } = await load();

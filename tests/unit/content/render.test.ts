@@ -76,7 +76,8 @@ describe('renderMarkdown keeps each result in the build cache', () => {
     return render(markdown);
   }
 
-  const keptFiles = (dist: string) => fs.readdirSync(path.join(dist, 'cache', 'lectern-render'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const keptFiles = (dist: string) =>
+    fs.readdirSync(path.join(dist, 'cache', 'lectern-render'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
 
   it('a later process reads the kept result instead of rendering; a new renderer version renders again', async () => {
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-render-cache-'));

@@ -16,7 +16,9 @@ describe('post frontmatter', () => {
 
   it('takes a date-time only with an offset, and no update before the date', () => {
     expect(postFrontmatterSchema.safeParse({ ...post, date: '2025-01-10T09:30:00+01:00' }).success).toBe(true);
-    expect(problems(postFrontmatterSchema.safeParse({ ...post, date: '2025-01-10T09:30:00' }))).toEqual(['date: must be YYYY-MM-DD or an ISO 8601 date-time with offset']);
+    expect(problems(postFrontmatterSchema.safeParse({ ...post, date: '2025-01-10T09:30:00' }))).toEqual([
+      'date: must be YYYY-MM-DD or an ISO 8601 date-time with offset',
+    ]);
     expect(problems(postFrontmatterSchema.safeParse({ ...post, updated: '2025-01-09' }))).toEqual(['updated: must not be before date']);
   });
 
