@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { NextConfig } from 'next';
 import { contentFingerprint } from './lib/content/fingerprint';
-import { FORM_BODY_LIMIT } from './lib/http/body';
+import { FORM_BODY_LIMIT } from './lib/routes/manifest';
 
 /**
  * What a rendered post or card depends on besides its text: the renderer's code (lib/content),

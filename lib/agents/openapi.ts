@@ -3,7 +3,7 @@ import { absoluteUrl, config } from '../config';
 import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
-import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
+import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, paymentsWebhookRoute, STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { MCP_TOOLS } from './mcp-names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
@@ -291,7 +291,7 @@ export function openApiDocument() {
       }),
       ...Object.fromEntries(writeRoutes.map((route) => [route.path, write(route)])),
       [otherRouteLimits.mcp.path]: mcp(),
-      [PAYMENTS_WEBHOOK_PATH]: {
+      [paymentsWebhookRoute.path]: {
         post: {
           summary:
             "Stripe's webhook: records paid checkouts (once per event id), refunds a training payment whose session is full by the time it arrives, and releases expired seat holds.",

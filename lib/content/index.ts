@@ -15,7 +15,7 @@ export { contentPaths, tagSlug, urls } from './urls';
  * development server loads this module once per module graph (pages, route
  * handlers), so the check is made per call rather than by a watcher in one of them.
  */
-// Read on each use: lectern's server loads this module (through the write routes' registry) before Next sets NODE_ENV.
+// Read on each use: lectern's server loads this module (for its prewarm) before Next sets NODE_ENV.
 const isLive = () => nodeEnv() === 'development';
 
 export type Post = LoadedPost & {

@@ -1,10 +1,3 @@
-/** The largest body a form (every write route) may send. */
-export const FORM_BODY_LIMIT = 16 * 1024;
-/** The largest Stripe event the webhook reads. */
-export const STRIPE_EVENT_BODY_LIMIT = 1024 * 1024;
-export const PAYMENTS_WEBHOOK_PATH = '/api/payments/webhook';
-/** The largest MCP message (a JSON-RPC request or batch) the MCP endpoint reads. */
-export const MCP_BODY_LIMIT = 64 * 1024;
 
 /** Whether a request carries a body: a Content-Length above 0, or any Transfer-Encoding. */
 export function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {

@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { config } from '../config';
-import { MCP_BODY_LIMIT } from '../http/body';
+import { MCP_BODY_LIMIT } from '../routes/manifest';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
 import { admit } from '../write-routes/handler';

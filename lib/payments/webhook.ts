@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
-import { readBody, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
+import { readBody } from '../http/body';
+import { STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { describeError } from '../log';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';

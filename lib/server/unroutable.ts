@@ -1,4 +1,4 @@
-import { routeLimits } from '../limits/table';
+import { postPaths } from '../routes/manifest';
 import { messagePage } from '../http/html';
 import { prefersMarkdown } from '../http/negotiate';
 import { problem, problemTypes, type ProblemType } from '../http/problem';
@@ -17,7 +17,7 @@ export type Unroutable = { problem: Extract<ProblemType, 'invalid-path' | 'metho
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** Routes that take posts only; every other URL of the site is read with GET and HEAD. */
-const POST_ONLY = new Set<string>([...Object.values(routeLimits).map((route) => route.path), '/api/payments/webhook']);
+const POST_ONLY = new Set<string>(postPaths);
 
 /** The path of a request target, without its query. */
 export function pathOf(target: string): string {

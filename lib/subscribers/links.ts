@@ -1,6 +1,7 @@
 import { absoluteUrl } from '../config';
 import type { UnsubscribeLinks } from '../services/mail/templates';
 import { hashToken } from '../services/tokens';
+import { store } from '../services';
 
 /** A confirmation link works for this long; after it, subscribing again sends a new one. */
 export const CONFIRMATION_DAYS = 7;
@@ -24,11 +25,7 @@ export function unsubscribeLinks(token: string): UnsubscribeLinks {
   return { page: absoluteUrl(`/subscribe/unsubscribe${query}`), oneClick: absoluteUrl(`/api/subscribe/unsubscribe${query}`) };
 }
 
-/**
- * What the confirmation page shows for a token, changing nothing (mail
- * scanners open links). The store is loaded on the first call: this module is
- * also read, for the confirmation days, where no store is needed.
- */
+/** What the confirmation page shows for a token, changing nothing (mail scanners open links). */
 export async function confirmationState(token: string) {
-  return (await import('../services')).store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
+  return store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
 }

@@ -8,6 +8,7 @@ import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 import { paymentsNow, sendQueuedMailNow, storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
 
@@ -97,7 +98,7 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
 }
 
 export const bookingCancelRoute = defineWriteRoute({
-  route: { name: 'bookingCancel', path: '/api/booking/cancel', limit: { requests: 20, windowSeconds: 60 * 60 } },
+  route: writeRouteAddresses.bookingCancel,
   handle: { schema, action: cancelBooking },
   docs: { summary: 'Cancel a training booking with the token from its receipt.', responses },
 });

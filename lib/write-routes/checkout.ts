@@ -3,6 +3,7 @@ import { productBySlug } from '../products';
 import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
 import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
+import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({ product: slug('bundle or the book'), attempt, website: honeypot });
 
@@ -14,7 +15,7 @@ async function checkout(input: z.output<typeof schema>, context: WriteContext): 
 }
 
 export const checkoutRoute = defineWriteRoute({
-  route: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  route: writeRouteAddresses.checkout,
   handle: { schema, honeypot: backToPricing, action: checkout },
   docs: { summary: 'Start a Stripe Checkout for a digital bundle or the book.' },
 });

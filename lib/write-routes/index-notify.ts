@@ -6,6 +6,7 @@ import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 import { storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 const INDEXNOW_BATCH = 10_000;
 const LAST_SUBMISSION = 'indexnow:last-submission';
@@ -88,7 +89,7 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
 
 /** The owner's tool, limited so that its bearer token cannot be guessed. */
 export const indexNotifyRoute = defineWriteRoute({
-  route: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: 60 * 60 } },
+  route: writeRouteAddresses.indexNotify,
   handle: { schema, action: notifyIndexNow, authorize: { check: authorizeIndexNotify, security: { bearer: [] } }, optionalBody: true },
   docs: {
     summary: 'Submit changed URLs to IndexNow (owner only, bearer token).',

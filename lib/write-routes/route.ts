@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FieldError, ProblemType } from '../http/problem';
+import type { WriteRouteAddress } from '../routes/manifest';
 
 /**
  * What a route's action answers: a result, or a problem. A form post is sent
@@ -13,15 +14,6 @@ export type WriteContext = { request: Request; client: string; form: boolean };
 
 /** One response of an OpenAPI operation, as /openapi.json lists it. */
 export type OpenApiResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
-
-/** Where a write route answers and how often one client may call it. */
-export type WriteRouteAddress<Name extends string = string> = {
-  /** The route's name in RateLimit headers, limiter keys and the OpenAPI request schema. */
-  name: Name;
-  path: string;
-  /** Per client address, sliding window. */
-  limit: { requests: number; windowSeconds: number };
-};
 
 /** What the shared handler (./handler.ts) does with a request to the route. */
 export type WriteRouteHandling<Schema extends z.ZodType = z.ZodType> = {

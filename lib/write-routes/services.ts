@@ -1,22 +1,21 @@
+import { payments, sendQueuedMail, store } from '../services';
 import type { Payments } from '../services/payments';
 import type { Store } from '../services/store';
 
 /*
- * The services the actions use (lib/services), loaded when an action first runs rather than
- * with the route definitions: lectern's own server reads the registry for the limits at
- * start-up, and needs neither the store's drivers nor Stripe's SDK for that (nor the mail
- * worker, which uses Next's request scope).
+ * The services the actions use (lib/services), made on their first use: reading the route
+ * definitions (for /openapi.json and the docs page) opens no store and starts no worker.
  */
 
 export async function storeNow(): Promise<Store> {
-  return (await import('../services')).store();
+  return store();
 }
 
 export async function paymentsNow(): Promise<Payments | undefined> {
-  return (await import('../services')).payments();
+  return payments();
 }
 
 /** Sends the mail an action has just queued. */
 export async function sendQueuedMailNow(): Promise<void> {
-  (await import('../services')).sendQueuedMail();
+  sendQueuedMail();
 }

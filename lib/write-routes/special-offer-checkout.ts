@@ -3,6 +3,7 @@ import { productBySlug, type OfferProduct } from '../products';
 import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({ product: slug('special offer'), attempt, website: honeypot });
 
@@ -22,7 +23,7 @@ async function specialOfferCheckout(input: z.output<typeof schema>, context: Wri
 }
 
 export const specialOfferCheckoutRoute = defineWriteRoute({
-  route: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  route: writeRouteAddresses.specialOfferCheckout,
   handle: { schema, honeypot: backToPricing, action: specialOfferCheckout },
   docs: { summary: 'Start a Stripe Checkout for a special offer, inside its time window.', responses },
 });

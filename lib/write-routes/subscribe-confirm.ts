@@ -4,6 +4,7 @@ import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 import { storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 export const CONFIRMED_PAGE = '/subscribe/confirmed';
 
@@ -31,7 +32,7 @@ async function confirmSubscription(input: z.output<typeof schema>): Promise<Writ
 
 /** The newsletter's confirmation link posts here: a person confirms once, so the limit is that of a form. */
 export const subscribeConfirmRoute = defineWriteRoute({
-  route: { name: 'subscribeConfirm', path: '/api/subscribe/confirm', limit: { requests: 20, windowSeconds: 60 * 60 } },
+  route: writeRouteAddresses.subscribeConfirm,
   handle: { schema, action: confirmSubscription },
   docs: { summary: 'Confirm a newsletter subscription with the token from the confirmation email (the button on /subscribe/confirm).', responses },
 });

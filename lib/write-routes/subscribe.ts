@@ -5,6 +5,7 @@ import { newToken } from '../services/tokens';
 import { email, honeypot, line } from './fields';
 import { defineWriteRoute, type WriteResult } from './route';
 import { sendQueuedMailNow, storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 export const SUBSCRIBE_RESULT_PAGE = '/subscribe/check-your-inbox';
 
@@ -45,7 +46,7 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
 }
 
 export const subscribeRoute = defineWriteRoute({
-  route: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: 10 * 60 } },
+  route: writeRouteAddresses.subscribe,
   handle: { schema, honeypot: subscribeAccepted, action: subscribe },
   docs: { summary: 'Subscribe to the newsletter (double opt-in: a confirmation link is mailed).' },
 });

@@ -6,6 +6,7 @@ import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates
 import { email, honeypot, line, required } from './fields';
 import { defineWriteRoute, type WriteResult } from './route';
 import { sendQueuedMailNow, storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
 
@@ -47,7 +48,7 @@ async function sendSupportMessage(input: z.output<typeof schema>): Promise<Write
 }
 
 export const supportRoute = defineWriteRoute({
-  route: { name: 'support', path: '/api/support', limit: { requests: 5, windowSeconds: 10 * 60 } },
+  route: writeRouteAddresses.support,
   handle: { schema, honeypot: () => supportAccepted(randomUUID()), action: sendSupportMessage },
   docs: { summary: 'Send a support message to the site owner.' },
 });

@@ -5,6 +5,7 @@ import { attemptKey, backToPricing, checkoutUrls, createSession, HOLD_MS, lineIt
 import { attempt, honeypot, required, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { paymentsNow, storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({
   product: slug('training'),
@@ -103,7 +104,7 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
 }
 
 export const trainingCheckoutRoute = defineWriteRoute({
-  route: { name: 'trainingCheckout', path: '/api/payments/training/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  route: writeRouteAddresses.trainingCheckout,
   handle: { schema, honeypot: backToPricing, action: trainingCheckout },
   docs: { summary: 'Start a Stripe Checkout for seats in a training session.', responses },
 });

@@ -4,6 +4,7 @@ import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 import { storeNow } from './services';
+import { writeRouteAddresses } from '../routes/manifest';
 
 export const UNSUBSCRIBED_PAGE = '/subscribe/unsubscribed';
 
@@ -41,7 +42,7 @@ function openedInBrowser(request: Request): Response {
 
 /** Mail providers send the one-click unsubscribes of many readers from a few shared addresses, hence the generous limit. */
 export const unsubscribeRoute = defineWriteRoute({
-  route: { name: 'unsubscribe', path: '/api/subscribe/unsubscribe', limit: { requests: 120, windowSeconds: 10 * 60 } },
+  route: writeRouteAddresses.unsubscribe,
   handle: {
     schema,
     action: unsubscribe,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_BODY_LIMIT, STRIPE_EVENT_BODY_LIMIT } from '@/lib/http/body';
+import { FORM_BODY_LIMIT, STRIPE_EVENT_BODY_LIMIT } from '@/lib/routes/manifest';
 import { bodyLimit, otherRouteLimits, routeLimits, writeRouteLimits } from '@/lib/limits/table';
 
 describe('the limits table', () => {

@@ -1,0 +1,59 @@
+/*
+ * Every route that reads a request body, as plain data: its name, path, methods, limit per
+ * client address and the largest body it reads. It imports nothing of lectern's, so anything
+ * may read it: the limiter and the RateLimit headers (lib/limits/table.ts), lectern's server
+ * (which paths take a body, which answer POST only), /openapi.json and the docs page. The
+ * behaviour (schemas, actions, handlers) lives in the route modules, which take their address
+ * from here (lib/write-routes/*.ts, lib/mcp, lib/payments/webhook.ts).
+ */
+
+/** The largest body a form (every write route) may send. */
+export const FORM_BODY_LIMIT = 16 * 1024;
+/** The largest Stripe event the webhook reads. */
+export const STRIPE_EVENT_BODY_LIMIT = 1024 * 1024;
+/** The largest MCP message (a JSON-RPC request) the MCP endpoint reads. */
+export const MCP_BODY_LIMIT = 64 * 1024;
+
+/** Requests per client address in a sliding window. */
+export type RouteLimitSpec = { requests: number; windowSeconds: number };
+
+/** Where a write route answers and how often one client may call it. */
+export type WriteRouteAddress<Name extends string = string> = {
+  /** The route's name in RateLimit headers, limiter keys and the OpenAPI request schema. */
+  name: Name;
+  path: string;
+  /** Per client address, sliding window. */
+  limit: RouteLimitSpec;
+};
+
+const minutes = (count: number) => count * 60;
+
+/**
+ * The write routes: the spec's seven and the two newsletter links (lectern's own limits). A new
+ * write route is a line here, its module in lib/write-routes/ and its line in the registry there.
+ */
+export const writeRouteAddresses = {
+  bookingCancel: { name: 'bookingCancel', path: '/api/booking/cancel', limit: { requests: 20, windowSeconds: minutes(60) } },
+  checkout: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: minutes(10) } },
+  indexNotify: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: minutes(60) } },
+  specialOfferCheckout: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: { requests: 10, windowSeconds: minutes(10) } },
+  subscribe: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: minutes(10) } },
+  subscribeConfirm: { name: 'subscribeConfirm', path: '/api/subscribe/confirm', limit: { requests: 20, windowSeconds: minutes(60) } },
+  support: { name: 'support', path: '/api/support', limit: { requests: 5, windowSeconds: minutes(10) } },
+  trainingCheckout: { name: 'trainingCheckout', path: '/api/payments/training/checkout', limit: { requests: 10, windowSeconds: minutes(10) } },
+  unsubscribe: { name: 'unsubscribe', path: '/api/subscribe/unsubscribe', limit: { requests: 120, windowSeconds: minutes(10) } },
+} as const satisfies { [Name in string]: WriteRouteAddress<Name> };
+
+export type WriteRoute = keyof typeof writeRouteAddresses;
+
+/**
+ * The MCP endpoint changes nothing, but every call is a POST the read cache cannot answer, so it
+ * is limited like the write routes, generously, since one conversation makes many calls.
+ */
+export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 120, windowSeconds: 60 }, bodyLimit: MCP_BODY_LIMIT } as const;
+
+/** Stripe's signed webhook: not limited per address (Stripe's own addresses send it), authenticated by its signature. */
+export const paymentsWebhookRoute = { name: 'paymentsWebhook', path: '/api/payments/webhook', bodyLimit: STRIPE_EVENT_BODY_LIMIT } as const;
+
+/** Every path that takes a POST (and a body); every other URL of the site is read with GET and HEAD. */
+export const postPaths: readonly string[] = [...Object.values(writeRouteAddresses).map((route) => route.path), mcpRoute.path, paymentsWebhookRoute.path];
