@@ -1,4 +1,3 @@
-
 /** Whether a request carries a body: a Content-Length above 0, or any Transfer-Encoding. */
 export function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) !== 0;
