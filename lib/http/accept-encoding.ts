@@ -1,3 +1,5 @@
+import { parseWeightedList } from './q-values';
+
 /**
  * Content-coding negotiation (RFC 9110 §12.5.3): which of the copies a server
  * holds to send for a request's `Accept-Encoding`.
@@ -16,18 +18,10 @@ const PREFERENCE: readonly Coding[] = ['br', 'gzip', 'identity'];
 
 function parseAcceptEncoding(header: string): Map<string, number> {
   const entries = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [coding = '', ...params] = part.split(';').map((piece) => piece.trim());
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(coding)) continue;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=').map((piece) => piece.trim());
-      // A q that is not RFC 9110 qvalue syntax refuses the coding rather than guessing.
-      if (name?.toLowerCase() === 'q') q = value !== undefined && /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : 0;
-    }
-    const name = coding.toLowerCase();
+  for (const { value, q } of parseWeightedList(header)) {
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(value)) continue;
     // A coding named twice keeps its first entry.
-    if (!entries.has(name)) entries.set(name, q);
+    if (!entries.has(value)) entries.set(value, q);
   }
   return entries;
 }

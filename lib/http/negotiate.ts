@@ -1,3 +1,4 @@
+import { parseWeightedList } from './q-values';
 import { markdownTwinOf, type MarkdownTwin } from './markdown-twins';
 
 /**
@@ -8,22 +9,10 @@ import { markdownTwinOf, type MarkdownTwin } from './markdown-twins';
 type Range = { type: string; subtype: string; q: number };
 
 function parseAccept(header: string): Range[] {
-  const ranges: Range[] = [];
-  for (const part of header.split(',')) {
-    const [mediaRange = '', ...params] = part.split(';').map((piece) => piece.trim());
-    const [type, subtype] = mediaRange.toLowerCase().split('/');
-    if (!type || !subtype) continue;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=').map((piece) => piece.trim());
-      if (name?.toLowerCase() === 'q' && value !== undefined) {
-        const parsed = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : NaN;
-        q = Number.isNaN(parsed) ? 0 : parsed;
-      }
-    }
-    ranges.push({ type, subtype, q });
-  }
-  return ranges;
+  return parseWeightedList(header).flatMap(({ value, q }) => {
+    const [type, subtype] = value.split('/');
+    return type && subtype ? [{ type, subtype, q }] : [];
+  });
 }
 
 /** The q the client gives a media type: the most specific matching range wins. */
