@@ -3,18 +3,9 @@ import type { Env } from '../env';
 import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../redis/client';
 import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
 import { nodeRedisAdapter } from './node-redis-adapter';
+import { withTimeout } from '../timeout';
 
 export type { LimitDecision, Limiter } from './limiter';
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-    }),
-  ]);
-}
 
 type LimiterOptions = { timeoutMs: number; windowScale: number };
 
@@ -47,7 +38,7 @@ export function upstashClientLimiter(redis: UpstashRedis, options: LimiterOption
     'upstash',
     redis as never,
     async (key) => {
-      const value = await withTimeout(redis.get<string | number>(key), options.timeoutMs, 'Upstash');
+      const value = await withTimeout(options.timeoutMs, `Upstash did not answer within ${options.timeoutMs} ms`, () => redis.get<string | number>(key));
       return value === null ? undefined : Number(value);
     },
     options,

@@ -1,6 +1,7 @@
 import { Redis as UpstashRedis } from '@upstash/redis';
 import { createClient } from 'redis';
 import type { Env } from '../env';
+import { withTimeout } from '../timeout';
 
 function createFailFastClient(url: string, commandTimeoutMs: number) {
   return createClient({
@@ -36,24 +37,12 @@ export function failFastRedis(url: string, options: { commandTimeoutMs: number }
     () => undefined,
     () => undefined,
   );
-  const run: FailFastRedis['run'] = async (command, timeoutMs = options.commandTimeoutMs) => {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+  const run: FailFastRedis['run'] = (command, timeoutMs = options.commandTimeoutMs) =>
+    withTimeout(timeoutMs, `Redis did not answer within ${timeoutMs} ms`, async (deadline) => {
+      if (!client.isReady) await Promise.race([connecting, deadline]);
+      if (!client.isReady) throw new Error('Redis is not connected');
+      return command(client);
     });
-    try {
-      return await Promise.race([
-        (async () => {
-          if (!client.isReady) await Promise.race([connecting, expired]);
-          if (!client.isReady) throw new Error('Redis is not connected');
-          return command(client);
-        })(),
-        expired,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
   const close = async () => {
     // A Redis that is gone or hangs is left without a goodbye.
     if (client.isReady) await run((connected) => connected.quit()).catch(() => client.destroy());

@@ -1,6 +1,7 @@
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
 import { describeError } from '../log';
+import { withTimeout } from '../timeout';
 import type { Store } from './store/types';
 
 /** How long the health check waits for the store before calling it down. */
@@ -19,17 +20,11 @@ export async function checkHealth(openStore: () => Pick<Store, 'kind' | 'ping'>,
   } catch (error) {
     return { ok: false, store: 'store', reason: `cannot be opened: ${describeError(error)}` };
   }
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
-    await Promise.race([target.ping(), timeout]);
+    await withTimeout(timeoutMs, `did not answer within ${timeoutMs} ms`, () => target.ping());
     return { ok: true, store: target.kind };
   } catch (error) {
     return { ok: false, store: target.kind, reason: describeError(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
