@@ -93,13 +93,13 @@ async function measure(name, limiter, count, offset) {
 async function main() {
   pinSelf(1);
   const results = [];
-  // The in-memory store holds at most 100,000 keys (lib/limits/memory-redis.ts). Measured twice:
+  // The in-memory store holds at most 100,000 keys (lib/limits/window-counters.ts). Measured twice:
   // with room to spare (the usual case), and already full, as under a flood of distinct clients.
   const memory = memoryLimiter({ windowScale: 1, maxKeys: 10 * MEMORY_DECISIONS + 100_000 });
-  results.push({ ...(await measure('memory', memory, MEMORY_DECISIONS, 0)), keysHeld: memory.store.size });
+  results.push({ ...(await measure('memory', memory, MEMORY_DECISIONS, 0)), keysHeld: memory.counts.size });
   const full = memoryLimiter({ windowScale: 1 });
   for (let i = 0; i < 100_000; i += 1) await full.check(ROUTE, `filler-${i}`);
-  results.push({ ...(await measure('memory, key cap reached', full, Math.min(MEMORY_DECISIONS, 50_000), 20_000_000)), keysHeld: full.store.size });
+  results.push({ ...(await measure('memory, key cap reached', full, Math.min(MEMORY_DECISIONS, 50_000), 20_000_000)), keysHeld: full.counts.size });
 
   const port = await freePort();
   const dir = mkdirp(`${TMP}/redis`);

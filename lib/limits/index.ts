@@ -2,7 +2,7 @@ import type { Redis as UpstashRedis } from '@upstash/redis';
 import type { Env } from '../env';
 import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../redis/client';
 import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
-import { nodeRedisAdapter } from './node-redis-adapter';
+import { scriptWindowCounter } from './window-counters';
 import { withTimeout } from '../timeout';
 
 export type { LimitDecision, Limiter } from './limiter';
@@ -11,19 +11,8 @@ type LimiterOptions = { timeoutMs: number; windowScale: number };
 
 /** The sliding window on a Redis server through node-redis: fails fast while disconnected, each decision waits at most `timeoutMs`. */
 export function redisClientLimiter(redis: FailFastRedis, options: LimiterOptions): Limiter {
-  const adapter = nodeRedisAdapter(redis.client);
-  return slidingWindowLimiter(
-    'redis',
-    {
-      evalsha: (...args) => redis.run(() => adapter.evalsha(...args), options.timeoutMs),
-      eval: (...args) => redis.run(() => adapter.eval(...args), options.timeoutMs),
-    },
-    async (key) => {
-      const value = await redis.run((client) => client.get(key), options.timeoutMs);
-      return value === null ? undefined : Number(value);
-    },
-    options,
-  );
+  const counter = scriptWindowCounter((source, keys, args) => redis.run((client) => client.eval(source, { keys, arguments: args }), options.timeoutMs));
+  return slidingWindowLimiter('redis', counter, options);
 }
 
 /** A Redis server at `url`, on a connection of its own. */
@@ -34,15 +23,10 @@ export function redisServerLimiter(url: string, options: LimiterOptions): Limite
 
 /** The sliding window on Upstash; each decision waits at most `timeoutMs`. */
 export function upstashClientLimiter(redis: UpstashRedis, options: LimiterOptions): Limiter {
-  return slidingWindowLimiter(
-    'upstash',
-    redis as never,
-    async (key) => {
-      const value = await withTimeout(options.timeoutMs, `Upstash did not answer within ${options.timeoutMs} ms`, () => redis.get<string | number>(key));
-      return value === null ? undefined : Number(value);
-    },
-    options,
+  const counter = scriptWindowCounter((source, keys, args) =>
+    withTimeout(options.timeoutMs, `Upstash did not answer within ${options.timeoutMs} ms`, () => redis.eval(source, keys, args)),
   );
+  return slidingWindowLimiter('upstash', counter, options);
 }
 
 export function upstashLimiter(url: string, token: string, options: LimiterOptions): Limiter {

@@ -1,7 +1,6 @@
-import { Ratelimit } from '@upstash/ratelimit';
 import { describeError } from '../log';
-import { MemoryRedis } from './memory-redis';
 import { routeLimits, type LimitedRoute } from './table';
+import { memoryWindowCounter, weightedPrevious, type WindowCounter } from './window-counters';
 
 /** The outcome of one limit check, in the terms the HTTP headers need. */
 export type LimitDecision = {
@@ -20,24 +19,15 @@ export type Limiter = {
   check(route: LimitedRoute, client: string): Promise<LimitDecision>;
 };
 
-/** What a backend must offer besides the scripts: reading a counter, for an honest Retry-After. */
-export type RedisLike = {
-  evalsha: (hash: string, keys: string[], args: unknown[]) => Promise<unknown>;
-  eval: (script: string, keys: string[], args: unknown[]) => Promise<unknown>;
-};
-export type CounterReader = (key: string) => Promise<number | undefined>;
-
-export class LimiterUnavailable extends Error {}
-
 /** Window of a route in ms; tests may scale every window down, never edit the table. */
 export function windowMs(route: LimitedRoute, scale = 1): number {
   return Math.max(1000, Math.round(routeLimits[route].windowSeconds * 1000 * scale));
 }
 
 /**
- * The earliest moment a request would pass in @upstash/ratelimit's sliding
- * window, from the counts of the current and previous windows: the previous
- * window's weight falls linearly, so the answer is exact, not the end of the window.
+ * The earliest moment a request would pass in the sliding window, from the counts of the
+ * current and previous windows: the previous window's weight falls linearly, so the answer is
+ * exact, not the end of the window.
  */
 export function nextAllowedAt(now: number, window: number, limit: number, current: number, previous: number): number {
   const windowStart = Math.floor(now / window) * window;
@@ -52,57 +42,38 @@ export function nextAllowedAt(now: number, window: number, limit: number, curren
   return windowStart + window + 1;
 }
 
-/** One algorithm, the sliding window of @upstash/ratelimit, over any Redis-like store. */
-export function slidingWindowLimiter(name: string, redis: RedisLike, readCounter: CounterReader, options: { timeoutMs: number; windowScale: number }): Limiter {
-  const limiters = new Map<LimitedRoute, { ratelimit: Ratelimit; prefix: string; window: number }>();
-  function limiterFor(route: LimitedRoute) {
-    let entry = limiters.get(route);
-    if (!entry) {
-      const window = windowMs(route, options.windowScale);
-      const prefix = `lectern:limit:${route}`;
-      const ratelimit = new Ratelimit({
-        // The library's Redis type is @upstash/redis; it only calls evalsha/eval for this algorithm.
-        redis: redis as never,
-        limiter: Ratelimit.slidingWindow(routeLimits[route].requests, `${window} ms`),
-        prefix,
-        ephemeralCache: false,
-        analytics: false,
-        timeout: options.timeoutMs,
-      });
-      entry = { ratelimit, prefix, window };
-      limiters.set(route, entry);
-    }
-    return entry;
-  }
-
+/**
+ * One algorithm over any backend: the sliding window (two fixed windows per client and route,
+ * the previous one weighted by how much of it still overlaps the last `window`), the same as
+ * @upstash/ratelimit's, owned here. A backend only carries out the atomic step
+ * (./window-counters.ts); every number the headers need comes from the counts it returns.
+ */
+export function slidingWindowLimiter(name: string, counter: WindowCounter, options: { windowScale: number; clock?: () => number }): Limiter {
+  const clock = options.clock ?? Date.now;
   return {
     name,
     async check(route, client) {
-      const { ratelimit, prefix, window } = limiterFor(route);
-      const result = await ratelimit.limit(client);
-      if (result.reason === 'timeout' || result.reset === 0) throw new LimiterUnavailable(`${name} did not answer within ${options.timeoutMs} ms`);
-      const now = Date.now();
+      const window = windowMs(route, options.windowScale);
       const limit = routeLimits[route].requests;
-      const resetSeconds = Math.max(1, Math.ceil((result.reset - now) / 1000));
-      if (result.success) {
-        return { allowed: true, limit, remaining: result.remaining, windowSeconds: window / 1000, resetSeconds, retryAfterSeconds: 0 };
+      const now = clock();
+      const index = Math.floor(now / window);
+      const key = (windowIndex: number) => `lectern:limit:${route}:${client}:${windowIndex}`;
+      const { allowed, current, previous } = await counter({ currentKey: key(index), previousKey: key(index - 1), limit, now, windowMs: window });
+      const resetSeconds = Math.max(1, Math.ceil(((index + 1) * window - now) / 1000));
+      const windowSeconds = window / 1000;
+      if (allowed) {
+        const remaining = Math.max(0, limit - (current + weightedPrevious(now, window, previous)));
+        return { allowed: true, limit, remaining, windowSeconds, resetSeconds, retryAfterSeconds: 0 };
       }
-      const currentWindow = Math.floor(now / window);
-      const [current, previous] = await Promise.all([
-        readCounter(`${prefix}:${client}:${currentWindow}`),
-        readCounter(`${prefix}:${client}:${currentWindow - 1}`),
-      ]);
-      const at = nextAllowedAt(now, window, limit, current ?? 0, previous ?? 0);
-      const retryAfterSeconds = Math.max(1, Math.ceil((at - Date.now()) / 1000));
-      return { allowed: false, limit, remaining: 0, windowSeconds: window / 1000, resetSeconds: Math.max(resetSeconds, retryAfterSeconds), retryAfterSeconds };
+      const retryAfterSeconds = Math.max(1, Math.ceil((nextAllowedAt(now, window, limit, current, previous) - now) / 1000));
+      return { allowed: false, limit, remaining: 0, windowSeconds, resetSeconds: Math.max(resetSeconds, retryAfterSeconds), retryAfterSeconds };
     },
   };
 }
 
-export function memoryLimiter(options: { windowScale: number; maxKeys?: number }): Limiter & { store: MemoryRedis } {
-  const store = new MemoryRedis(options.maxKeys);
-  const limiter = slidingWindowLimiter('memory', store, async (key) => store.get(key), { timeoutMs: 0, windowScale: options.windowScale });
-  return { ...limiter, store };
+export function memoryLimiter(options: { windowScale: number; maxKeys?: number; clock?: () => number }): Limiter & { counts: { readonly size: number } } {
+  const counts = memoryWindowCounter({ maxKeys: options.maxKeys });
+  return { ...slidingWindowLimiter('memory', counts, options), counts };
 }
 
 /**

@@ -36,9 +36,9 @@ export async function startUpstashStandIn(redisUrl: string, token = `test-token-
   client.on('error', () => undefined);
   await client.connect();
   let requests = 0;
-  // Upstash accepts the `#!lua flags=allow-key-locking` line @upstash/ratelimit puts in its
-  // scripts; a stock Redis does not. The stand-in accepts it as Upstash does: it runs the
-  // script without that line and answers EVALSHA by the hash of the script as sent.
+  // Upstash accepts a first script line such as `#!lua flags=allow-key-locking`; a stock Redis
+  // does not. The stand-in accepts it as Upstash does: it runs the script without that line and
+  // answers EVALSHA by the hash of the script as sent.
   const scripts = new Map<string, string>();
   const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
   const toRedis = (command: Command): string[] => {

@@ -1,27 +1,6 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
-import { LimiterUnavailable, memoryLimiter, nextAllowedAt, withFallback, type Limiter } from '@/lib/limits/limiter';
-import { KNOWN_SCRIPTS, MemoryRedis } from '@/lib/limits/memory-redis';
-import { stripShebang } from '@/lib/limits/node-redis-adapter';
-
-describe('@upstash/ratelimit as installed', () => {
-  const require = createRequire(import.meta.url);
-  const source = fs.readFileSync(require.resolve('@upstash/ratelimit'), 'utf8');
-  const script = (name: string) => new RegExp(`var ${name} = \`([\\s\\S]*?)\`;`).exec(source)?.[1] ?? '';
-
-  it('still uses the sliding-window scripts the in-memory store carries out', () => {
-    const hashes = ['slidingWindowLimitScript', 'slidingWindowRemainingTokensScript'].map((name) => createHash('sha1').update(script(name)).digest('hex'));
-    expect(hashes.sort()).toEqual(Object.keys(KNOWN_SCRIPTS).sort());
-  });
-
-  it('still starts its scripts with the shebang the Redis adapter strips', () => {
-    const limit = script('slidingWindowLimitScript');
-    expect(limit.startsWith('#!lua flags=allow-key-locking\n')).toBe(true);
-    expect(stripShebang(limit).startsWith('#!')).toBe(false);
-  });
-});
+import { memoryLimiter, nextAllowedAt, withFallback, type Limiter } from '@/lib/limits/limiter';
+import { writeRouteLimits } from '@/lib/limits/table';
 
 describe('nextAllowedAt', () => {
   const window = 10_000;
@@ -41,15 +20,53 @@ describe('nextAllowedAt', () => {
   });
 });
 
-describe('the in-memory store', () => {
-  it('keeps a bounded number of keys however many clients arrive', async () => {
-    const limiter = memoryLimiter({ windowScale: 1, maxKeys: 1000 });
-    for (let i = 0; i < 5000; i++) await limiter.check('subscribe', `10.0.${i >> 8}.${i & 255}`);
-    expect(limiter.store.size).toBeLessThanOrEqual(1000);
+describe('the sliding window, with the clock moved by hand', () => {
+  const window = writeRouteLimits.subscribe.windowSeconds * 1000;
+  const start = 1_000 * window; // the start of a window
+  function limiterAt(times: { now: number }) {
+    return memoryLimiter({ windowScale: 1, clock: () => times.now });
+  }
+
+  it("lets the route's requests through in one window, then refuses with the exact wait", async () => {
+    const times = { now: start };
+    const limiter = limiterAt(times);
+    for (let i = 0; i < 5; i++) expect((await limiter.check('subscribe', 'client')).allowed).toBe(true);
+    const refused = await limiter.check('subscribe', 'client');
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, limit: 5 });
+    // The window is full: the next request passes one millisecond into the next window.
+    expect(refused.retryAfterSeconds).toBe(window / 1000 + 1);
   });
 
-  it('refuses a script it does not know', async () => {
-    await expect(new MemoryRedis().eval('return 1', [], [])).rejects.toThrow(/does not know the script/);
+  it('weighs the previous window by how much of it still overlaps', async () => {
+    const times = { now: start };
+    const limiter = limiterAt(times);
+    for (let i = 0; i < 5; i++) await limiter.check('subscribe', 'client');
+    // A quarter into the next window, the five weigh floor(0.75 * 5) = 3: two more pass, not five.
+    times.now = start + window + window / 4;
+    const decisions = [];
+    for (let i = 0; i < 3; i++) decisions.push(await limiter.check('subscribe', 'client'));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, false]);
+    expect(decisions[0]?.remaining).toBe(1);
+    // Refused at 2 + floor((1 - f) * 5) >= 5 until f > 0.4: Retry-After reaches just past that point.
+    const wait = decisions[2]!.retryAfterSeconds * 1000;
+    times.now += wait;
+    expect((await limiter.check('subscribe', 'client')).allowed).toBe(true);
+    expect(start + window + window * 0.4).toBeLessThan(times.now);
+    expect(times.now - 1000).toBeLessThanOrEqual(start + window + window * 0.4 + 1);
+  });
+
+  it('forgets a client two windows on', async () => {
+    const times = { now: start };
+    const limiter = limiterAt(times);
+    for (let i = 0; i < 6; i++) await limiter.check('subscribe', 'client');
+    times.now = start + 2 * window;
+    expect(await limiter.check('subscribe', 'client')).toMatchObject({ allowed: true, remaining: 4 });
+  });
+
+  it('keeps a bounded number of counts however many clients arrive', async () => {
+    const limiter = memoryLimiter({ windowScale: 1, maxKeys: 1000 });
+    for (let i = 0; i < 5000; i++) await limiter.check('subscribe', `10.0.${i >> 8}.${i & 255}`);
+    expect(limiter.counts.size).toBeLessThanOrEqual(1000);
   });
 });
 
@@ -59,7 +76,7 @@ describe('withFallback', () => {
     const primary: Limiter = {
       name: 'redis',
       check: async (route, client) => {
-        if (failing) throw new LimiterUnavailable('connection refused redis://secret@host:6379');
+        if (failing) throw new Error('connection refused redis://secret@host:6379');
         return memoryLimiter({ windowScale: 1 }).check(route, client);
       },
     };
