@@ -6,7 +6,8 @@ import type { MailTransport } from './transport';
 /**
  * Sends mail from the store's outbox: due messages are claimed for a while
  * (a crashed sender's claims come back), sent, then marked sent; a failure is
- * retried later with exponential backoff. A mail server that is down delays
+ * retried later with exponential backoff. Stopped, it finishes the message it
+ * is sending and gives back the rest of its claims at once; `drain` waits for that. A mail server that is down delays
  * mail and loses none. Sent mail is deleted once it is older than the
  * retention (checked at most once per poll), so old links and texts do not
  * stay in the store.
@@ -39,10 +40,18 @@ export function createMailWorker(
 
   async function pass(): Promise<void> {
     await purge();
-    for (;;) {
+    while (!stopped) {
       const due = await store.outbox.claimDue(Date.now(), 20, leaseMs);
       if (due.length === 0) return;
-      for (const entry of due) {
+      for (const [index, entry] of due.entries()) {
+        if (stopped) {
+          // Stopping: the message on the wire was finished; the rest go back for another sender now.
+          await store.outbox.release(
+            due.slice(index).map((unsent) => unsent.id),
+            Date.now(),
+          );
+          return;
+        }
         try {
           await transport.send(entry.mail);
           await store.outbox.markSent(entry.id, Date.now());

@@ -183,6 +183,22 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await store.outbox.claimDue(10_000, 10, 100)).toEqual([]);
     });
 
+    it('gives released claims back at once, and never brings a sent message back', async () => {
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('first'), mail('second')]);
+      const claimed = await store.outbox.claimDue(10, 10, 60_000);
+      expect(claimed).toHaveLength(2);
+      const first = claimed.find((entry) => entry.mail.subject === 'first')!;
+      const second = claimed.find((entry) => entry.mail.subject === 'second')!;
+      await store.outbox.markSent(first.id, 20);
+      // A sender that stops gives back both; only the unsent one is due again, long before its lease ends.
+      await store.outbox.release([first.id, second.id], 30);
+      const again = await store.outbox.claimDue(31, 10, 60_000);
+      expect(again.map((entry) => entry.mail.subject)).toEqual(['second']);
+      expect(again[0]?.attempts).toBe(second.attempts);
+      await store.outbox.release([], 40);
+      expect(await stored.unsentMailCount()).toBe(1);
+    });
+
     it('purges sent mail older than the cutoff, keeping newer sent mail and every unsent message', async () => {
       await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [
         mail('old'),

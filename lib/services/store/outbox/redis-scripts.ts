@@ -43,6 +43,16 @@ redis.call('HSET', mail, 'attempts', attempts, 'error', lastError)
 return 1`,
 );
 
+/** Claims given back: due at `now`, for the ids still waiting (XX: a sent one left the outbox and stays out). */
+export const RELEASE = luaScript(
+  { keys: ['outbox'], args: ['now', 'ids'] },
+  `
+for _, id in ipairs(cjson.decode(ids)) do
+  redis.call('ZADD', outbox, 'XX', now, id)
+end
+return 1`,
+);
+
 /** Sent mail older than `sentBefore`, at most `batch` at a time. */
 export const PURGE_SENT = luaScript(
   { keys: ['sent', 'mailPrefix'], args: ['sentBefore', 'batch'] },

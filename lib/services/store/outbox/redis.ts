@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ScriptRunner } from '../lua';
-import { CLAIM, MARK_SENT, PURGE_SENT, RETRY_LATER } from './redis-scripts';
+import { CLAIM, MARK_SENT, PURGE_SENT, RELEASE, RETRY_LATER } from './redis-scripts';
 import type { OutboxEntry, OutboxStore, OutgoingMail } from './types';
 
 const PURGE_BATCH = 500;
@@ -24,6 +24,10 @@ export function redisOutbox(run: ScriptRunner, upgraded: () => Promise<void>): O
 
     async retryLater(id, attempts, nextAttemptAt, error) {
       await run(RETRY_LATER, { keys: { outbox: 'outbox', mail: `mail:${id}` }, args: { id, nextAttemptAt, attempts, lastError: error.slice(0, 500) } });
+    },
+
+    async release(ids, now) {
+      if (ids.length > 0) await run(RELEASE, { keys: { outbox: 'outbox' }, args: { now, ids: JSON.stringify(ids) } });
     },
 
     async purgeSent(sentBefore) {

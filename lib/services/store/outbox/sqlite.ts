@@ -33,6 +33,11 @@ export function sqliteOutbox(db: Database): OutboxStore {
       db.prepare('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAttemptAt, error.slice(0, 500), id);
     },
 
+    async release(ids, now) {
+      const give = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND sent_at IS NULL');
+      db.transaction(() => ids.forEach((id) => give.run(now, id)))();
+    },
+
     async purgeSent(sentBefore) {
       return db.prepare('DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?').run(sentBefore).changes;
     },

@@ -18,6 +18,8 @@ export interface OutboxStore {
   claimDue(now: number, limit: number, leaseMs: number): Promise<OutboxEntry[]>;
   markSent(id: string, now: number): Promise<void>;
   retryLater(id: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
+  /** Gives back claims a sender stopping will not send, due at `now`, so another sender takes them without waiting out the lease; sent mail is left alone. */
+  release(ids: readonly string[], now: number): Promise<void>;
   /** Deletes mail sent before `sentBefore` (bodies, links and all); unsent mail stays. Returns how many went. */
   purgeSent(sentBefore: number): Promise<number>;
 }

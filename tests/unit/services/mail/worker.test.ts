@@ -126,4 +126,36 @@ describe('mail worker', () => {
     expect(sent).toEqual([]);
     expect(outboxRows(file)).toMatchObject([{ sent_at: null, attempts: 0 }]);
   });
+
+  it('stopped mid-batch, finishes the message on the wire and gives the rest back at once', async () => {
+    const { store, file, entry } = newStore();
+    await queue(store, letter('One'), letter('Two'), letter('Three'));
+    const sent: string[] = [];
+    let worker: MailWorker | undefined;
+    worker = entry.worker = createMailWorker({
+      store,
+      transport: {
+        kind: 'smtp',
+        send: async (mail) => {
+          // The stop arrives while the first message is being sent.
+          if (sent.length === 0) worker?.stop();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          sent.push(mail.subject);
+        },
+      },
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+    });
+    await worker.drain();
+    expect(sent).toHaveLength(1);
+    const rows = outboxRows(file);
+    expect(rows.filter((row) => row.sent_at !== null)).toHaveLength(1);
+    // The two unsent are due now, not a lease (a minute) from now: another sender takes them at once.
+    const unsent = rows.filter((row) => row.sent_at === null);
+    expect(unsent).toHaveLength(2);
+    for (const row of unsent) expect(row.next_attempt_at).toBeLessThanOrEqual(Date.now());
+    const [first] = await store.outbox.claimDue(Date.now(), 10, 60_000);
+    expect(first).toBeDefined();
+  });
 });
