@@ -5,6 +5,7 @@ import { config } from './lib/config';
 import { deployment } from './lib/deploy';
 import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
+import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 
 /**
@@ -17,7 +18,7 @@ const dev = process.argv.includes('--dev');
 // the .env.development ones), loaded before the settings are read, which Next itself loads later.
 nextEnv.loadEnvConfig(process.cwd(), dev);
 // Every setting is checked now: a bad value stops the start (status 1) with every bad value named.
-const { PORT: port, HOSTNAME: hostname } = envOrExit();
+const { PORT: port, HOSTNAME: hostname, SHUTDOWN_GRACE_MS: graceMs } = envOrExit();
 
 // Next builds its own idea of the request URL from this name; one that differs from the
 // name it gives proxy.ts makes every rewrite a proxied request to itself (over https when
@@ -25,14 +26,11 @@ const { PORT: port, HOSTNAME: hostname } = envOrExit();
 const app = next({ dev, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 await app.prepare();
-// The store opens and the mail worker starts now, whatever Next does with instrumentation.ts under a
-// custom server: mail left in the outbox by a previous run goes out, and a store that cannot open
-// stops the start. lib/process-shared.ts makes these the services the routes use.
-if (!dev) {
-  const { services } = await import('./lib/services');
-  void services().store;
-  void services().mailWorker;
-}
+// The services start here, in one place, whatever Next does with instrumentation.ts under a custom
+// server: the store opens (one that cannot open stops the start) and mail left in the outbox by a
+// previous run goes out. lib/process-shared.ts makes these the services the routes use. Development
+// starts none: a store and a worker would run on the author's machine.
+const running = dev ? undefined : (await import('./lib/services')).startServices();
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };
@@ -48,9 +46,10 @@ const server = createServer(
       });
     },
     security,
-    { dev, contentError },
+    { dev, contentError, stopping: () => shutdown.stopping },
   ),
 );
+const shutdown = gracefulShutdown(server, { graceMs, stopServices: async () => running?.stop() });
 
 server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
@@ -63,9 +62,11 @@ server.listen(port, hostname, () => {
   }
 });
 
+// Stop cleanly (lib/server/shutdown.ts): no new connections, requests in flight finish, then the
+// services stop; exit 0. A second signal does not wait.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+    if (shutdown.stopping) process.exit(1);
+    void shutdown.begin().then(() => process.exit(0));
   });
 }

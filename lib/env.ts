@@ -62,6 +62,8 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: port }).int(port).min(0, port).max(65535, port).default(3000),
   /** The address lectern's server listens on. */
   HOSTNAME: z.string().default('0.0.0.0'),
+  /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
+  SHUTDOWN_GRACE_MS: whole('milliseconds').positive('must be more than 0').max(600_000, 'must be at most 600000').default(10_000),
   /** Proxy hops in front whose X-Forwarded-For / X-Forwarded-Proto entries are believed. */
   TRUST_PROXY: z.coerce.number({ error: hops }).int(hops).min(0, hops).default(0),
   /** A request header the platform's edge overwrites with the client's address, lower-cased. */

@@ -4,7 +4,7 @@ import { hasBody } from '../http/body';
 import { bodyLimit } from '../limits/table';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp } from '../http/client-ip';
-import { problemDetails } from '../http/problem';
+import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
 import { createReadCache } from './read-cache';
@@ -51,7 +51,12 @@ export type HandlerOptions = {
   dev?: boolean;
   /** Development: the content folder's problems as it is now, answered instead of any page while there are some. */
   contentError?: () => ContentError | undefined;
+  /** True once the server is stopping (./shutdown.ts): /healthz answers 503. */
+  stopping?: () => boolean;
 };
+
+/** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
+const stoppingHealth = () => problem('service-unavailable', 'This instance is stopping.', { cache: 'live', headers: { 'Retry-After': '5' } });
 
 /**
  * lectern's request handler in front of Next's (`render`):
@@ -65,7 +70,8 @@ export type HandlerOptions = {
  * - any other request (the write routes) reaches Next with the socket address
  *   recorded as the client IP, with its proof (headers no client can set), and
  *   its response gets the same headers on the way out;
- * - no write reaches Next as a server action call (the site has none).
+ * - no write reaches Next as a server action call (the site has none);
+ * - while the server stops, /healthz is a 503.
  */
 export function createRequestHandler(
   render: Render,
@@ -93,6 +99,10 @@ export function createRequestHandler(
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = originForm(req.url ?? '/');
     const pathname = req.url.split('?', 1)[0] ?? '/';
+    if (pathname === '/healthz' && options.stopping?.()) {
+      sendOwn(req, res, stoppingHealth(), factsOf(req)).catch(() => res.destroy());
+      return;
+    }
     if (hasBody(req.headers) && bodyLimit(pathname) === undefined) {
       passThrough(req, res, factsOf(req));
       refuseBody(res);

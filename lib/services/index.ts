@@ -55,6 +55,30 @@ export function services(): Services {
   return shared('services', () => createServices(env()));
 }
 
+/** What runs in the background of a long-lived server, started once by its entry point. */
+export type RunningServices = { services: Services; stop: () => Promise<void> };
+
+/**
+ * Starts the process's services: the store opens (a store that cannot open fails the start, not
+ * a reader's request) and the mail worker starts on it, sending what a previous run left. The
+ * entry point that calls this owns the result and stops it, in the reverse order: the worker
+ * after the message it is sending (its other claims given back), then the store and its Redis
+ * connection (which the limiter shares: nothing is decided after this).
+ */
+export function startServices(): RunningServices {
+  const running = services();
+  void running.store;
+  const worker = running.mailWorker;
+  return {
+    services: running,
+    async stop() {
+      worker.stop();
+      await worker.drain();
+      await running.store.close();
+    },
+  };
+}
+
 export const store = (): Store => services().store;
 export const limiter = (): Limiter => services().limiter;
 export const payments = (): Payments | undefined => services().payments;

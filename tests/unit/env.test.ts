@@ -14,6 +14,7 @@ describe('parseEnv', () => {
       POSTS_PER_PAGE: 20,
       PORT: 3000,
       HOSTNAME: '0.0.0.0',
+      SHUTDOWN_GRACE_MS: 10_000,
       TRUST_PROXY: 0,
       PLATFORM_MODE: false,
       DATA_DIR: '.data',

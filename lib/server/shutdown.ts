@@ -1,0 +1,74 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import net from 'node:net';
+
+export type Shutdown = {
+  /** True from the moment the stop begins: /healthz answers 503 and every response closes its connection. */
+  readonly stopping: boolean;
+  /** Stops the server and then the services; resolves once both are done (at most twice `graceMs`). Called again, the same stop. */
+  begin(): Promise<void>;
+};
+
+/**
+ * How lectern's server stops (SIGTERM, SIGINT), in order:
+ * 1. it stops accepting connections, so a proxy sends new requests to another instance (a
+ *    refused connection carried no request, and nginx passes it on, a POST too);
+ * 2. requests in flight finish; each answer, and any request still arriving on an open
+ *    connection, closes its connection (`Connection: close`). Idle connections are not cut:
+ *    a proxy could be writing a request on one at that instant, which it could not safely
+ *    retry; the proxy closes them itself (deploy/nginx.conf keeps idle upstream connections
+ *    4 s, under Node's 5 s). Whatever is left after `graceMs` is closed;
+ * 3. the services stop (`stopServices`: background work after the item it is on, then the
+ *    store and Redis), bounded by `graceMs` again.
+ */
+export function gracefulShutdown(
+  server: Server,
+  options: { graceMs: number; stopServices: () => Promise<void>; log?: Pick<Console, 'info' | 'warn'> },
+): Shutdown {
+  const log = options.log ?? console;
+  let begun: Promise<void> | undefined;
+  // Answers not yet begun when the stop begins close their connection too.
+  const inFlight = new Set<ServerResponse>();
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (begun) {
+      res.shouldKeepAlive = false;
+      return;
+    }
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
+
+  function within<T>(work: Promise<T>): Promise<T | 'late'> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), options.graceMs);
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  }
+
+  async function stop(): Promise<void> {
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    log.info(`lectern: stopping; requests in flight have ${options.graceMs} ms to finish`);
+    // net.Server's own close: it stops listening and leaves open connections alone (http.Server's
+    // close would also cut the idle ones, see above); its callback waits for every connection to end.
+    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    if ((await within(closed)) === 'late') {
+      log.warn(`lectern: connections still open after ${options.graceMs} ms; closing them`);
+      server.closeAllConnections();
+    }
+    const stopped = options.stopServices().then(
+      () => 'done' as const,
+      (error: unknown) => void log.warn(`lectern: a service failed to stop cleanly: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    if ((await within(stopped)) === 'late') log.warn(`lectern: services still stopping after ${options.graceMs} ms; exiting anyway`);
+    log.info('lectern: stopped');
+  }
+
+  return {
+    get stopping() {
+      return begun !== undefined;
+    },
+    begin() {
+      return (begun ??= stop());
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gracefulShutdown, type Shutdown } from '@/lib/server/shutdown';
+
+const quiet = { info: () => undefined, warn: () => undefined };
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.closeAllConnections();
+});
+
+/** A server whose /slow answers after `slowMs`, with a shutdown as server.ts has one. */
+async function serverWith(options: { slowMs: number; graceMs: number; stopServices: () => Promise<void>; answered?: (path: string) => void }) {
+  const server = http.createServer((req, res) => {
+    setTimeout(() => res.end(`answered ${req.url}`, () => options.answered?.(req.url ?? '')), req.url === '/slow' ? options.slowMs : 0);
+  });
+  servers.push(server);
+  const shutdown: Shutdown = gracefulShutdown(server, { graceMs: options.graceMs, stopServices: options.stopServices, log: quiet });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { server, shutdown, port };
+}
+
+function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; body: string; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+      })
+      .on('error', reject);
+  });
+}
+
+function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+describe('gracefulShutdown', () => {
+  it('refuses new connections at once, lets a request in flight finish with Connection: close, then stops the services', async () => {
+    const events: string[] = [];
+    const { shutdown, port } = await serverWith({
+      slowMs: 300,
+      graceMs: 5000,
+      stopServices: async () => void events.push('services stopped'),
+      answered: (path) => events.push(`answered ${path}`),
+    });
+    const agent = new http.Agent({ keepAlive: true });
+    const inFlight = get(port, '/slow', agent);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = shutdown.begin();
+    expect(shutdown.stopping).toBe(true);
+    expect(await connects(port)).toBe(false);
+    const answer = await inFlight;
+    expect(answer).toMatchObject({ status: 200, body: 'answered /slow', connection: 'close' });
+    await done;
+    expect(events).toEqual(['answered /slow', 'services stopped']);
+    agent.destroy();
+  });
+
+  it('answers a request that arrives on an open keep-alive connection, and closes that connection', async () => {
+    const { shutdown, port } = await serverWith({ slowMs: 0, graceMs: 5000, stopServices: async () => undefined });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await get(port, '/first', agent)).connection).toBe('keep-alive');
+    const done = shutdown.begin();
+    // The idle connection was left open: a request written on it now is answered, not cut.
+    const second = await get(port, '/second', agent);
+    expect(second).toMatchObject({ status: 200, body: 'answered /second', connection: 'close' });
+    await done;
+    agent.destroy();
+  });
+
+  it('closes what is still open once the grace has passed, and does not wait on services past it', async () => {
+    const { shutdown, port } = await serverWith({ slowMs: 60_000, graceMs: 200, stopServices: () => new Promise<void>(() => undefined) });
+    const agent = new http.Agent({ keepAlive: true });
+    const cut = get(port, '/slow', agent).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await shutdown.begin();
+    expect(await cut).toBe('cut');
+    expect(Date.now() - started).toBeLessThan(2000);
+    agent.destroy();
+  });
+
+  it('is one stop however often it is asked for', async () => {
+    let stops = 0;
+    const { shutdown } = await serverWith({ slowMs: 0, graceMs: 1000, stopServices: async () => void stops++ });
+    await Promise.all([shutdown.begin(), shutdown.begin()]);
+    await shutdown.begin();
+    expect(stops).toBe(1);
+  });
+});
