@@ -1,83 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postJson, request } from '../support/client';
+import { startNginx, type RunningNginx } from '../support/nginx';
 import { startRedis } from '../support/redis';
-import { freePort, ROOT, startSite, type RunningSite } from '../support/site';
+import { freePort, startSite, type RunningSite } from '../support/site';
 
 /**
  * deploy/nginx.conf in front of two lectern instances sharing one Redis, as the
- * README's deployment describes. The test renders the file with its own ports:
- * the two upstream servers become the instances, `listen 80` a loopback port,
- * and a copy of the server block listens on a second port with
- * `X-Forwarded-Proto https`, standing in for the commented TLS server (no
- * certificate here). Each response names the instance nginx chose
- * (X-Upstream), so the test can see both serve.
+ * README's deployment describes (tests/support/nginx.ts renders it with the test's
+ * ports). Each response names the instance nginx chose (X-Upstream), so the test
+ * can see both serve.
  */
-const TEMPLATE = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
-const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((file) => fs.existsSync(file)) ?? 'nginx';
-
-function serverBlock(config: string): string {
-  const start = config.indexOf('\nserver {');
-  const end = config.indexOf('\n}\n', start);
-  if (start < 0 || end < 0) throw new Error('deploy/nginx.conf has no server block');
-  return config.slice(start + 1, end + 2);
-}
-
-function renderNginxConfig(options: { upstreams: [number, number]; httpPort: number; httpsPort: number; dir: string }): string {
-  let site = TEMPLATE.replace('server 127.0.0.1:3000;', `server 127.0.0.1:${options.upstreams[0]};`).replace(
-    'server 127.0.0.1:3001;',
-    `server 127.0.0.1:${options.upstreams[1]};`,
-  );
-  const block = serverBlock(site);
-  const http = block
-    .replace(/\n\s*listen \[::\]:80;/, '')
-    .replace('listen 80;', `listen 127.0.0.1:${options.httpPort};`)
-    .replace('proxy_pass http://lectern;', 'proxy_pass http://lectern;\n        add_header X-Upstream $upstream_addr always;');
-  const https = http
-    .replace(`listen 127.0.0.1:${options.httpPort};`, `listen 127.0.0.1:${options.httpsPort};`)
-    .replace('X-Forwarded-Proto $scheme;', 'X-Forwarded-Proto https;');
-  if (http === block || !https.includes('X-Forwarded-Proto https;')) throw new Error('deploy/nginx.conf no longer has the lines this test replaces');
-  site = site.replace(block, `${http}\n${https}`);
-  const temp = (name: string) => path.join(options.dir, name);
-  return `error_log ${temp('error.log')} warn;
-events { worker_connections 256; }
-http {
-    access_log off;
-    client_body_temp_path ${temp('client')};
-    proxy_temp_path ${temp('proxy')};
-    fastcgi_temp_path ${temp('fastcgi')};
-    uwsgi_temp_path ${temp('uwsgi')};
-    scgi_temp_path ${temp('scgi')};
-${site}
-}
-`;
-}
-
-async function waitForPort(port: number, nginx: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}\n${log()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => resolve(true));
-      socket.on('error', () => resolve(false));
-      socket.on('connect', () => socket.end());
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port}\n${log()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('behind nginx (deploy/nginx.conf), two instances and one Redis', () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;
   let instances: RunningSite[] = [];
-  let nginx: ChildProcess;
-  let dir: string;
+  let nginx: RunningNginx;
   let http: string;
   let https: string;
 
@@ -92,33 +29,15 @@ describe('behind nginx (deploy/nginx.conf), two instances and one Redis', () => 
         extraEnv: { TRUST_PROXY: '1', REDIS_URL: redis.url },
       });
     instances = await Promise.all([start(), start()]);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-nginx-'));
-    // nginx's workers may run as another user (www-data) when the test runs as root.
-    fs.chmodSync(dir, 0o777);
-    const [httpPort, httpsPort] = [await freePort(), await freePort()];
-    const upstreams = instances.map((instance) => Number(new URL(instance.baseUrl).port)) as [number, number];
-    const config = path.join(dir, 'nginx.conf');
-    fs.writeFileSync(config, renderNginxConfig({ upstreams, httpPort, httpsPort, dir }));
-    nginx = spawn(NGINX, ['-c', config, '-p', dir, '-g', `daemon off; pid ${path.join(dir, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    nginx.stdout?.on('data', (chunk) => (output += chunk));
-    nginx.stderr?.on('data', (chunk) => (output += chunk));
-    const log = () => `${output}${fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : ''}`;
-    await waitForPort(httpPort, nginx, log);
-    await waitForPort(httpsPort, nginx, log);
-    http = `http://127.0.0.1:${httpPort}`;
-    https = `http://127.0.0.1:${httpsPort}`;
+    nginx = await startNginx(instances.map((instance) => Number(new URL(instance.baseUrl).port)) as [number, number]);
+    http = nginx.http;
+    https = nginx.https;
   });
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((resolve) => nginx.once('exit', resolve));
-      nginx.kill('SIGQUIT');
-      await exited;
-    }
+    await nginx?.stop();
     await Promise.all(instances.map((instance) => instance.stop()));
     await redis?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('holds the per-address limit across both instances, and a forged X-Forwarded-For buys no fresh quota', async () => {
