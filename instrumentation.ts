@@ -1,23 +1,10 @@
-import { envOrExit } from './lib/env';
-
 /**
- * Runs once when the server starts, under lectern's server and under any host
- * that runs Next.js itself: a bad setting, or settings a platform host cannot
- * keep, stop the start with every problem named; then mail left in the outbox
- * by a previous run goes out.
+ * Next.js calls `register` once when a server starts. It compiles this file for the Edge runtime
+ * too, where lectern runs nothing: the Node.js work is in instrumentation-node.ts, imported only
+ * when NEXT_RUNTIME is nodejs. Next's documented pattern, and the reason this one place reads
+ * process.env itself: Next replaces that literal at build, so the Edge bundle drops the import
+ * and everything it would compile (a newcomer's first build prints no warning about Node.js APIs).
  */
 export async function register() {
-  const settings = envOrExit();
-  if (settings.NEXT_RUNTIME !== 'nodejs' || settings.NEXT_PHASE === 'phase-production-build') return;
-  const { platformProblems } = await import('./lib/deploy');
-  const problems = platformProblems();
-  if (problems.length > 0) {
-    console.error(`PLATFORM_MODE is set, but:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    process.exit(1);
-  }
-  // The store opens now (a store that cannot open fails the start, not a reader's request), and
-  // the mail worker starts on it.
-  const { services } = await import('./lib/services');
-  void services().store;
-  void services().mailWorker;
+  if (process.env.NEXT_RUNTIME === 'nodejs') await (await import('./instrumentation-node')).registerNode();
 }

@@ -1,0 +1,22 @@
+import { platformProblems } from './lib/deploy';
+import { envOrExit } from './lib/env';
+import { startServices } from './lib/services';
+
+/**
+ * instrumentation.ts's work in Node.js, once when the server starts, under lectern's server and
+ * under any host that runs Next.js itself: a bad setting, or settings a platform host cannot
+ * keep, stop the start with every problem named; then the services start (the store opens, so
+ * a store that cannot open fails the start, not a reader's request, and mail left in the outbox
+ * by a previous run goes out). Under lectern's server these are the services server.ts started
+ * and stops (lib/process-shared.ts).
+ */
+export async function registerNode() {
+  const settings = envOrExit();
+  if (settings.NEXT_PHASE === 'phase-production-build') return;
+  const problems = platformProblems();
+  if (problems.length > 0) {
+    console.error(`PLATFORM_MODE is set, but:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    process.exit(1);
+  }
+  startServices();
+}
