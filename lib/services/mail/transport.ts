@@ -45,7 +45,8 @@ export function createTransport(settings: TransportSettings, siteName: () => str
     const transporter: Transporter = nodemailer.createTransport(smtpUrl);
     return { kind: 'smtp', send: async (mail) => void (await transporter.sendMail(message(mail, from()))) };
   }
-  const folder = path.resolve(settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
+  // Where the outbox is depends on the settings at run time: nothing in it belongs to the build.
+  const folder = path.resolve(/* turbopackIgnore: true */ settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
