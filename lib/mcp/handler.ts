@@ -3,7 +3,9 @@ import { config } from '../config';
 import { MCP_BODY_LIMIT } from '../routes/manifest';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
-import { admit } from '../write-routes/handler';
+import { deployment } from '../deploy';
+import { admit } from '../limits/admission';
+import { limiter } from '../services';
 import { MCP_PATH } from '../agents/mcp-names';
 import { createMcpServer } from './server';
 
@@ -24,7 +26,7 @@ function foreignOrigin(request: Request): boolean {
  * answered as JSON (no session, no stream left open).
  */
 export async function handleMcpPost(request: Request): Promise<Response> {
-  const admission = await admit(request, 'mcp');
+  const admission = await admit(request, 'mcp', limiter(), deployment());
   const headers = { ...cacheHeaders('write'), ...admission.headers };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });

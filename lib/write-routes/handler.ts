@@ -1,96 +1,18 @@
 import type { z } from 'zod';
 import { config } from '../config';
 import { deployment } from '../deploy';
-import { describeError } from '../log';
-import type { LimitDecision } from '../limits';
-import { routeLimits, type LimitedRoute, type WriteRoute } from '../limits/table';
-import { limiter } from '../services';
-import { platformHeadersFor } from '../server/platform-headers';
 import { readBody } from '../http/body';
+import { declaredCharset, isFormPost, mediaType, multipartFields, parseBody, withQueryFields } from '../http/form-body';
+import { fieldErrors, problem, type FieldError, type ProblemType } from '../http/problem';
+import { admit, rateLimitHeaders } from '../limits/admission';
+import type { WriteRoute } from '../limits/table';
+import { describeError } from '../log';
 import { FORM_BODY_LIMIT } from '../routes/manifest';
-import { cacheHeaders } from '../http/cache';
-import { clientAddress, limitKey } from '../http/client-ip';
-import { messagePage } from '../http/html';
-import { fieldErrors, problem, problemTypes, type FieldError, type ProblemType } from '../http/problem';
+import { platformHeadersFor } from '../server/platform-headers';
+import { limiter } from '../services';
 import { writeRoutes } from '.';
+import { shapeAnswer, type AnswerFacts } from './respond';
 import type { WriteResult, WriteRouteDefinition } from './route';
-
-function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
-  const { requests, windowSeconds } = routeLimits[route];
-  const window = decision?.windowSeconds ?? windowSeconds;
-  const headers: Record<string, string> = { 'RateLimit-Policy': `"${route}";q=${requests};w=${Math.round(window)}` };
-  if (decision) headers.RateLimit = `"${route}";r=${decision.remaining};t=${decision.resetSeconds}`;
-  return headers;
-}
-
-function mediaType(request: Request): string | undefined {
-  return request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() || undefined;
-}
-
-function isFormPost(request: Request): boolean {
-  return mediaType(request) === 'application/x-www-form-urlencoded';
-}
-
-/** Form fields as an object; an empty field counts as not sent, a repeated one stays a list (and fails validation). */
-function formFields(text: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    if (value === '') continue;
-    const existing = fields[key];
-    fields[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
-  return fields;
-}
-
-/** A multipart/form-data body's text fields, by the same rules as a urlencoded one; a file is refused. */
-async function multipartFields(bytes: Uint8Array, contentType: string): Promise<{ ok: true; value: unknown } | { ok: false; detail: string }> {
-  let data: FormData;
-  try {
-    data = await new Response(bytes as BodyInit, { headers: { 'Content-Type': contentType } }).formData();
-  } catch {
-    return { ok: false, detail: 'The multipart body cannot be parsed.' };
-  }
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of data) {
-    if (typeof value !== 'string') return { ok: false, detail: `The field ${key} is a file; only text fields are accepted.` };
-    if (value === '') continue;
-    const existing = fields[key];
-    fields[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
-  return { ok: true, value: fields };
-}
-
-/** Adds the allowed query parameters to the body's fields; a field sent in both places fails validation as a list. */
-function withQueryFields(value: unknown, request: Request, names: readonly string[]): unknown {
-  if (names.length === 0 || typeof value !== 'object' || value === null) return value;
-  const fields = { ...(value as Record<string, unknown>) };
-  const query = new URL(request.url).searchParams;
-  for (const name of names) {
-    const given = query.getAll(name).filter((entry) => entry !== '');
-    if (given.length === 0) continue;
-    const existing = fields[name];
-    const all = [...(existing === undefined ? [] : [existing]), ...given];
-    fields[name] = all.length === 1 ? all[0] : all;
-  }
-  return fields;
-}
-
-function parse(bytes: Uint8Array, type: string): { ok: true; value: unknown } | { ok: false; detail: string } {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, detail: 'The body is not valid UTF-8.' };
-  }
-  if (type === 'application/x-www-form-urlencoded') return { ok: true, value: formFields(text) };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, detail: 'The JSON body must be an object.' };
-    return { ok: true, value };
-  } catch {
-    return { ok: false, detail: 'The body is not valid JSON.' };
-  }
-}
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
 function isCrossSite(request: Request): boolean {
@@ -99,30 +21,19 @@ function isCrossSite(request: Request): boolean {
   return request.headers.get('sec-fetch-site') === 'cross-site';
 }
 
-/**
- * Turns a result into a response: JSON for programs; for form posts made
- * without JavaScript, 303 to a result page on success and a readable page on failure.
- */
-function respond(request: Request, result: WriteResult, headers: Record<string, string>): Response {
-  const form = isFormPost(request) && (request.headers.get('accept') ?? '').includes('text/html');
-  const type = result.ok ? 'application/json' : form ? 'text/html' : 'application/problem+json';
-  const all = { ...cacheHeaders('write'), ...headers, ...(result.ok ? {} : result.headers), ...platformHeadersOf(request, type) };
-  if (result.ok) {
-    if (isFormPost(request) && result.redirect) return new Response(null, { status: 303, headers: { ...all, Location: result.redirect } });
-    return new Response(JSON.stringify(result.body), { status: result.status, headers: { ...all, 'Content-Type': 'application/json; charset=utf-8' } });
-  }
-  if (form) {
-    const { status, title } = problemTypes[result.problem];
-    const page = messagePage({
-      title,
-      paragraphs: [result.detail],
-      list: result.errors?.map((error) => `${error.path}: ${error.message}`),
-      back: request.headers.get('referer') ?? '/',
-    });
-    return new Response(page, { status, headers: { ...all, 'Content-Type': 'text/html; charset=utf-8' } });
-  }
-  return problem(result.problem, result.detail, { errors: result.errors, headers: all, cache: 'write' });
+/** The facts that shape every answer to this request (./respond.ts). */
+function answerFacts(request: Request, headers: Record<string, string>): AnswerFacts {
+  const form = isFormPost(request);
+  return {
+    form,
+    page: form && (request.headers.get('accept') ?? '').includes('text/html'),
+    back: request.headers.get('referer') ?? '/',
+    headers,
+    platformHeaders: (contentType) => platformHeadersOf(request, contentType),
+  };
 }
+
+const respond = (request: Request, result: WriteResult, headers: Record<string, string>) => shapeAnswer(result, answerFacts(request, headers));
 
 /**
  * Without lectern's server (PLATFORM_MODE), the security headers it would add;
@@ -136,56 +47,6 @@ function platformHeadersOf(request: Request, contentType: string): Record<string
     trustProxy: settings.trustProxy,
     forwardedProto: request.headers.get('x-forwarded-proto'),
   });
-}
-
-let warnedNoClientAddress = false;
-
-/** A refusal made before anything else is looked at, with the headers every answer of the route carries. */
-export type Admission =
-  { ok: true; client: string; headers: Record<string, string> } | { ok: false; refusal: Extract<WriteResult, { ok: false }>; headers: Record<string, string> };
-
-/**
- * The first two steps of every limited route: the client address (lib/http/client-ip.ts),
- * then the limit (every request counts). With no address that can be believed
- * (no lectern server in front, and nothing declared for the platform) a shared
- * or client-chosen limit key would be no limit at all, so nothing is done; that
- * is logged once per process.
- */
-export async function admit(request: Request, route: LimitedRoute): Promise<Admission> {
-  const address = clientAddress(request.headers, deployment());
-  if (!address) {
-    if (!warnedNoClientAddress) {
-      warnedNoClientAddress = true;
-      console.error(
-        "posts refused: no client address can be believed; run the site with `npm start` (lectern's server), or without it set CLIENT_IP_HEADER (the header your platform's edge overwrites with the client address) or TRUST_PROXY",
-      );
-    }
-    return {
-      ok: false,
-      refusal: {
-        ok: false,
-        problem: 'not-served-by-lectern',
-        detail:
-          "This site takes posts only when it knows each client's address for the rate limits: run it with `npm start` (lectern's server), or, on a host that runs Next.js itself, set CLIENT_IP_HEADER to the header the host's edge overwrites with the client address (or TRUST_PROXY to the number of proxies in front). Nothing was kept.",
-      },
-      headers: rateLimitHeaders(route),
-    };
-  }
-  const client = limitKey(address);
-  const decision = await limiter().check(route, client);
-  const headers = rateLimitHeaders(route, decision);
-  if (decision.allowed) return { ok: true, client, headers };
-  const wait = decision.retryAfterSeconds;
-  return {
-    ok: false,
-    refusal: {
-      ok: false,
-      problem: 'rate-limited',
-      detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
-      headers: { 'Retry-After': String(wait) },
-    },
-    headers,
-  };
 }
 
 /**
@@ -206,8 +67,8 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     );
 
   async function POST(request: Request): Promise<Response> {
-    const admission = await admit(request, route.name);
-    if (!admission.ok) return respond(request, admission.refusal, admission.headers);
+    const admission = await admit(request, route.name, limiter(), deployment());
+    if (!admission.ok) return respond(request, { ok: false, ...admission.refusal }, admission.headers);
     const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) =>
       respond(request, { ok: false, problem: problemType, detail, errors }, headers);
@@ -228,11 +89,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
         `Send the body as application/json${route.multipart ? ', application/x-www-form-urlencoded or multipart/form-data' : ' or application/x-www-form-urlencoded'}.`,
       );
     }
-    const charset = /charset=([^;]+)/i
-      .exec(request.headers.get('content-type') ?? '')?.[1]
-      ?.trim()
-      .replace(/"/g, '')
-      .toLowerCase();
+    const charset = declaredCharset(request);
     if (charset && charset !== 'utf-8' && charset !== 'utf8') return fail('unsupported-media-type', 'Send the body in UTF-8.');
 
     const bytes = await readBody(request, FORM_BODY_LIMIT);
@@ -242,7 +99,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
         ? ({ ok: true, value: {} } as const)
         : multipart
           ? await multipartFields(bytes, request.headers.get('content-type') ?? '')
-          : parse(bytes, type);
+          : parseBody(bytes, type);
     if (!parsed.ok) return fail('invalid-body', parsed.detail);
     return run(parsed.value, headers, request, client);
   }
