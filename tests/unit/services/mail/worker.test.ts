@@ -131,14 +131,13 @@ describe('mail worker', () => {
     const { store, file, entry } = newStore();
     await queue(store, letter('One'), letter('Two'), letter('Three'));
     const sent: string[] = [];
-    let worker: MailWorker | undefined;
-    worker = entry.worker = createMailWorker({
+    const worker: MailWorker = (entry.worker = createMailWorker({
       store,
       transport: {
         kind: 'smtp',
         send: async (mail) => {
           // The stop arrives while the first message is being sent.
-          if (sent.length === 0) worker?.stop();
+          if (sent.length === 0) worker.stop();
           await new Promise((resolve) => setTimeout(resolve, 20));
           sent.push(mail.subject);
         },
@@ -146,7 +145,7 @@ describe('mail worker', () => {
       pollMs: 60_000,
       retryBaseMs: 1000,
       retentionMs: 60_000,
-    });
+    }));
     await worker.drain();
     expect(sent).toHaveLength(1);
     const rows = outboxRows(file);
