@@ -1,7 +1,14 @@
+import type { Ipv6Prefix } from '../http/client-ip';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
 import { writeRoutes, type WriteRoute } from '../write-routes';
 
-export type RouteLimit = { path: string; requests: number; windowSeconds: number };
+export type RouteLimit = {
+  path: string;
+  requests: number;
+  windowSeconds: number;
+  /** The IPv6 network one client is counted by (DEFAULT_IPV6_PREFIX of lib/http/client-ip.ts unless given). */
+  ipv6Prefix?: Ipv6Prefix;
+};
 
 /**
  * The published limits of the write routes: per client IP, per route, sliding

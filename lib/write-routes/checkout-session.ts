@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
+import type { Ipv6Prefix } from '../http/client-ip';
 import type { Product } from '../content';
 import type { WriteContext, WriteResult } from './route';
 import { SEAT_HOLD_MINUTES } from '../products';
@@ -9,6 +10,13 @@ import { paymentsNow } from './services';
 /** Seats are held this long while the buyer is on Stripe; Stripe's session expires a little earlier. */
 export const HOLD_MS = SEAT_HOLD_MINUTES * 60 * 1000;
 export const SESSION_MS = 31 * 60 * 1000;
+
+/**
+ * The checkouts count an IPv6 client by its /48, the network a whole site is given: a checkout
+ * holds seats (or starts a Stripe session) that other buyers then wait for, so one network gets
+ * one budget and one seat-hold bound (MAX_HELD_SEATS_PER_CLIENT), not one per /56.
+ */
+export const PAYMENTS_IPV6_PREFIX: Ipv6Prefix = 48;
 
 export const notConfigured: WriteResult = {
   ok: false,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { productBySlug } from '../products';
-import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
+import { backToPricing, PAYMENTS_IPV6_PREFIX, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
 import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 
@@ -14,7 +14,7 @@ async function checkout(input: z.output<typeof schema>, context: WriteContext): 
 }
 
 export const checkoutRoute = defineWriteRoute({
-  route: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  route: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: 10 * 60, ipv6Prefix: PAYMENTS_IPV6_PREFIX } },
   handle: { schema, honeypot: backToPricing, action: checkout },
   docs: { summary: 'Start a Stripe Checkout for a digital bundle or the book.' },
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Ipv6Prefix } from '../http/client-ip';
 import type { FieldError, ProblemType } from '../http/problem';
 
 /**
@@ -19,8 +20,8 @@ export type WriteRouteAddress<Name extends string = string> = {
   /** The route's name in RateLimit headers, limiter keys and the OpenAPI request schema. */
   name: Name;
   path: string;
-  /** Per client address, sliding window. */
-  limit: { requests: number; windowSeconds: number };
+  /** Per client address (an IPv6 client by its `ipv6Prefix` network), sliding window. */
+  limit: { requests: number; windowSeconds: number; ipv6Prefix?: Ipv6Prefix };
 };
 
 /** What the shared handler (./handler.ts) does with a request to the route. */

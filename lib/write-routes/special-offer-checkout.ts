@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { productBySlug, type OfferProduct } from '../products';
-import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
+import { backToPricing, PAYMENTS_IPV6_PREFIX, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 
@@ -22,7 +22,11 @@ async function specialOfferCheckout(input: z.output<typeof schema>, context: Wri
 }
 
 export const specialOfferCheckoutRoute = defineWriteRoute({
-  route: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  route: {
+    name: 'specialOfferCheckout',
+    path: '/api/payments/special-offer/checkout',
+    limit: { requests: 10, windowSeconds: 10 * 60, ipv6Prefix: PAYMENTS_IPV6_PREFIX },
+  },
   handle: { schema, honeypot: backToPricing, action: specialOfferCheckout },
   docs: { summary: 'Start a Stripe Checkout for a special offer, inside its time window.', responses },
 });

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { MAX_HELD_SEATS_PER_CLIENT, productBySlug, SEAT_HOLD_MINUTES, type TrainingProduct } from '../products';
 import type { Hold } from '../services/store';
-import { attemptKey, backToPricing, checkoutUrls, createSession, HOLD_MS, lineItem, notConfigured, SESSION_MS, wrongKind } from './checkout-session';
+import {
+  attemptKey,
+  backToPricing,
+  checkoutUrls,
+  createSession,
+  HOLD_MS,
+  lineItem,
+  notConfigured,
+  PAYMENTS_IPV6_PREFIX,
+  SESSION_MS,
+  wrongKind,
+} from './checkout-session';
 import { attempt, honeypot, required, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { paymentsNow, storeNow } from './services';
@@ -103,7 +114,11 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
 }
 
 export const trainingCheckoutRoute = defineWriteRoute({
-  route: { name: 'trainingCheckout', path: '/api/payments/training/checkout', limit: { requests: 10, windowSeconds: 10 * 60 } },
+  route: {
+    name: 'trainingCheckout',
+    path: '/api/payments/training/checkout',
+    limit: { requests: 10, windowSeconds: 10 * 60, ipv6Prefix: PAYMENTS_IPV6_PREFIX },
+  },
   handle: { schema, honeypot: backToPricing, action: trainingCheckout },
   docs: { summary: 'Start a Stripe Checkout for seats in a training session.', responses },
 });
