@@ -99,6 +99,24 @@ function isCrossSite(request: Request): boolean {
 }
 
 /**
+ * The error page's "Go back" link: the page the form was posted from when the Referer names a
+ * page of this site (http or https, its origin), as a path; the home page otherwise. A Referer is
+ * whatever the client sent: `javascript:` or another site's address never becomes a link.
+ */
+function backLink(referer: string | null): string {
+  const site = new URL(config().siteUrl);
+  let url: URL;
+  try {
+    url = new URL(referer ?? '');
+  } catch {
+    return '/';
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== site.origin) return '/';
+  // One leading slash: `//host/…` would be another site's address.
+  return `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
+}
+
+/**
  * Turns a result into a response: JSON for programs; for form posts made
  * without JavaScript, 303 to a result page on success and a readable page on failure.
  */
@@ -116,7 +134,7 @@ function respond(request: Request, result: WriteResult, headers: Record<string, 
       title,
       paragraphs: [result.detail],
       list: result.errors?.map((error) => `${error.path}: ${error.message}`),
-      back: request.headers.get('referer') ?? '/',
+      back: backLink(request.headers.get('referer')),
     });
     return new Response(page, { status, headers: { ...all, 'Content-Type': 'text/html; charset=utf-8' } });
   }
@@ -170,7 +188,7 @@ export async function admit(request: Request, route: LimitedRoute): Promise<Admi
       headers: rateLimitHeaders(route),
     };
   }
-  const client = limitKey(address);
+  const client = limitKey(address, routeLimits[route].ipv6Prefix);
   const decision = await limiter().check(route, client);
   const headers = rateLimitHeaders(route, decision);
   if (decision.allowed) return { ok: true, client, headers };
