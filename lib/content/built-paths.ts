@@ -16,9 +16,10 @@ export function knownToBuild(list: PublishedSet, value: BuiltValue): boolean {
   if ('post' in value) return list.slugs.includes(value.post);
   if ('tag' in value) {
     const pages = Object.hasOwn(list.tags, value.tag) ? list.tags[value.tag] : undefined;
-    return pages !== undefined && value.page <= pages;
+    return pages !== undefined && value.page >= 1 && value.page <= pages;
   }
-  if ('blogPage' in value) return value.blogPage <= list.blogPages;
+  // Page 1 is /blog itself.
+  if ('blogPage' in value) return value.blogPage >= 2 && value.blogPage <= list.blogPages;
   if ('sitemap' in value) {
     // At most one file per 50,000 of the site's posts and list pages, and one more for its other pages.
     const listed = list.slugs.length + list.blogPages + Object.values(list.tags).reduce((sum, pages) => sum + pages, 0);
