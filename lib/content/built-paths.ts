@@ -28,6 +28,26 @@ export function knownToBuild(list: PublishedSet, value: BuiltValue): boolean {
   return list.apps.includes(value.app);
 }
 
+/**
+ * Every URL shape under a dynamic segment of app/ that notBuilt answers, `X` standing for a slug,
+ * tag or app and `N` for a page or sitemap file number (what the flood test and benchmark send).
+ */
+export const DYNAMIC_PATHS = [
+  '/blog/X',
+  '/blog/X.md',
+  '/blog/X/index.md',
+  '/blog/X/opengraph-image',
+  '/api/blog/X/markdown',
+  '/tags/X',
+  '/tags/X.md',
+  '/tags/X/index.md',
+  '/tags/X/rss.xml',
+  '/tags/X/page/N',
+  '/blog/page/N',
+  '/sitemaps/N.xml',
+  '/api/apps/X/download',
+] as const;
+
 /** How a URL whose value the build does not know is answered: Next's not-found page, a markdown 404, a card's text 404, or a problem. */
 export type NotBuilt = { answer: 'page' } | { answer: 'markdown' } | { answer: 'card' } | { answer: 'problem'; detail: string };
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DYNAMIC_PATHS } from '@/lib/content/built-paths';
 import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 
 /**
@@ -14,24 +15,8 @@ import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '
 
 const MARK = 'floodzq';
 
-/** Each dynamic segment, with `X` where the made-up value goes. */
-const SEGMENTS = [
-  '/blog/X',
-  '/blog/X.md',
-  '/blog/X/index.md',
-  '/blog/X/opengraph-image',
-  '/api/blog/X/markdown',
-  '/tags/X',
-  '/tags/X.md',
-  '/tags/X/index.md',
-  '/tags/X/rss.xml',
-  '/tags/X/page/2',
-  '/tags/testing/page/N',
-  '/tags/X/page/N',
-  '/blog/page/N',
-  '/sitemaps/N.xml',
-  '/api/apps/X/download',
-];
+/** Each dynamic segment, with `X` where the made-up value goes and `N` a page number; also a real tag's pages. */
+const SEGMENTS = [...DYNAMIC_PATHS, '/tags/testing/page/N'];
 
 /** The `index`th made-up value: short, or long (up to a few hundred characters, as a file name could not hold). */
 function madeUp(index: number): string {

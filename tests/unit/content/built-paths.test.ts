@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { knownToBuild, notBuilt } from '@/lib/content/built-paths';
+import { DYNAMIC_PATHS, knownToBuild, notBuilt } from '@/lib/content/built-paths';
 import type { PublishedSet } from '@/lib/content/published-set';
 
 const list: PublishedSet = {
@@ -52,6 +52,10 @@ describe('notBuilt', () => {
     ['/api/apps/other-app/download', { answer: 'problem', detail: 'No desktop app has this slug.' }],
   ])('answers %s before rendering it', (pathname, answer) => {
     expect(notBuilt(pathname, list)).toEqual(answer);
+  });
+
+  it.each(DYNAMIC_PATHS)('answers every made-up value of %s, short or long', (shape) => {
+    for (const value of ['made-up', `made-up-${'x'.repeat(500)}`]) expect(notBuilt(shape.replace('X', value).replace('N', '99'), list)).toBeDefined();
   });
 
   it.each([
