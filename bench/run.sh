@@ -103,7 +103,7 @@ for part in "${parts[@]}"; do
     profile) timeout 20m node bench/profile-reads.mjs "${options[@]}" || status=$? ;;
     weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
-    flood) timeout 20m node bench/flood.mjs "${options[@]}" || status=$? ;;
+    flood) timeout 20m node --import tsx bench/flood.mjs "${options[@]}" || status=$? ;;
     search) timeout 20m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
