@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
-import { publishedAtBuild } from '@/lib/content/published-set';
+import { notBuilt } from '@/lib/content/built-paths';
+import { builtList } from '@/lib/content/published-set';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl, config as siteConfig } from '@/lib/config';
 import { deployment } from '@/lib/deploy';
@@ -45,8 +46,8 @@ function answer(request: NextRequest, negotiated: ReturnType<typeof negotiate>):
     // IndexNow's key file: proves the submitted URLs are ours.
     return textResponse(key, { cache: 'read' });
   }
-  const unpublished = notAPublishedPost(request, negotiated);
-  if (unpublished) return unpublished;
+  const madeUp = notInTheBuild(request, negotiated);
+  if (madeUp) return madeUp;
   const route = markdownUrlRoute(pathname);
   if (route) return toMarkdown(request, route, undefined);
   if (!negotiated) return NextResponse.next();
@@ -65,23 +66,22 @@ function validPost(pathname: string): boolean {
 }
 
 /**
- * A URL of one post whose slug the build did not publish. Posts past PRERENDER_POSTS are
- * generated on their first request, and Next keeps every page it generates, 404s included: a
- * made-up slug is answered here, from the build's list of slugs, so nothing renders and nothing
- * is kept for it. (In development, and for posts a build generated, Next answers as before.)
+ * A URL under one of app/'s dynamic segments whose value the build did not make: a made-up post
+ * slug, tag, page number, sitemap file or app (lib/content/built-paths.ts). Posts past
+ * PRERENDER_POSTS are generated on their first request, and Next keeps every answer it generates
+ * for a dynamic segment, 404s included, on disk and in memory: a made-up value is answered here,
+ * from the build's list, so nothing renders and nothing is kept for it. (In development, and for
+ * values the build made, Next answers as before.)
  */
-function notAPublishedPost(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
+function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
   const { pathname } = request.nextUrl;
-  const api = /^\/api\/blog\/([^/]+)\/markdown$/.exec(pathname);
-  const page = api ? undefined : /^\/blog\/([^/]+?)(\.md|\/index\.md|\/opengraph-image)?$/.exec(pathname);
-  const slug = (api ?? page)?.[1];
-  const published = slug === undefined ? undefined : publishedAtBuild();
-  if (slug === undefined || !published || published.has(slug)) return undefined;
-  if (api) return problem('not-found', 'No published post has this slug.');
-  const suffix = page?.[2];
-  if (suffix === '/opengraph-image') return textResponse('Not found\n', { status: 404, cache: 'error' });
-  const vary = suffix ? undefined : { Vary: NEGOTIATED_ON };
-  if (suffix || negotiated?.variant === 'markdown') return withHeaders(markdownNotFound(pathname), vary);
+  const list = builtList();
+  const unknown = list && notBuilt(pathname, list);
+  if (!unknown) return undefined;
+  if (unknown.answer === 'problem') return problem('not-found', unknown.detail);
+  if (unknown.answer === 'card') return textResponse('Not found\n', { status: 404, cache: 'error' });
+  const vary = negotiated ? { Vary: NEGOTIATED_ON } : undefined;
+  if (unknown.answer === 'markdown' || negotiated?.variant === 'markdown') return withHeaders(markdownNotFound(pathname), vary);
   // Next's own not-found page, as for any URL it has no route for.
   const target = request.nextUrl.clone();
   target.pathname = '/_not-a-published-post';

@@ -2,9 +2,15 @@
 // built site with lectern's server, measures its resident memory, sends 3,000 distinct
 // percent-encoded spellings of one post URL and 2,000 query strings on /llms-full.txt (each
 // answered 200), lets the server settle, measures again, and checks that a page is still
-// answered from memory (a cached read is far quicker than one Next renders).
-//   node bench/flood.mjs [--spellings=3000] [--queries=2000] [--concurrency=16] [--settle=5] [--post=slug]
+// answered from memory (a cached read is far quicker than one Next renders). Then made-up values
+// under every dynamic segment of app/ (posts, tags, pages, twins, feeds, cards, sitemaps, apps; a
+// quarter of them a few hundred characters long), each answered 404: the files and bytes under the
+// build folder and the server's memory before and after.
+//   node --import tsx bench/flood.mjs [--spellings=3000] [--queries=2000] [--made-up=6000] [--concurrency=16] [--settle=5] [--post=slug]
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { DYNAMIC_PATHS } from '../lib/content/built-paths.ts';
 import {
   cliOptions,
   cpuPressureTotal,
@@ -16,6 +22,7 @@ import {
   pinSelf,
   processTable,
   saveResult,
+  SITE,
   sleep,
   startLectern,
   treeCpuSeconds,
@@ -24,6 +31,7 @@ import {
 const options = cliOptions();
 const SPELLINGS = Number(options.spellings ?? 3000);
 const QUERIES = Number(options.queries ?? 2000);
+const MADE_UP = Number(options['made-up'] ?? 6000);
 const CONCURRENCY = Number(options.concurrency ?? 16);
 const SETTLE_SECONDS = Number(options.settle ?? 5);
 const POST = options.post ?? 'etags-and-conditional-requests';
@@ -69,6 +77,53 @@ function spellingsOf(path, count) {
     if (spelled !== path) found.add(spelled);
   }
   return [...found];
+}
+
+/** `count` made-up URLs, spread over DYNAMIC_PATHS: one value each (`round` makes them differ from another round's), a quarter of them long. */
+function madeUpUrls(count, round) {
+  return Array.from({ length: count }, (_, index) => {
+    const value = `made-up-${round}-${index}${index % 4 === 0 ? `-${'long'.repeat(60 + (index % 90))}` : ''}`;
+    const page = index % 2 === 0 ? String(100_000 + index) : `${index}x`;
+    return DYNAMIC_PATHS[index % DYNAMIC_PATHS.length].replace('X', value).replace('N', page);
+  });
+}
+
+/** Files and bytes under a folder. */
+function folderSize(folder) {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files += 1;
+    bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return { files, bytes };
+}
+
+/** The old-space limit of the second server the made-up values are sent to. */
+const HELD_HEAP_MIB = 192;
+
+/**
+ * Two rounds of MADE_UP made-up URLs to `server`: the first makes every kind of answer once (Next
+ * keeps its one not-found page) and lets the heap grow to what answering them needs; the second,
+ * of other values, is measured: its statuses, and the build folder and the server's memory around it.
+ */
+async function madeUpFlood(server, buildFolder, headers) {
+  const firstRssBefore = treeRss(server.pid);
+  const first = await flood(server, madeUpUrls(MADE_UP, 1), headers);
+  await sleep(SETTLE_SECONDS * 1000);
+  const diskBefore = folderSize(buildFolder);
+  const rssBefore = treeRss(server.pid);
+  const run = await flood(server, madeUpUrls(MADE_UP, 2), headers);
+  await sleep(SETTLE_SECONDS * 1000);
+  return {
+    ...run,
+    firstRound: { rssBeforeBytes: firstRssBefore, rssAfterBytes: rssBefore, statuses: first.statuses },
+    rssBeforeBytes: rssBefore,
+    rssAfterBytes: treeRss(server.pid),
+    diskBefore,
+    diskAfter: folderSize(buildFolder),
+  };
 }
 
 /** Sends every path, `CONCURRENCY` at a time; returns the responses and the server's peak memory meanwhile. */
@@ -170,10 +225,31 @@ async function main() {
       `${post} after the flood: ${after.status}, ETag ${after.headers.etag === warm.headers.etag ? 'unchanged' : 'changed'}; median ${cachedMs.toFixed(2)} ms against ${renderedMs.toFixed(2)} ms for /api/blog?limit=n rendered by Next: ${fromMemory ? 'from memory' : 'NOT from memory'}`,
     );
 
+    // Made-up values under every dynamic segment: nothing may be kept for them, on disk or in memory.
+    // Then the same on a server of their own whose heap is held to HELD_HEAP_MIB, so the collector
+    // keeps close behind and the resident memory shows what is kept rather than how lazily V8 grows.
+    const buildFolder = path.join(SITE, distDir);
+    const madeUp = await madeUpFlood(server, buildFolder, page);
+    const held = await startLectern({ distDir, cpu: 0, nodeArgs: [`--max-old-space-size=${HELD_HEAP_MIB}`] });
+    try {
+      madeUp.heldHeap = { heapMiB: HELD_HEAP_MIB, ...(await madeUpFlood(held, buildFolder, page)) };
+    } finally {
+      await held.stop();
+    }
+    log(
+      `${madeUp.requests} made-up URLs under ${DYNAMIC_PATHS.length} dynamic segments in ${madeUp.seconds.toFixed(1)} s: statuses ${JSON.stringify(madeUp.statuses)}; ` +
+        `build folder ${madeUp.diskBefore.files} → ${madeUp.diskAfter.files} files, ${madeUp.diskBefore.bytes} → ${madeUp.diskAfter.bytes} bytes; ` +
+        `server memory ${(madeUp.rssBeforeBytes / 2 ** 20).toFixed(1)} → ${(madeUp.rssAfterBytes / 2 ** 20).toFixed(1)} MiB; ` +
+        `with the heap held to ${HELD_HEAP_MIB} MiB: ${(madeUp.heldHeap.rssBeforeBytes / 2 ** 20).toFixed(1)} → ${(madeUp.heldHeap.rssAfterBytes / 2 ** 20).toFixed(1)} MiB, ` +
+        `${madeUp.heldHeap.diskAfter.files - madeUp.heldHeap.diskBefore.files} files written`,
+    );
+
     saveResult('flood', {
       settings: {
         spellings: SPELLINGS,
         queries: QUERIES,
+        madeUp: MADE_UP,
+        segments: DYNAMIC_PATHS,
         concurrency: CONCURRENCY,
         settleSeconds: SETTLE_SECONDS,
         post,
@@ -187,6 +263,7 @@ async function main() {
       cpuPressure,
       spellings,
       queries,
+      madeUp,
       after: { status: after.status, sameEtag: after.headers.etag === warm.headers.etag, cachedMs, renderedMs, fromMemory },
     });
   } finally {

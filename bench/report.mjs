@@ -461,7 +461,7 @@ const GOAL_PARTS = [
   ['build-workers', /^\| [\d,]+-post build with BUILD_WORKERS/],
   ['build', /^\| ([\d,]+-post (cold )?(re)?build|linear in posts|build under|first request of an older post)/],
   ['limits', /^\| limit decision/],
-  ['flood', /^\| server memory after a flood/],
+  ['flood', /^\| (server memory after a flood|[\d,]+ made-up URLs)/],
 ];
 
 function goalsBlock(existing) {
@@ -600,6 +600,18 @@ function goalsBlock(existing) {
       `${signedMib(flood.growthBytes)} (${mib(flood.rssBeforeBytes)} → ${mib(flood.rssAfterBytes)}); a page still answered from memory: ${flood.after.fromMemory ? 'yes' : 'no'}`,
       yes(flood.growthBytes < GOALS.floodGrowthBytes && flood.after.fromMemory),
     ]);
+    const madeUp = flood.madeUp;
+    if (madeUp?.heldHeap) {
+      const runs = [madeUp, madeUp.heldHeap];
+      const written = runs.reduce((sum, run) => sum + run.diskAfter.files - run.diskBefore.files, 0);
+      const changed = runs.some((run) => run.diskAfter.bytes !== run.diskBefore.bytes);
+      const growth = madeUp.heldHeap.rssAfterBytes - madeUp.heldHeap.rssBeforeBytes;
+      out.flood.push([
+        `${int(madeUp.requests)} made-up URLs under every dynamic segment write nothing to disk, and keep < 64 MiB of memory (heap held to ${int(madeUp.heldHeap.heapMiB)} MiB)`,
+        `${int(written)} files written${changed ? ' (bytes changed)' : ''}; memory ${signedMib(growth)} (${signedMib(madeUp.rssAfterBytes - madeUp.rssBeforeBytes)} with V8's default heap, collected lazily)`,
+        yes(written === 0 && !changed && growth < GOALS.floodGrowthBytes),
+      ]);
+    }
   }
   const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood].map((row) =>
     typeof row === 'string' ? row : `| ${row.join(' | ')} |`,
@@ -645,6 +657,21 @@ function memoryBlock() {
   ].join('\n');
 }
 
+/** The made-up-segment flood: what it sent, and what the build folder and the servers kept. */
+function madeUpParagraph(madeUp, settings) {
+  const segments = settings.segments ?? [];
+  const { heldHeap: held } = madeUp;
+  const disk = (run) => `${int(run.diskBefore.files)} files (${mib(run.diskBefore.bytes)}) → ${int(run.diskAfter.files)} (${mib(run.diskAfter.bytes)})`;
+  const memory = (run) =>
+    `${mib(run.firstRound.rssBeforeBytes)} → ${mib(run.rssBeforeBytes)} over the first round, ${mib(run.rssBeforeBytes)} → ${mib(run.rssAfterBytes)} (**${signedMib(run.rssAfterBytes - run.rssBeforeBytes)}**) over the second`;
+  return (
+    `Then made-up values, one URL each, spread over ${int(segments.length)} dynamic segments (${segments.map((segment) => `\`${segment}\``).join(', ')}; \`X\` a made-up slug, tag or app, a quarter of them 240 to 600 characters long, \`N\` a page number past the last or not a number), in two rounds of ${int(madeUp.requests)} distinct values each: the first makes every kind of answer once (Next keeps its one not-found page) and lets the heap grow to what answering needs, the second is measured. ` +
+    `On the server above, after its two floods: the build folder ${disk(madeUp)}; memory ${memory(madeUp)}. ` +
+    `On a server of their own with the heap held to ${int(held.heapMiB)} MiB (\`--max-old-space-size\`), so that the collector keeps close behind: the build folder ${disk(held)}; memory ${memory(held)}. ` +
+    `What grows on the first server is V8's heap, which it collects lazily while memory is plentiful; held, the same URLs keep nothing (\`tests/contract/made-up-urls.test.ts\` checks the same on the test site, with the heap held to 128 MiB).`
+  );
+}
+
 function floodBlock() {
   const flood = results.flood;
   if (!flood) return undefined;
@@ -669,11 +696,21 @@ function floodBlock() {
     '',
     table(
       ['flood', 'requests', 'statuses', 'distinct ETags', 'compressed', 's', 'server µs CPU/request', 'peak memory'],
-      [row('spellings of one post', flood.spellings), row('queries on `/llms-full.txt`', flood.queries)],
+      [
+        row('spellings of one post', flood.spellings),
+        row('queries on `/llms-full.txt`', flood.queries),
+        ...(flood.madeUp?.heldHeap
+          ? [
+              row('made-up values under every dynamic segment', flood.madeUp),
+              row(`the same, heap held to ${int(flood.madeUp.heldHeap.heapMiB)} MiB`, flood.madeUp.heldHeap),
+            ]
+          : []),
+      ],
     ),
     '',
     `Server memory: ${mib(flood.rssBeforeBytes)} before, ${mib(flood.rssAfterBytes)} after: **${signedMib(flood.growthBytes)}** (goal: under ${mib(flood.goalBytes)}). ` +
       `The post after the flood: ${flood.after.status}, ${flood.after.sameEtag ? 'the ETag it had before' : 'a different ETag'}, median ${ms(flood.after.cachedMs)} ms over 200 requests against ${ms(flood.after.renderedMs)} ms for \`/api/blog?limit=n\`, which reads its query and is rendered by Next every time: ${flood.after.fromMemory ? 'answered from memory' : '**not** answered from memory'}.`,
+    ...(flood.madeUp?.heldHeap ? ['', madeUpParagraph(flood.madeUp, s)] : []),
   ].join('\n');
 }
 

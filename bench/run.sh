@@ -21,7 +21,8 @@ parts (default: all of them, in this order)
   weight    bytes of the home page and a post: HTML, JS, CSS, fonts, images
   limits    latency and throughput of rate-limit decisions, in memory and on a local Redis
   flood     lectern's memory before and after 3,000 spellings of one post URL and 2,000
-            query strings, and whether a page is still answered from memory
+            query strings, and whether a page is still answered from memory; then made-up
+            values under every dynamic segment: files written and memory kept
   search    the search index of 10,000 generated posts: its heap, and p50/p99 of one search
             (query and snippets) over a few hundred varied queries
   build     next build time and peak memory for 100, 1,000 and 10,000 generated posts, and Hugo
@@ -45,8 +46,8 @@ options (passed to every part)
                         build-memory and search (default 10000)
   --queries=N           queries for search (default 400, each run 5 times)
   --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096,3072)
-  --spellings=N, --queries=N
-                        URLs the flood part sends (default 3000 and 2000)
+  --spellings=N, --queries=N, --made-up=N
+                        URLs the flood part sends (default 3000, 2000 and 6000 a round)
   --quick               a short smoke run: 3 s reads, 1 round, sizes 100 and 1000
 
 environment
@@ -103,7 +104,7 @@ for part in "${parts[@]}"; do
     profile) timeout 20m node bench/profile-reads.mjs "${options[@]}" || status=$? ;;
     weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
-    flood) timeout 20m node bench/flood.mjs "${options[@]}" || status=$? ;;
+    flood) timeout 20m node --import tsx bench/flood.mjs "${options[@]}" || status=$? ;;
     search) timeout 20m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;

@@ -1,6 +1,7 @@
 import { config } from '../config';
 import { nodeEnv } from '../env';
 import { contentFingerprint } from './fingerprint';
+import { pageCount } from './pagination';
 import { publishedAtBuild, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 import { contentPaths, tagSlug, urls } from './urls';
@@ -102,7 +103,13 @@ export function contentError(): ContentError | undefined {
  */
 export function staticParams<T>(params: () => T[]): T[] {
   if (isLive()) return [];
-  recordPublishedSet(() => ({ slugs: publishedPosts().map((post) => post.slug), prerendered: prerenderedPosts().length }));
+  recordPublishedSet(() => ({
+    slugs: publishedPosts().map((post) => post.slug),
+    prerendered: prerenderedPosts().length,
+    blogPages: pageCount(publishedPosts().length),
+    tags: Object.fromEntries(tags().map((tag) => [tag.slug, pageCount(tag.posts.length)])),
+    apps: apps().map((entry) => entry.slug),
+  }));
   return params();
 }
 

@@ -4,8 +4,8 @@ import { config } from '../config';
 import { env, nodeEnv } from '../env';
 
 /**
- * The slugs a build published, written by the build into its own folder and read by the
- * started site. Posts past PRERENDER_POSTS are generated on their first request; this list is
+ * The slugs a build published (and its tags, page counts and apps), written by the build into
+ * its own folder and read by the started site. Posts past PRERENDER_POSTS are generated on their first request; this list is
  * what keeps that to the build's posts: a slug not on it is a 404 before any rendering (and
  * before Next would keep a 404 page for it), and a post file added or re-dated after the build
  * stays unpublished until the next build.
@@ -22,6 +22,12 @@ export type PublishedSet = {
   slugs: string[];
   /** How many of the first `slugs` the build generated (PRERENDER_POSTS then). */
   prerendered: number;
+  /** How many pages /blog fills. */
+  blogPages: number;
+  /** Every tag's slug, with how many pages its list fills. */
+  tags: Record<string, number>;
+  /** Every desktop app's slug. */
+  apps: string[];
 };
 
 /** Called by the build (every generateStaticParams goes through it): writes the list once per worker. */

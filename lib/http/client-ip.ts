@@ -1,3 +1,4 @@
+import type { Ipv6Prefix } from '../routes/manifest';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
@@ -128,18 +129,26 @@ function ipv6Groups(address: string): number[] | undefined {
 }
 
 /**
- * The key a client is limited under: an IPv4 address as is (also when written
- * IPv4-mapped), an IPv6 address by its /64, since one subscriber line holds a whole /64.
+ * The prefix a limit counts IPv6 clients by unless its route says otherwise: the /56 that
+ * providers commonly give one home line (RIPE-690), which holds 256 /64 networks. Counted per
+ * /64, a /48 would be 65,536 clients.
  */
-export function limitKey(address: string): string {
+export const DEFAULT_IPV6_PREFIX: Ipv6Prefix = 56;
+
+/**
+ * The key a client is limited under: an IPv4 address as is (also when written
+ * IPv4-mapped), an IPv6 address by its network of `prefix` bits (`2001:db8:1:200::/56`).
+ */
+export function limitKey(address: string, prefix: Ipv6Prefix = DEFAULT_IPV6_PREFIX): string {
   if (!address.includes(':')) return address;
   const groups = ipv6Groups(address);
   if (!groups) return address;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(':')}::/64`;
+  const network = groups.slice(0, 4).map((group, index) => {
+    const bits = Math.min(16, Math.max(0, prefix - index * 16));
+    return bits === 0 ? 0 : group & (0xffff << (16 - bits)) & 0xffff;
+  });
+  return `${network.map((group) => group.toString(16)).join(':')}::/${prefix}`;
 }

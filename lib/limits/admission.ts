@@ -47,7 +47,7 @@ export async function admit(request: Request, route: LimitedRoute, limiter: Limi
       headers: rateLimitHeaders(route),
     };
   }
-  const client = limitKey(address);
+  const client = limitKey(address, routeLimits[route].ipv6Prefix);
   const decision = await limiter.check(route, client);
   const headers = rateLimitHeaders(route, decision);
   if (decision.allowed) return { ok: true, client, headers };

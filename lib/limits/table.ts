@@ -1,6 +1,12 @@
-import { FORM_BODY_LIMIT, mcpRoute, paymentsWebhookRoute, writeRouteAddresses, type WriteRoute } from '../routes/manifest';
+import { FORM_BODY_LIMIT, mcpRoute, paymentsWebhookRoute, writeRouteAddresses, type Ipv6Prefix, type WriteRoute } from '../routes/manifest';
 
-export type RouteLimit = { path: string; requests: number; windowSeconds: number };
+export type RouteLimit = {
+  path: string;
+  requests: number;
+  windowSeconds: number;
+  /** The IPv6 network one client is counted by (DEFAULT_IPV6_PREFIX of lib/http/client-ip.ts unless given). */
+  ipv6Prefix?: Ipv6Prefix;
+};
 
 /**
  * The published limits of the write routes: per client IP, per route, sliding

@@ -14,8 +14,18 @@ export const STRIPE_EVENT_BODY_LIMIT = 1024 * 1024;
 /** The largest MCP message (a JSON-RPC request) the MCP endpoint reads. */
 export const MCP_BODY_LIMIT = 64 * 1024;
 
-/** Requests per client address in a sliding window. */
-export type RouteLimitSpec = { requests: number; windowSeconds: number };
+/** How many leading bits of an IPv6 address make one client. */
+export type Ipv6Prefix = 48 | 56 | 64;
+
+/**
+ * The checkouts count an IPv6 client by its /48, the network a whole site is given: a checkout
+ * holds seats (or starts a Stripe session) that other buyers then wait for, so one network gets
+ * one budget and one seat-hold bound (MAX_HELD_SEATS_PER_CLIENT), not one per /56.
+ */
+export const PAYMENTS_IPV6_PREFIX: Ipv6Prefix = 48;
+
+/** Requests per client address in a sliding window (an IPv6 client by its `ipv6Prefix` network; DEFAULT_IPV6_PREFIX of lib/http/client-ip.ts unless given). */
+export type RouteLimitSpec = { requests: number; windowSeconds: number; ipv6Prefix?: Ipv6Prefix };
 
 /** Where a write route answers and how often one client may call it. */
 export type WriteRouteAddress<Name extends string = string> = {
@@ -34,13 +44,21 @@ const minutes = (count: number) => count * 60;
  */
 export const writeRouteAddresses = {
   bookingCancel: { name: 'bookingCancel', path: '/api/booking/cancel', limit: { requests: 20, windowSeconds: minutes(60) } },
-  checkout: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: minutes(10) } },
+  checkout: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX } },
   indexNotify: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: minutes(60) } },
-  specialOfferCheckout: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: { requests: 10, windowSeconds: minutes(10) } },
+  specialOfferCheckout: {
+    name: 'specialOfferCheckout',
+    path: '/api/payments/special-offer/checkout',
+    limit: { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX },
+  },
   subscribe: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: minutes(10) } },
   subscribeConfirm: { name: 'subscribeConfirm', path: '/api/subscribe/confirm', limit: { requests: 20, windowSeconds: minutes(60) } },
   support: { name: 'support', path: '/api/support', limit: { requests: 5, windowSeconds: minutes(10) } },
-  trainingCheckout: { name: 'trainingCheckout', path: '/api/payments/training/checkout', limit: { requests: 10, windowSeconds: minutes(10) } },
+  trainingCheckout: {
+    name: 'trainingCheckout',
+    path: '/api/payments/training/checkout',
+    limit: { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX },
+  },
   unsubscribe: { name: 'unsubscribe', path: '/api/subscribe/unsubscribe', limit: { requests: 120, windowSeconds: minutes(10) } },
 } as const satisfies { [Name in string]: WriteRouteAddress<Name> };
 

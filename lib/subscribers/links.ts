@@ -1,11 +1,18 @@
 import { absoluteUrl } from '../config';
 import type { UnsubscribeLinks } from '../services/mail/templates';
+import type { ConfirmationResend } from '../services/store/types';
 import { hashToken } from '../services/tokens';
 import { store } from '../services';
 
 /** A confirmation link works for this long; after it, subscribing again sends a new one. */
 export const CONFIRMATION_DAYS = 7;
 const CONFIRMATION_MS = CONFIRMATION_DAYS * 24 * 60 * 60 * 1000;
+
+/**
+ * How often one address is mailed a confirmation, however many clients ask: once an hour, three
+ * times a day. Counted in the store, so across every client and every server process.
+ */
+export const CONFIRMATION_RESEND: ConfirmationResend = { afterMs: 60 * 60 * 1000, atMost: 3, perMs: 24 * 60 * 60 * 1000 };
 
 /** The oldest moment a pending subscription's confirmation link was made and still works. */
 export const confirmationCutoff = (now: number) => now - CONFIRMATION_MS;

@@ -21,13 +21,31 @@ function isCrossSite(request: Request): boolean {
   return request.headers.get('sec-fetch-site') === 'cross-site';
 }
 
+/**
+ * The error page's "Go back" link: the page the form was posted from when the Referer names a
+ * page of this site (http or https, its origin), as a path; the home page otherwise. A Referer is
+ * whatever the client sent: `javascript:` or another site's address never becomes a link.
+ */
+function backLink(referer: string | null): string {
+  const site = new URL(config().siteUrl);
+  let url: URL;
+  try {
+    url = new URL(referer ?? '');
+  } catch {
+    return '/';
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== site.origin) return '/';
+  // One leading slash: `//host/…` would be another site's address.
+  return `${url.pathname.replace(/^\/+/, '/')}${url.search}`;
+}
+
 /** The facts that shape every answer to this request (./respond.ts). */
 function answerFacts(request: Request, headers: Record<string, string>): AnswerFacts {
   const form = isFormPost(request);
   return {
     form,
     page: form && (request.headers.get('accept') ?? '').includes('text/html'),
-    back: request.headers.get('referer') ?? '/',
+    back: backLink(request.headers.get('referer')),
     headers,
     platformHeaders: (contentType) => platformHeadersOf(request, contentType),
   };

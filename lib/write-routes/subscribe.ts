@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confirmPageUrl, unsubscribeLinks } from '../subscribers/links';
+import { CONFIRMATION_RESEND, confirmPageUrl, unsubscribeLinks } from '../subscribers/links';
 import { confirmSubscriptionMail } from '../services/mail/templates';
 import { newToken } from '../services/tokens';
 import { email, honeypot, line } from './fields';
@@ -23,15 +23,19 @@ const schema = z.strictObject({ email, name: line(100).optional(), website: hone
 
 /**
  * Double opt-in: a new, pending or unsubscribed address is stored pending with
- * a fresh confirmation token and mailed the link; a confirmed one is left
- * alone and mailed nothing. Every token is kept hashed; the mail carries them
- * as they are. Stored and queued before the answer.
+ * a fresh confirmation token and mailed the link, at most as often as
+ * CONFIRMATION_RESEND allows whoever asks (a pending address asked again
+ * sooner keeps the link it has); a confirmed one is left alone and mailed
+ * nothing. The typed name is kept for the owner's list and never written into
+ * a mail: anyone can type anyone's address. Every token is kept hashed; the
+ * mail carries them as they are. Stored and queued before the answer, which is
+ * the same whatever happened.
  */
 async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
   const address = input.email.toLowerCase();
   const confirm = newToken();
   const unsubscribe = newToken();
-  await (
+  const mailed = await (
     await storeNow()
   ).subscribers.subscribe({
     email: address,
@@ -39,9 +43,10 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
     confirmTokenHash: confirm.hash,
     unsubscribeTokenHash: unsubscribe.hash,
     now: Date.now(),
-    mail: confirmSubscriptionMail({ name: input.name, address }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
+    resend: CONFIRMATION_RESEND,
+    mail: confirmSubscriptionMail({ address }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
   });
-  await sendQueuedMailNow();
+  if (mailed) await sendQueuedMailNow();
   return subscribeAccepted();
 }
 

@@ -252,18 +252,45 @@ describe('newsletter and support with real mail', () => {
     const email = `same-${Date.now()}@example.com`;
     const first = await postJson(running.baseUrl, '/api/subscribe', { email }, { from: freshAddress() });
     const pending = await postJson(running.baseUrl, '/api/subscribe', { email }, { from: freshAddress() });
-    const mails: ReceivedMail[] = [];
-    for (;;) {
-      mails.splice(0, mails.length, ...smtp.messages.filter((message) => message.envelopeTo.includes(email)));
-      if (mails.length >= 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const token = new URL(linkIn(mails[1]?.text, '/subscribe/confirm')!).searchParams.get('token')!;
+    const mail = await smtp.waitFor((message) => message.envelopeTo.includes(email));
+    const token = new URL(linkIn(mail.text, '/subscribe/confirm')!).searchParams.get('token')!;
     expect((await postJson(running.baseUrl, '/api/subscribe/confirm', { token }, { from: freshAddress() })).status).toBe(200);
     const confirmed = await postJson(running.baseUrl, '/api/subscribe', { email }, { from: freshAddress() });
     expect([first.status, pending.status, confirmed.status]).toEqual([202, 202, 202]);
     expect(pending.body).toBe(first.body);
     expect(confirmed.body).toBe(first.body);
+  });
+
+  it('mails an address one confirmation however many clients ask for it, with the typed name nowhere, and its link keeps working', async () => {
+    const email = `victim-${Date.now()}@example.com`;
+    const name = 'URGENT: your account is locked, call +1 555 0100 or visit evil.example';
+    const clients = Array.from({ length: 20 }, () => freshAddress());
+    const answers = await Promise.all(
+      clients.flatMap((from) => Array.from({ length: 6 }, () => postJson(running.baseUrl, '/api/subscribe', { email, name }, { from }))),
+    );
+    const accepted = answers.filter((answer) => answer.status === 202);
+    // Each client's own limit (5 in 10 minutes) still refuses its sixth.
+    expect(accepted).toHaveLength(100);
+    expect(new Set(accepted.map((answer) => answer.body)).size).toBe(1);
+    // Everything was queued before the answers: the outbox holds what will ever be sent for them.
+    const db = new Database(path.join(running.dataDir, 'lectern.db'), { readonly: true });
+    const queued = db
+      .prepare<[], { mail: string }>('SELECT mail FROM outbox')
+      .all()
+      .filter((row) => (JSON.parse(row.mail) as { to: { address: string } }).to.address === email);
+    db.close();
+    expect(queued).toHaveLength(1);
+    const mail = await smtp.waitFor((message) => message.envelopeTo.includes(email));
+    expect(mail.to).toEqual([{ address: email, name: '' }]);
+    expect(mail.raw).not.toContain('evil.example');
+    expect(mail.raw).not.toContain('URGENT');
+    // A form post of the same address is answered as always, and changes nothing.
+    const form = await postForm(running.baseUrl, '/api/subscribe', { email, name }, { from: freshAddress() });
+    expect(form.status).toBe(303);
+    expect(form.headers.location).toBe('/subscribe/check-your-inbox');
+    const token = new URL(linkIn(mail.text, '/subscribe/confirm')!).searchParams.get('token')!;
+    expect((await postJson(running.baseUrl, '/api/subscribe/confirm', { token }, { from: freshAddress() })).status).toBe(200);
+    expect(smtp.messages.filter((message) => message.envelopeTo.includes(email))).toHaveLength(1);
   });
 
   it('stores a support message and mails the owner everything, with Reply-To the sender', async () => {

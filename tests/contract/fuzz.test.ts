@@ -43,15 +43,19 @@ function slugsIn(folder: string): string[] {
 const posts = slugsIn('posts');
 const tags = [...new Set(posts.flatMap((slug) => (frontmatter(path.join(FIXTURE_CONTENT, 'posts', `${slug}.md`)).tags as string[] | undefined) ?? []))];
 
-/** Values for each dynamic segment of app/ (a new one fails here until it is given some). */
+/** A made-up value of a dynamic segment: every one holds this, and nothing may ever be kept under a name holding it. */
+const MADE_UP = 'no-such';
+const longMadeUp = (what: string) => `${MADE_UP}-${what.repeat(Math.ceil(300 / what.length))}`;
+
+/** Values for each dynamic segment of app/, real and made up (a new segment fails here until it is given some). */
 const DYNAMIC: Record<string, string[]> = {
-  'blog/[slug]': [...posts, 'no-such-post'],
-  'api/blog/[slug]': [...posts, 'no-such-post'],
-  'api/apps/[slug]': [...slugsIn('apps'), 'no-such-app'],
-  'tags/[tag]': [...tags, 'no-such-tag'],
-  'sitemaps/[file]': ['1.xml', '2.xml'],
-  'blog/page/[page]': ['1', '2', '99'],
-  'tags/[tag]/page/[page]': ['1', '2', '99'],
+  'blog/[slug]': [...posts, `${MADE_UP}-post`, longMadeUp('post')],
+  'api/blog/[slug]': [...posts, `${MADE_UP}-post`, longMadeUp('post')],
+  'api/apps/[slug]': [...slugsIn('apps'), `${MADE_UP}-app`, longMadeUp('app')],
+  'tags/[tag]': [...tags, `${MADE_UP}-tag`, longMadeUp('tag'), `${MADE_UP}%00tag`],
+  'sitemaps/[file]': ['1.xml', '2.xml', '99.xml', `${MADE_UP}.xml`],
+  'blog/page/[page]': ['1', '2', '99', `${MADE_UP}-page`],
+  'tags/[tag]/page/[page]': ['1', '2', '99', `${MADE_UP}-page`],
   // The write routes, all answered by this one route file, and paths under /api/ that none answers.
   'api/[...path]': [...writeRoutes.map((route) => route.path.replace(/^\/api\//, '')), 'no-such-endpoint', 'blog/a/b/c'],
 };
@@ -461,6 +465,12 @@ function send(request: FuzzRequest): Promise<Outcome> {
 
 const ALLOWED_503 = /not configured/i;
 
+/** The files under the build folder's server output whose path holds `text`. */
+function keptFor(text: string): string[] {
+  const server = path.join(ROOT, inject('distDir'), 'server');
+  return (fs.readdirSync(server, { recursive: true }) as string[]).filter((file) => file.includes(text));
+}
+
 /** What is wrong with an answer, or undefined. */
 function judge(request: FuzzRequest, outcome: Outcome): string | undefined {
   if ('error' in outcome) {
@@ -580,5 +590,7 @@ describe('malformed requests', () => {
       status: 404,
       headers: { 'content-type': 'application/problem+json; charset=utf-8' },
     });
+    // Nothing sent for a made-up value was kept under the build folder (lib/content/built-paths.ts).
+    expect(keptFor(MADE_UP)).toEqual([]);
   }, 90_000);
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { get } from '../support/http';
-import { freePort, ROOT, startSite, type RunningSite } from '../support/site';
+import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 
 // The contract site is built with PRERENDER_POSTS=2 and PREWARM=0 (tests/contract/global-setup.ts):
 // the build generates the two newest of its four published posts, the two older ones are generated
@@ -50,12 +50,7 @@ async function serveContractBuild({
   });
 }
 
-/** A copy of the contract build, without Next's build cache, for a server of a test's own. */
-function copyBuild(): string {
-  const copy = fs.mkdtempSync(path.join(ROOT, '.next-long-tail-'));
-  fs.cpSync(distDir(), copy, { recursive: true, filter: (source) => path.relative(distDir(), source) !== 'cache' });
-  return copy;
-}
+const copyBuild = () => copyContractBuild(distDir(), 'long-tail');
 
 describe('the newest PRERENDER_POSTS posts are generated at build, the others on their first request', () => {
   it('the build generated the two newest posts (page, markdown, card) and no older one', async () => {

@@ -398,6 +398,35 @@ describe('seat holds', () => {
     await store.close();
   });
 
+  it('counts the seats held from one IPv6 /48 together, whichever /56 or /64 of it each checkout comes from', async () => {
+    const proxied = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: inject('distDir'),
+      siteUrl: inject('siteUrl'),
+      port: await freePort(),
+      extraEnv: { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripeApi.url, TRUST_PROXY: '1' },
+    });
+    try {
+      const from = freshAddress();
+      const checkout = (client: string, seats: number) =>
+        postJson(
+          proxied.baseUrl,
+          '/api/payments/training/checkout',
+          { product: 'fixture-training', session: 'autumn', seats, attempt: attemptId() },
+          { from, headers: { 'X-Forwarded-For': client } },
+        );
+      expect((await checkout('2001:db8:4802:100::1', 2)).status).toBe(200);
+      expect((await checkout('2001:db8:4802:ff00::2', 2)).status).toBe(200);
+      const over = await checkout('2001:db8:4802:7777::3', 1);
+      expect(over.status).toBe(409);
+      expect((over.json() as { detail: string }).detail).toMatch(/already holds 4 seats/);
+      // Another /48 is another client.
+      expect((await checkout('2001:db8:4803::1', 2)).status).toBe(200);
+    } finally {
+      await proxied.stop();
+    }
+  });
+
   it('refunds a payment that arrives when its session is full, mails the buyer so, and answers the webhook 200', async () => {
     // The buyer's hold lapsed; both seats of the winter session are now held by someone else's checkout.
     expect(

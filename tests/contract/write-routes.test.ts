@@ -199,6 +199,22 @@ describe('write routes on the in-memory limiter', () => {
     expect(limited.body).toMatch(/Try again in \d+ seconds?\./);
   });
 
+  it('links the error page\'s "Go back" to the Referer only when it is a page of this site', async () => {
+    const siteUrl = inject('siteUrl');
+    const backLink = async (referer: string) => {
+      const page = await postForm(base, '/api/support', { email: 'nope' }, { from: freshAddress(), headers: { Referer: referer } });
+      expect(page.status).toBe(400);
+      return /<a href="([^"]*)">Go back<\/a>/.exec(page.body)?.[1];
+    };
+    expect(await backLink('javascript:alert(1)//')).toBe('/');
+    expect(await backLink('JavaScript:alert(1)')).toBe('/');
+    expect(await backLink('data:text/html,<script>alert(1)</script>')).toBe('/');
+    expect(await backLink('https://evil.example/support')).toBe('/');
+    expect(await backLink(`//evil.example/support`)).toBe('/');
+    expect(await backLink(`${siteUrl}.evil.example/support`)).toBe('/');
+    expect(await backLink(`${siteUrl}/support?topic=a&b=c#form`)).toBe('/support?topic=a&amp;b=c');
+  });
+
   it('does not let a forged X-Forwarded-For buy a fresh quota', async () => {
     const from = freshAddress();
     const statuses = [];
@@ -237,6 +253,39 @@ describe('write routes behind a trusted proxy', () => {
     expect(
       (await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: { 'X-Forwarded-For': '203.0.113.51' } })).status,
     ).not.toBe(429);
+  });
+});
+
+describe('IPv6 clients behind a trusted proxy', () => {
+  const forwarded = (address: string) => ({ 'X-Forwarded-For': address });
+
+  it('count a form per /56: the addresses of one customer network share one budget, another /56 of the /48 has its own', async () => {
+    const { baseUrl } = await site({ TRUST_PROXY: '1' });
+    const from = freshAddress();
+    const statuses = [];
+    // Six /64s of one /56, as one home line holds them.
+    for (let subnet = 0; subnet < 6; subnet += 1) {
+      const address = `2001:db8:4800:7a${subnet.toString(16).padStart(2, '0')}::${subnet + 1}`;
+      statuses.push((await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: forwarded(address) })).status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+    const otherNetwork = await postJson(baseUrl, '/api/subscribe', { email: 'reader@example.com' }, { from, headers: forwarded('2001:db8:4800:7b00::1') });
+    expect(otherNetwork.status).toBe(202);
+  });
+
+  it('count a checkout per /48: twelve addresses from twelve /56s of one /48 share one budget', async () => {
+    const { baseUrl } = await site({ TRUST_PROXY: '1' });
+    const from = freshAddress();
+    const statuses: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      // Each request from another /56 (and /64) of 2001:db8:4801::/48.
+      const address = `2001:db8:4801:${(index * 0x1357).toString(16)}::${index + 1}`;
+      const body = { product: 'fixture-book' };
+      statuses.push((await postJson(baseUrl, '/api/payments/checkout', body, { from, headers: forwarded(address) })).status);
+    }
+    // Payments are not configured on this server: 503 until the budget of 10 is spent.
+    expect(statuses.slice(0, 10).every((status) => status === 503)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
   });
 });
 

@@ -36,6 +36,13 @@ function siteEnv({ contentDir, distDir, siteUrl, extraEnv }: SiteEnv): NodeJS.Pr
   return { ...process.env, CONTENT_DIR: contentDir, NEXT_DIST_DIR: distDir, SITE_URL: siteUrl, NEXT_TELEMETRY_DISABLED: '1', ...extraEnv };
 }
 
+/** A copy of a build folder, without Next's build cache, for a server of a test's own (named after `label`, under the repository). */
+export function copyContractBuild(distDir: string, label: string): string {
+  const copy = fs.mkdtempSync(path.join(ROOT, `.next-${label}-`));
+  fs.cpSync(distDir, copy, { recursive: true, filter: (source) => path.relative(distDir, source) !== 'cache' });
+  return copy;
+}
+
 /** `next build` of a content folder into its own dist dir. */
 export function buildSite(site: SiteEnv): Promise<void> {
   return run(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], siteEnv(site));

@@ -6,7 +6,12 @@ import type { Env } from '../../env';
 import { dataDir } from '../store';
 import type { OutgoingMail } from '../store/types';
 
-export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail): Promise<void> };
+/**
+ * Sends one message. `id` (the outbox entry's) makes its Message-ID: a message sent again after a
+ * crash between sending and marking it sent carries the same one, so a reader's mail program can
+ * tell it is the same message.
+ */
+export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string): Promise<void> };
 
 export type TransportSettings = Pick<Env, 'MAIL_FROM' | 'SITE_URL' | 'SMTP_URL' | 'MAIL_OUTBOX_DIR' | 'DATA_DIR'>;
 type Sender = { name: string; address: string };
@@ -21,8 +26,9 @@ export function mailFrom(settings: Pick<Env, 'MAIL_FROM' | 'SITE_URL'>, siteName
   return { name: siteName, address: `no-reply@${new URL(settings.SITE_URL).hostname}` };
 }
 
-function message(mail: OutgoingMail, from: Sender) {
+function message(mail: OutgoingMail, from: Sender, messageId: string | undefined) {
   return {
+    ...(messageId ? { messageId } : {}),
     from,
     to: mail.to,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
@@ -40,21 +46,42 @@ function message(mail: OutgoingMail, from: Sender) {
  */
 export function createTransport(settings: TransportSettings, siteName: () => string): MailTransport {
   const from = () => mailFrom(settings, siteName());
+  const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.SITE_URL).hostname}>` : undefined);
   const smtpUrl = settings.SMTP_URL;
   if (smtpUrl) {
     const transporter: Transporter = nodemailer.createTransport(smtpUrl);
-    return { kind: 'smtp', send: async (mail) => void (await transporter.sendMail(message(mail, from()))) };
+    return { kind: 'smtp', send: async (mail, id) => void (await transporter.sendMail(message(mail, from(), messageId(id)))) };
   }
   // Where the outbox is depends on the settings at run time: nothing in it belongs to the build.
   const folder = path.resolve(/* turbopackIgnore: true */ settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
-    async send(mail) {
-      const info = await transporter.sendMail(message(mail, from()));
+    async send(mail, id) {
+      const info = await transporter.sendMail(message(mail, from(), messageId(id)));
       fs.mkdirSync(folder, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
-      fs.writeFileSync(path.join(folder, name), info.message as Buffer);
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id ?? randomUUID().slice(0, 8)}.eml`;
+      writeDurably(path.join(folder, name), info.message as Buffer);
     },
   };
+}
+
+/**
+ * Writes a file and syncs it and its folder to disk before returning: the message is marked sent
+ * right after, and a crash must not leave it marked sent and never written.
+ */
+function writeDurably(file: string, bytes: Buffer): void {
+  const descriptor = fs.openSync(file, 'w');
+  try {
+    fs.writeFileSync(descriptor, bytes);
+    fs.fsyncSync(descriptor);
+  } finally {
+    fs.closeSync(descriptor);
+  }
+  const folder = fs.openSync(path.dirname(file), 'r');
+  try {
+    fs.fsyncSync(folder);
+  } finally {
+    fs.closeSync(folder);
+  }
 }

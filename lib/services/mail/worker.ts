@@ -53,7 +53,9 @@ export function createMailWorker(
           return;
         }
         try {
-          await transport.send(entry.mail);
+          // Sent (or written to its durable .eml file) before it is marked sent: a crash in between sends
+          // it again once its claim lapses, with the same Message-ID. Delivery is at least once.
+          await transport.send(entry.mail, entry.id);
           await store.outbox.markSent(entry.id, Date.now());
           warned = false;
         } catch (error) {

@@ -115,6 +115,10 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE holds ADD COLUMN client TEXT NOT NULL DEFAULT '';
    CREATE INDEX holds_client ON holds (client, expires_at);
    ALTER TABLE webhook_events ADD COLUMN outcome TEXT NOT NULL DEFAULT 'recorded' CHECK (outcome IN ('recorded', 'refusing', 'refunded'));`,
+  // When an address was last mailed a confirmation, and how many it was mailed since a window began.
+  `ALTER TABLE subscribers ADD COLUMN confirm_mailed_at INTEGER;
+   ALTER TABLE subscribers ADD COLUMN confirm_mails INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE subscribers ADD COLUMN confirm_mails_since INTEGER;`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */

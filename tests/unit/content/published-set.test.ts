@@ -24,17 +24,23 @@ describe('recordPublishedSet', () => {
   it('a build writes the published slugs and how many it generated, once per process', async () => {
     vi.stubEnv('NEXT_PHASE', 'phase-production-build');
     const { recordPublishedSet } = await load();
-    const list = vi.fn(() => ({ slugs: ['newest', 'older', 'oldest'], prerendered: 2 }));
+    const list = vi.fn(() => ({ slugs: ['newest', 'older', 'oldest'], prerendered: 2, blogPages: 1, tags: { testing: 1 }, apps: [] }));
     recordPublishedSet(list);
     recordPublishedSet(list);
     expect(list).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({ slugs: ['newest', 'older', 'oldest'], prerendered: 2 });
+    expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({
+      slugs: ['newest', 'older', 'oldest'],
+      prerendered: 2,
+      blogPages: 1,
+      tags: { testing: 1 },
+      apps: [],
+    });
     expect(fs.readdirSync(path.dirname(file()))).toEqual(['published.json']);
   });
 
   it('writes nothing outside a build', async () => {
     const { recordPublishedSet } = await load();
-    recordPublishedSet(() => ({ slugs: ['a'], prerendered: 1 }));
+    recordPublishedSet(() => ({ slugs: ['a'], prerendered: 1, blogPages: 1, tags: {}, apps: [] }));
     expect(fs.existsSync(file())).toBe(false);
   });
 });
@@ -52,7 +58,7 @@ describe('publishedAtBuild and builtList', () => {
   it('is undefined where no build wrote a list, during a build, and in development', async () => {
     expect((await load()).publishedAtBuild()).toBeUndefined();
     fs.mkdirSync(path.dirname(file()), { recursive: true });
-    fs.writeFileSync(file(), JSON.stringify({ slugs: ['a'], prerendered: 1 }));
+    fs.writeFileSync(file(), JSON.stringify({ slugs: ['a'], prerendered: 1, blogPages: 1, tags: {}, apps: [] }));
     vi.resetModules();
     vi.stubEnv('NEXT_PHASE', 'phase-production-build');
     expect((await load()).publishedAtBuild()).toBeUndefined();

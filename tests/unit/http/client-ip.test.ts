@@ -116,11 +116,20 @@ describe('limitKey', () => {
   it.each([
     ['203.0.113.7', '203.0.113.7'],
     ['::ffff:203.0.113.7', '203.0.113.7'],
-    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
-    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
-    ['2001:DB8:1:2:ffff::1', '2001:db8:1:2::/64'],
-    ['::1', '0:0:0:0::/64'],
-  ])('%s is limited as %s', (address, key) => {
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:0::/56'],
+    ['2001:db8:1:2ff::9', '2001:db8:1:200::/56'],
+    ['2001:DB8:1:12ff:ffff::1', '2001:db8:1:1200::/56'],
+    ['::1', '0:0:0:0::/56'],
+  ])('%s is limited as %s by default', (address, key) => {
     expect(limitKey(address)).toBe(key);
+  });
+
+  it.each([
+    [64, '2001:db8:1:2ff::/64'],
+    [56, '2001:db8:1:200::/56'],
+    [48, '2001:db8:1:0::/48'],
+  ] as const)('counts an IPv6 client by its /%i when asked', (prefix, key) => {
+    expect(limitKey('2001:db8:1:2ff:aaaa::9', prefix)).toBe(key);
+    expect(limitKey('203.0.113.7', prefix)).toBe('203.0.113.7');
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedisStore } from '@/lib/services/store/redis';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { Store } from '@/lib/services/store/types';
+import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 import { ROOT } from '../../support/site';
 
@@ -38,7 +39,7 @@ async function fill(store: Store): Promise<void> {
     ['confirmed@example.com', 2000],
     ['left@example.com', 3000],
   ] as const) {
-    await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, mail });
+    await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, resend: CONFIRMATION_RESEND, mail });
   }
   await store.subscribers.confirm('c-confirmed@example.com', 4000, 0);
   await store.subscribers.confirm('c-left@example.com', 4000, 0);

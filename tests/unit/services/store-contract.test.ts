@@ -77,9 +77,13 @@ describe.each(backends)('the $name store', ({ open }) => {
         confirmTokenHash: confirm,
         unsubscribeTokenHash: unsubscribe,
         now,
+        resend: RESEND,
         mail: mail(`confirm ${confirm}`),
       });
-    const DAY = 24 * 60 * 60 * 1000;
+    const HOUR = 60 * 60 * 1000;
+    const DAY = 24 * HOUR;
+    /** One confirmation an hour and three a day, on the clock each call is given. */
+    const RESEND = { afterMs: HOUR, atMost: 3, perMs: DAY };
 
     /** A subscriber as the owner's export lists it. */
     const subscriber = async (email: string) => (await store.subscribers.list()).find((entry) => entry.email === email);
@@ -90,9 +94,9 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await stored.unsentMailCount()).toBe(1);
     });
 
-    it('gives a pending address a new confirmation token; the unsubscribe token of every mail keeps working', async () => {
-      await subscribe('a@example.com', 'c1', 'u1');
-      await subscribe('a@example.com', 'c2', 'u2');
+    it('mails a pending address again once the hour is over, with a new confirmation token; the unsubscribe token of every mail keeps working', async () => {
+      expect(await subscribe('a@example.com', 'c1', 'u1')).toBe(true);
+      expect(await subscribe('a@example.com', 'c2', 'u2', 1000 + HOUR)).toBe(true);
       expect(await stored.unsentMailCount()).toBe(2);
       expect(await store.subscribers.confirm('c1', 2000, 0)).toBeUndefined();
       expect(await store.subscribers.confirm('c2', 2000, 0)).toEqual({
@@ -142,8 +146,41 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await store.subscribers.unsubscribe('u1', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
       expect(await store.subscribers.unsubscribe('u1', 3500)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
       expect(await store.subscribers.unsubscribe('wrong', 3000)).toBeUndefined();
-      await subscribe('a@example.com', 'c3', 'u3');
+      await subscribe('a@example.com', 'c3', 'u3', 1000 + HOUR);
       expect((await subscriber('a@example.com'))?.status).toBe('pending');
+    });
+
+    it('mails an address at most once an hour, whoever asks: a request sooner changes nothing, and the link mailed keeps working', async () => {
+      expect(await subscribe('a@example.com', 'c1', 'u1', 1000)).toBe(true);
+      for (const [confirm, now] of [
+        ['c2', 1001],
+        ['c3', 1000 + HOUR / 2],
+        ['c4', 1000 + HOUR - 1],
+      ] as const) {
+        expect(await subscribe('a@example.com', confirm, `u-${confirm}`, now)).toBe(false);
+        expect(await store.subscribers.confirmationState(confirm, 0)).toBeUndefined();
+      }
+      expect(await stored.unsentMailCount()).toBe(1);
+      // No mail carried the unsubscribe tokens of the refused requests.
+      expect(await store.subscribers.unsubscribe('u-c2', 2000)).toBeUndefined();
+      expect(await store.subscribers.confirm('c1', 2000 + HOUR, 0)).toMatchObject({ state: 'confirmed' });
+    });
+
+    it('mails an address at most three times a day, counted from the first mail of the day', async () => {
+      const mailed = [];
+      for (const now of [0, HOUR, 2 * HOUR, 3 * HOUR, 20 * HOUR, DAY - 1, DAY, DAY + HOUR])
+        mailed.push(await subscribe('a@example.com', `c${now}`, `u${now}`, now));
+      expect(mailed).toEqual([true, true, true, false, false, false, true, true]);
+      expect(await stored.unsentMailCount()).toBe(5);
+      expect(await store.subscribers.confirmationState(`c${DAY + HOUR}`, 0)).toBe('pending');
+    });
+
+    it('does not mail an unsubscribed address that asks again within the hour, and leaves it unsubscribed', async () => {
+      await subscribe('a@example.com', 'c1', 'u1', 1000);
+      await store.subscribers.unsubscribe('u1', 2000);
+      expect(await subscribe('a@example.com', 'c2', 'u2', 3000)).toBe(false);
+      expect((await subscriber('a@example.com'))?.status).toBe('unsubscribed');
+      expect(await stored.unsentMailCount()).toBe(1);
     });
 
     it('an unsubscribe of a pending address voids its confirmation link', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ SITE_URL: 'https://blog.example' }));
 
-const { CONFIRMATION_DAYS, confirmationCutoff, confirmationState, confirmPageUrl, unsubscribeLinks } = await import('@/lib/subscribers/links');
+const { CONFIRMATION_DAYS, CONFIRMATION_RESEND, confirmationCutoff, confirmationState, confirmPageUrl, unsubscribeLinks } =
+  await import('@/lib/subscribers/links');
 const { store } = await import('@/lib/services');
 const { newToken } = await import('@/lib/services/tokens');
 
@@ -15,6 +16,7 @@ async function pending(email: string, age: number): Promise<string> {
     confirmTokenHash: confirm.hash,
     unsubscribeTokenHash: newToken().hash,
     now: Date.now() - age,
+    resend: CONFIRMATION_RESEND,
     mail: { to: { address: email }, subject: 's', text: 't', html: 'h' },
   });
   return confirm.token;

@@ -6,6 +6,7 @@ const { handlersFor } = await import('@/lib/write-routes/handler');
 const { subscribeConfirmRoute } = await import('@/lib/write-routes/subscribe-confirm');
 const { store } = await import('@/lib/services');
 const { newToken } = await import('@/lib/services/tokens');
+const { CONFIRMATION_RESEND } = await import('@/lib/subscribers/links');
 const { post } = await import('../../support/write-routes');
 
 const { POST } = handlersFor(subscribeConfirmRoute);
@@ -15,7 +16,14 @@ const DAY = 24 * 60 * 60 * 1000;
 async function pendingSubscriber(email: string, age = 0): Promise<string> {
   const confirm = newToken();
   const mail = { to: { address: email }, subject: 'Confirm', text: 't', html: '<p>t</p>' };
-  await store().subscribers.subscribe({ email, confirmTokenHash: confirm.hash, unsubscribeTokenHash: newToken().hash, now: Date.now() - age, mail });
+  await store().subscribers.subscribe({
+    email,
+    confirmTokenHash: confirm.hash,
+    unsubscribeTokenHash: newToken().hash,
+    now: Date.now() - age,
+    resend: CONFIRMATION_RESEND,
+    mail,
+  });
   return confirm.token;
 }
 

@@ -6,6 +6,7 @@ const { handlersFor } = await import('@/lib/write-routes/handler');
 const { unsubscribeRoute } = await import('@/lib/write-routes/unsubscribe');
 const { store } = await import('@/lib/services');
 const { newToken } = await import('@/lib/services/tokens');
+const { CONFIRMATION_RESEND } = await import('@/lib/subscribers/links');
 const { post } = await import('../../support/write-routes');
 
 const { POST, GET } = handlersFor(unsubscribeRoute);
@@ -14,7 +15,14 @@ const { POST, GET } = handlersFor(unsubscribeRoute);
 async function subscriber(email: string): Promise<string> {
   const unsubscribe = newToken();
   const mail = { to: { address: email }, subject: 'Confirm', text: 't', html: '<p>t</p>' };
-  await store().subscribers.subscribe({ email, confirmTokenHash: newToken().hash, unsubscribeTokenHash: unsubscribe.hash, now: Date.now(), mail });
+  await store().subscribers.subscribe({
+    email,
+    confirmTokenHash: newToken().hash,
+    unsubscribeTokenHash: unsubscribe.hash,
+    now: Date.now(),
+    resend: CONFIRMATION_RESEND,
+    mail,
+  });
   return unsubscribe.token;
 }
 

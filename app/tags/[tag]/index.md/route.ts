@@ -4,7 +4,10 @@ import { tagMarkdown } from '@/lib/feeds/page-markdown';
 import { markdownPageResponse } from '@/lib/http/markdown-page';
 import { markdownNotFound } from '@/lib/http/responses';
 
-// Target of proxy.ts for `/tags/{tag}.md` and for `/tags/{tag}` negotiated to markdown.
+// Target of proxy.ts for `/tags/{tag}.md` and for `/tags/{tag}` negotiated to markdown. Like the
+// tag's page, only the tags of the build: a made-up one is a 404 that Next keeps nothing for.
+export const dynamicParams = false;
+
 export function generateStaticParams() {
   return tagParams();
 }

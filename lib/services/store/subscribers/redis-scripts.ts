@@ -2,20 +2,29 @@ import { luaScript } from '../lua';
 import { QUEUE_MAILS } from '../outbox/redis-scripts';
 
 /**
- * A subscription, unless the address is confirmed: a fresh confirmation
- * token, and the mail queued with the (hashed) unsubscribe token it carries.
+ * A subscription, unless the address is confirmed or was mailed a confirmation
+ * too recently or too often (then nothing changes): a fresh confirmation token,
+ * and the mail queued with the (hashed) unsubscribe token it carries. 1 when a
+ * mail was queued, else 0.
  */
 export const SUBSCRIBE = luaScript(
   {
     keys: ['subscriber', 'confirmTokenPrefix', 'unsubscribeTokenPrefix', 'subscribers', 'mailPrefix', 'outbox'],
-    args: ['email', 'name', 'confirmHash', 'unsubscribeHash', 'now', 'mails', 'mailIds'],
+    args: ['email', 'name', 'confirmHash', 'unsubscribeHash', 'now', 'afterMs', 'atMost', 'perMs', 'mails', 'mailIds'],
   },
   QUEUE_MAILS,
   `
 if redis.call('HGET', subscriber, 'status') == 'confirmed' then return 0 end
+local time = tonumber(now)
+local since = tonumber(redis.call('HGET', subscriber, 'mailsSince') or '')
+local sent = tonumber(redis.call('HGET', subscriber, 'mailsSent') or '0')
+if not since or time - since >= tonumber(perMs) then since = time; sent = 0 end
+local mailedAt = tonumber(redis.call('HGET', subscriber, 'mailedAt') or '')
+if (mailedAt and time - mailedAt < tonumber(afterMs)) or sent >= tonumber(atMost) then return 0 end
 local oldConfirm = redis.call('HGET', subscriber, 'confirm')
 if oldConfirm then redis.call('DEL', confirmTokenPrefix .. oldConfirm) end
 redis.call('HSET', subscriber, 'email', email, 'status', 'pending', 'confirm', confirmHash, 'confirmAt', now, 'updated', now)
+redis.call('HSET', subscriber, 'mailedAt', now, 'mailsSent', sent + 1, 'mailsSince', since)
 if name ~= '' then redis.call('HSET', subscriber, 'name', name) end
 redis.call('HSETNX', subscriber, 'created', now)
 redis.call('SET', confirmTokenPrefix .. confirmHash, email)

@@ -17,8 +17,8 @@ function toSubscriber(hash: Record<string, string>): Subscriber {
 /** `upgraded` resolves once older data is upgraded (unsubscribe tokens hashed), before an unsubscribe. */
 export function redisSubscribers(run: ScriptRunner, upgraded: () => Promise<void>): SubscriberStore {
   return {
-    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
-      await run(SUBSCRIBE, {
+    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, resend, mail }) {
+      const mailed = await run(SUBSCRIBE, {
         keys: {
           subscriber: `subscriber:${email}`,
           confirmTokenPrefix: 'confirm-token:',
@@ -27,8 +27,9 @@ export function redisSubscribers(run: ScriptRunner, upgraded: () => Promise<void
           mailPrefix: 'mail:',
           outbox: 'outbox',
         },
-        args: { email, name: name ?? '', confirmHash: confirmTokenHash, unsubscribeHash: unsubscribeTokenHash, now, ...mailArgs([mail]) },
+        args: { email, name: name ?? '', confirmHash: confirmTokenHash, unsubscribeHash: unsubscribeTokenHash, now, ...resend, ...mailArgs([mail]) },
       });
+      return Number(mailed) === 1;
     },
 
     async confirmationState(confirmTokenHash, issuedAfter) {

@@ -16,16 +16,24 @@ function toSubscriber(row: SubscriberRow): Subscriber {
 }
 
 export function sqliteSubscribers(db: Database, queueMail: QueueMail): SubscriberStore {
-  const selectSubscriber = db.prepare<[string], SubscriberRow>(`SELECT ${SUBSCRIBER_COLUMNS} FROM subscribers WHERE email = ?`);
+  const selectMailings = db.prepare<
+    [string],
+    { status: SubscriberStatus; confirm_mailed_at: number | null; confirm_mails: number; confirm_mails_since: number | null }
+  >('SELECT status, confirm_mailed_at, confirm_mails, confirm_mails_since FROM subscribers WHERE email = ?');
   const selectPending = db.prepare<[string], SubscriberRow & { confirm_token_at: number }>(
     `SELECT ${SUBSCRIBER_COLUMNS}, confirm_token_at FROM subscribers WHERE confirm_token_hash = ? AND status = 'pending'`,
   );
 
   return {
-    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, mail }) {
-      db.transaction(() => {
-        const existing = selectSubscriber.get(email);
-        if (existing?.status === 'confirmed') return;
+    async subscribe({ email, name, confirmTokenHash, unsubscribeTokenHash, now, resend, mail }) {
+      return db.transaction(() => {
+        const existing = selectMailings.get(email);
+        if (existing?.status === 'confirmed') return false;
+        const freshWindow = existing?.confirm_mails_since == null || now - existing.confirm_mails_since >= resend.perMs;
+        const since = freshWindow ? now : existing.confirm_mails_since!;
+        const mails = freshWindow ? 0 : existing.confirm_mails;
+        const mailedAt = existing?.confirm_mailed_at;
+        if ((mailedAt != null && now - mailedAt < resend.afterMs) || mails >= resend.atMost) return false;
         if (!existing) {
           db.prepare(
             `INSERT INTO subscribers (email, name, status, confirm_token_hash, confirm_token_at, created_at, updated_at)
@@ -36,8 +44,15 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
             `UPDATE subscribers SET status = 'pending', name = COALESCE(?, name), confirm_token_hash = ?, confirm_token_at = ?, updated_at = ? WHERE email = ?`,
           ).run(name ?? null, confirmTokenHash, now, now, email);
         }
+        db.prepare('UPDATE subscribers SET confirm_mailed_at = ?, confirm_mails = ?, confirm_mails_since = ? WHERE email = ?').run(
+          now,
+          mails + 1,
+          since,
+          email,
+        );
         db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
         queueMail(mail, now);
+        return true;
       })();
     },
 

@@ -6,15 +6,32 @@ export type Subscriber = { email: string; name?: string; status: SubscriberStatu
 /** A confirmation token as the store finds it: waiting (issued after the cutoff given), or expired. */
 export type ConfirmationState = 'pending' | 'expired';
 
+/**
+ * How often one address may be mailed a confirmation, whoever asks: once per `afterMs`, and at
+ * most `atMost` times in a window of `perMs` (which starts at the first mail past the last window).
+ */
+export type ConfirmationResend = { afterMs: number; atMost: number; perMs: number };
+
 export interface SubscriberStore {
   /**
    * Records a subscription request. A new, pending or unsubscribed address gets
    * a fresh confirmation token (issued `now`) and `mail` is queued, with the
-   * hash of the unsubscribe token it carries; a confirmed address is left as
-   * is and mailed nothing. Tokens are only ever stored hashed: every message
-   * to a subscriber carries a token of its own, and each of them keeps working.
+   * hash of the unsubscribe token it carries, unless `resend` says the address
+   * was mailed too recently or too often: then nothing changes (a pending
+   * address keeps the link it was mailed). A confirmed address is left as is
+   * and mailed nothing. Tokens are only ever stored hashed: every message to a
+   * subscriber carries a token of its own, and each of them keeps working.
+   * Resolves to whether a mail was queued.
    */
-  subscribe(input: { email: string; name?: string; confirmTokenHash: string; unsubscribeTokenHash: string; now: number; mail: OutgoingMail }): Promise<void>;
+  subscribe(input: {
+    email: string;
+    name?: string;
+    confirmTokenHash: string;
+    unsubscribeTokenHash: string;
+    now: number;
+    resend: ConfirmationResend;
+    mail: OutgoingMail;
+  }): Promise<boolean>;
   /** What a confirmation token is, changing nothing: undefined for an unknown or used one. */
   confirmationState(confirmTokenHash: string, issuedAfter: number): Promise<ConfirmationState | undefined>;
   /**

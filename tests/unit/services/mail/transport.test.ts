@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { createTransport, mailFrom } from '@/lib/services/mail/transport';
 import { startSmtp } from '../../../support/smtp';
@@ -52,6 +52,35 @@ describe('createTransport', () => {
     expect(written).toMatch(/^From: The Blog <no-reply@blog\.example\.com>$/m);
     expect(written).toMatch(/^Subject: Again$/m);
     fs.rmSync(folder, { recursive: true });
+  });
+
+  it('syncs each .eml file and then its folder to disk before the send resolves, the message identified by its outbox id', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-outbox-'));
+    const transport = createTransport(parseEnv({ MAIL_OUTBOX_DIR: folder, SITE_URL: 'https://blog.example.com' }), () => 'The Blog');
+    // Which path each synced descriptor was opened for (a closed descriptor's number is used again).
+    const { openSync, fsyncSync } = fs;
+    const openedAs = new Map<number, string>();
+    const synced: string[] = [];
+    const opened = vi.spyOn(fs, 'openSync').mockImplementation((...args: Parameters<typeof openSync>) => {
+      const descriptor = openSync(...args);
+      openedAs.set(descriptor, String(args[0]));
+      return descriptor;
+    });
+    const syncs = vi.spyOn(fs, 'fsyncSync').mockImplementation((descriptor: number) => {
+      synced.push(openedAs.get(descriptor) ?? '?');
+      fsyncSync(descriptor);
+    });
+    try {
+      await transport.send(mail, 'entry-1');
+      const [file] = fs.readdirSync(folder);
+      expect(synced).toEqual([path.join(folder, file!), folder]);
+      expect(file).toMatch(/-entry-1\.eml$/);
+      expect(fs.readFileSync(path.join(folder, file!), 'utf8')).toMatch(/^Message-ID: <entry-1@blog\.example\.com>$/m);
+    } finally {
+      opened.mockRestore();
+      syncs.mockRestore();
+      fs.rmSync(folder, { recursive: true });
+    }
   });
 
   it('puts the outbox folder under DATA_DIR by default', async () => {

@@ -96,6 +96,40 @@ describe('mail worker', () => {
     expect(warnings).toEqual(['mail: sending failed (mail server down); retrying with backoff']);
   });
 
+  it('sends a message again when marking it sent failed (a crash in between), with the same Message-ID', async () => {
+    const { store, file, entry } = newStore();
+    let crashes = 1;
+    const crashing: Pick<Store, 'outbox'> = {
+      outbox: {
+        ...store.outbox,
+        markSent: async (id, now) => {
+          if (crashes-- > 0) throw new Error('crashed before marking it sent');
+          return store.outbox.markSent(id, now);
+        },
+      },
+    };
+    const worker = (entry.worker = createMailWorker({
+      store: crashing,
+      transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: 'https://blog.example.com' }), () => 'The Blog'),
+      pollMs: 60_000,
+      retryBaseMs: 1,
+      retentionMs: 60_000,
+      log: { warn: () => {} },
+    }));
+    await worker.drain();
+    await queue(store, letter('Twice'));
+    worker.kick();
+    await worker.drain();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    worker.kick();
+    await worker.drain();
+    const copies = smtp.messages.filter((message) => message.subject === 'Twice');
+    expect(copies).toHaveLength(2);
+    expect(copies[0]?.messageId).toMatch(/^<[\w-]+@blog\.example\.com>$/);
+    expect(copies[1]?.messageId).toBe(copies[0]?.messageId);
+    expect(outboxRows(file).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
   it('deletes sent mail once it is older than the retention', async () => {
     const { store, file, entry } = newStore();
     const sent: string[] = [];
