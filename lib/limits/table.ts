@@ -17,11 +17,15 @@ export type { WriteRoute };
 
 /**
  * Routes that change nothing yet are limited like the write routes, because
- * every call is a POST that the read cache cannot answer: the MCP endpoint,
- * generously, since one conversation makes many calls.
+ * every call is a POST that the read cache cannot answer: the MCP endpoint. It
+ * only reads, and each call's work is bounded (one message per POST, a capped
+ * query, at most 50 results, one post), so its limit is a flood guard only: 20
+ * calls a second from one address, some five times what a hosted connector's
+ * research run makes while many of its users share the vendor's addresses
+ * (README, MCP server).
  */
 export const otherRouteLimits = {
-  mcp: { path: '/mcp', requests: 120, windowSeconds: 60 },
+  mcp: { path: '/mcp', requests: 1200, windowSeconds: 60 },
 } as const;
 
 /** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */
