@@ -54,10 +54,18 @@ export async function handleMcpPost(request: Request): Promise<Response> {
 
   const bytes = await readBody(request, MCP_BODY_LIMIT);
   if (bytes === 'too-large')
-    return problem('payload-too-large', `An MCP message may be at most ${MCP_BODY_LIMIT / 1024} KiB.`, { headers: { ...headers, Connection: 'close' }, cache: 'write' });
+    return problem('payload-too-large', `An MCP message may be at most ${MCP_BODY_LIMIT / 1024} KiB.`, {
+      headers: { ...headers, Connection: 'close' },
+      cache: 'write',
+    });
   const message = parsed(bytes);
   if (Array.isArray(message))
-    return jsonRpcError(400, -32600, 'Invalid Request: batches are not accepted; send one JSON-RPC message per POST (MCP 2025-06-18 and later have no batches).', headers);
+    return jsonRpcError(
+      400,
+      -32600,
+      'Invalid Request: batches are not accepted; send one JSON-RPC message per POST (MCP 2025-06-18 and later have no batches).',
+      headers,
+    );
 
   const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({

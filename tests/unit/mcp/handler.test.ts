@@ -66,7 +66,12 @@ describe('POST /mcp', () => {
 
   it('refuses a JSON-RPC batch before any of its calls runs, and counts it once', async () => {
     const client = freshClient();
-    const calls = Array.from({ length: 3 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_posts', arguments: { query: 'alpha' } } }));
+    const calls = Array.from({ length: 3 }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_posts', arguments: { query: 'alpha' } },
+    }));
     const response = await handleMcpPost(rpc(client, {}, JSON.stringify(calls)));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });

@@ -53,7 +53,8 @@ describe('the MCP server, through an in-memory transport', () => {
     expect(document.text).toBe(fs.readFileSync(path.join(FIXTURE, 'posts', 'alpha-post.md'), 'utf8'));
     expect(document.metadata.markdownUrl).toBe('http://localhost:3000/blog/alpha-post.md');
     expect((result.content as { type: string; uri?: string }[])[1]).toMatchObject({ type: 'resource_link', uri: document.url });
-    for (const id of ['draft-post', 'future-post', 'no-such-post']) expect((await client.callTool({ name: 'fetch', arguments: { id } })).isError, id).toBe(true);
+    for (const id of ['draft-post', 'future-post', 'no-such-post'])
+      expect((await client.callTool({ name: 'fetch', arguments: { id } })).isError, id).toBe(true);
   });
 
   it('get_post gives the source file of a published post, byte for byte', async () => {
