@@ -203,7 +203,10 @@ describe('/mcp over HTTP', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 1200; i++) statuses.push((await ping(from)).status);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const refused = await ping(from);
+    // The window slides: when the run crosses a minute, the earlier minute's calls weigh less as
+    // the run goes on, so a few more may pass (a run of seconds frees a few percent of the quota).
+    let refused = await ping(from);
+    for (let extra = 0; refused.status === 200 && extra < 100; extra++) refused = await ping(from);
     expect(refused.status).toBe(429);
     expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);

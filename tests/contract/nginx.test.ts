@@ -154,11 +154,12 @@ describe('behind nginx (deploy/nginx.conf), two instances and one Redis', () => 
 
     expect(JSON.parse(gunzipSync(zipped.bytes).toString('utf8'))).toEqual(JSON.parse(plain.body));
 
-    // Each query is a key of its own in nginx's cache, so each goes to an instance, in turn.
+    // Each query is a key of its own in nginx's cache, so each goes to an instance, in turn (and
+    // lectern renders a URL with a query each time, uncompressed).
     const fresh = [];
-    for (let i = 0; i < 4; i++) fresh.push(await request(http, `/api/blog?instance=${i}`, { headers: { 'Accept-Encoding': 'gzip' } }));
+    for (let i = 0; i < 4; i++) fresh.push(await request(http, `/api/blog?instance=${i}`));
     expect(new Set(fresh.map((answer) => answer.headers['x-upstream'])).size).toBe(2);
-    expect(new Set(fresh.map((answer) => answer.headers.etag))).toEqual(new Set([zipped.headers.etag]));
+    expect(new Set(fresh.map((answer) => answer.headers.etag))).toEqual(new Set([plain.headers.etag]));
 
     const revalidations = [];
     for (let i = 0; i < 4; i++) {
