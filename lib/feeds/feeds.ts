@@ -64,8 +64,8 @@ const DC = 'http://purl.org/dc/elements/1.1/';
 function withCreators(xml: string, channel: Author, items: readonly Author[]): string {
   const creator = (author: Author) => `<dc:creator>${escapeHtml(author.name)}</dc:creator>`;
   let index = 0;
-  return xml
-    .replace('<rss version="2.0"', `<rss version="2.0" xmlns:dc="${DC}"`)
+  const declared = xml.includes(`xmlns:dc="${DC}"`) ? xml : xml.replace('<rss version="2.0"', `<rss version="2.0" xmlns:dc="${DC}"`);
+  return declared
     .replace(/(<channel>[\s\S]*?<\/title>)/, `$1\n        ${creator(channel)}`)
     .replace(/<\/item>/g, (end) => `    ${creator(items[index++]!)}\n        ${end}`);
 }

@@ -4,11 +4,8 @@ import { MCP_BODY_LIMIT, readBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
 import { admit, platformHeadersOf } from '../write-routes/handler';
-import { MCP_PATH } from '../agents/mcp-names';
+import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { createMcpServer } from './server';
-
-/** The methods /mcp answers: POST for every message, OPTIONS to ask. */
-export const MCP_ALLOW = 'OPTIONS, POST';
 
 /**
  * An Origin header names the web page that made the request. MCP clients are

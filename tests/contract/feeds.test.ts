@@ -35,8 +35,13 @@ const FEEDS = [
   { pathname: '/api/rss', type: 'application/rss+xml; charset=utf-8', slugs: NEWEST_FIRST, changed: Date.UTC(2025, 3, 1, 7, 30) },
   { pathname: '/atom.xml', type: 'application/atom+xml; charset=utf-8', slugs: NEWEST_FIRST, changed: Date.UTC(2025, 3, 1, 7, 30) },
   { pathname: '/feed.json', type: 'application/feed+json; charset=utf-8', slugs: NEWEST_FIRST, changed: Date.UTC(2025, 3, 1, 7, 30) },
-  { pathname: '/tags/testing/rss.xml', type: 'application/rss+xml; charset=utf-8', slugs: ['beta-post', 'alpha-post'], changed: Date.UTC(2025, 2, 5) },
-  { pathname: '/tags/http/rss.xml', type: 'application/rss+xml; charset=utf-8', slugs: ['alpha-post'], changed: Date.UTC(2025, 1, 1) },
+  {
+    pathname: '/tags/testing/rss.xml',
+    type: 'application/rss+xml; charset=utf-8',
+    slugs: ['beta-post', 'alpha-post'],
+    changed: Date.parse('2025-03-05T00:00:00-05:00'),
+  },
+  { pathname: '/tags/http/rss.xml', type: 'application/rss+xml; charset=utf-8', slugs: ['alpha-post'], changed: Date.parse('2025-02-01T00:00:00-05:00') },
 ];
 
 describe.each(FEEDS)('$pathname', ({ pathname, type, slugs, changed }) => {

@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { tagBySlug } from '@/lib/content';
 import { atomFeed, jsonFeed, jsonFeedSchema, rssFeed, tagRssFeed } from '@/lib/feeds/feeds';
@@ -36,8 +36,9 @@ describe('feeds', () => {
   it('names an author on every entry of every feed: the post’s own (gamma-post’s), else the site’s', async () => {
     const expected = PUBLISHED_SLUGS.map((slug) => (slug === 'gamma-post' ? 'Guest Writer' : 'Test Author'));
     const rss = await rssFeed();
+    expect(XMLValidator.validate(rss)).toBe(true);
     const channel = xml.parse(rss).rss.channel;
-    expect(rss).toContain('xmlns:dc="http://purl.org/dc/elements/1.1/"');
+    expect(rss.match(/xmlns:dc="http:\/\/purl\.org\/dc\/elements\/1\.1\/"/g)).toHaveLength(1);
     expect(channel['dc:creator']).toBe('Test Author');
     expect(channel.item.map((item: { 'dc:creator': string }) => item['dc:creator'])).toEqual(expected);
     const atom = xml.parse(await atomFeed()).feed;
