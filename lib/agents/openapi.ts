@@ -4,7 +4,7 @@ import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, PAYMENTS_WEBHOOK_PATH, STRIPE_EVENT_BODY_LIMIT } from '../http/body';
-import { MCP_ALLOW, MCP_TOOLS } from './mcp-names';
+import { MCP_ALLOW, MCP_SERVER_CARD_PATH, MCP_TOOLS } from './mcp-names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
 import { otherRouteLimits } from '../limits/table';
@@ -327,6 +327,36 @@ export function openApiDocument() {
         { '400': undecodableMarkdown, '404': text('text/markdown', 'No published post has this tag.') },
         [{ name: 'tag', in: 'path', required: true, description: 'The tag slug, as in the tag page URL.', schema: { type: 'string' } }],
       ),
+      [MCP_SERVER_CARD_PATH]: read('MCP server card (draft SEP-2127): the MCP server, its endpoint and what it offers.', {
+        description: 'The server card.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['name', 'version', 'remotes', 'capabilities', 'tools'],
+              properties: {
+                name: { type: 'string' },
+                version: { type: 'string' },
+                description: { type: 'string' },
+                websiteUrl: { type: 'string', format: 'uri' },
+                protocolVersion: { type: 'string' },
+                remotes: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['type', 'url'],
+                    properties: { type: { const: 'streamable-http' }, url: { type: 'string', format: 'uri' } },
+                  },
+                },
+                capabilities: { type: 'object' },
+                instructions: { type: 'string' },
+                tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+                resources: { type: 'array', items: { type: 'object', required: ['uri', 'name'] } },
+              },
+            },
+          },
+        },
+      }),
       '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
       '/.well-known/api-catalog': read('RFC 9727 API catalog.', {
         description: 'The linkset.',

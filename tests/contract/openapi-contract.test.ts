@@ -160,6 +160,7 @@ describe('write responses match /openapi.json', () => {
     { path: '/api/subscribe', body: { email: 'nope' } },
     { path: '/api/support', body: { name: 'N', email: 'n@example.com', subject: 'S', message: 'M' } },
     { path: '/api/payments/checkout', body: { product: 'fixture-book' } },
+    { path: '/api/payments/training/checkout', body: { product: 'fixture-training' } },
     { path: '/api/payments/special-offer/checkout', body: { product: 'fixture-old-offer' } },
     { path: '/api/booking/cancel', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32) } },
     { path: '/api/index-notify', body: {} },
