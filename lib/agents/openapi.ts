@@ -175,7 +175,7 @@ function mcp() {
   return {
     post: {
       summary: `Model Context Protocol server (Streamable HTTP, stateless, JSON responses). Read-only tools: ${MCP_TOOLS.join(', ')}; resources: llms.txt and pricing.md.`,
-      description: `A flood guard per client IP address: ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
+      description: `Rate limited per client IP address, as a flood guard only (every call reads): ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { type: 'object', description: `One JSON-RPC 2.0 message, at most ${MCP_BODY_LIMIT / 1024} KiB.` } } },
