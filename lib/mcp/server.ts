@@ -24,7 +24,11 @@ function resourceLink({ url, title, description }: Linked): CallToolResult['cont
   return { type: 'resource_link', uri: url, name: title, ...(description ? { description } : {}), mimeType: 'text/html' };
 }
 
-/** A result as JSON text (for clients that read only text), as structured content, and a link to each page it names. */
+/**
+ * A result as JSON text (for clients that read only text), as structured content, and a link to
+ * each page it names. `search` and `fetch` pass no links: the connectors that call them read
+ * exactly one content item, the JSON text, whose `url` fields are the links.
+ */
 function json(value: Record<string, unknown>, links: readonly Linked[]): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }, ...links.map(resourceLink)], structuredContent: value };
 }
@@ -74,7 +78,7 @@ export function createMcpServer(): McpServer {
     ({ query }) => {
       const found = searchPublishedPosts({ q: query, limit: CONNECTOR_SEARCH_LIMIT });
       const results = found.results.map((hit) => ({ id: hit.slug, title: hit.title, url: hit.url }));
-      return json({ results }, results);
+      return json({ results }, []);
     },
   );
 
@@ -103,7 +107,7 @@ export function createMcpServer(): McpServer {
           markdownUrl: post.markdownUrl,
         },
       };
-      return json(document, [{ url: post.url, title: post.title, description: post.description }]);
+      return json(document, []);
     },
   );
 

@@ -41,9 +41,9 @@ export default function ApiDocsPage() {
           </span>
         ))}{' '}
         (<code>search</code> and <code>fetch</code> in the shapes ChatGPT&apos;s connectors read, a search with snippets, one post as markdown, the newest
-        posts); every result names each post&apos;s canonical URL, also as a <code>resource_link</code>. <code>llms.txt</code> and <code>pricing.md</code> are
-        its resources. An unknown slug is a tool result with <code>isError: true</code>. A request whose <code>Origin</code> is another site&apos;s is refused
-        with 403 (MCP clients send none). Its server card (a draft format, SEP-2127) is <code>/.well-known/mcp.json</code>.
+        posts); every result names each post&apos;s canonical URL (the last three also as a <code>resource_link</code>). <code>llms.txt</code> and{' '}
+        <code>pricing.md</code> are its resources. An unknown slug is a tool result with <code>isError: true</code>. A request whose <code>Origin</code> is
+        another site&apos;s is refused with 403 (MCP clients send none). Its server card (a draft format, SEP-2127) is <code>/.well-known/mcp.json</code>.
       </p>
       <h2 id="limits">Rate limits</h2>
       <p>
