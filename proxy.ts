@@ -100,9 +100,10 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
   return response;
 }
 
-// Every URL but Next's own build files and the paths under /api/ that are not read routes
+// Every URL but Next's own build files, /mcp and the paths under /api/ that are not read routes
 // (the write routes and the payments webhook): Next would buffer a body that passes here
-// before the route reads it, and each of those routes counts its own body as it arrives
-// (lib/http/body.ts) and sets its platform headers itself (lib/write-routes/handler.ts). A new
-// read route under /api/ is named here; a new write route needs nothing.
-export const config = { matcher: ['/((?!_next/static/|api/(?!blog|rss|search|home/|apps/)).*)'] };
+// before the route reads it (and cut it at proxyClientMaxBodySize), and each of those routes
+// counts its own body as it arrives (lib/http/body.ts) and sets its platform headers itself
+// (lib/write-routes/handler.ts). A new read route under /api/ is named here; a new write route
+// needs nothing.
+export const config = { matcher: ['/((?!_next/static/|mcp/?$|api/(?!blog|rss|search|home/|apps/)).*)'] };

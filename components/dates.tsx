@@ -1,6 +1,8 @@
-const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+import { site } from '@/lib/content';
+import { longDate, zonedDateTime } from '@/lib/content/dates';
 
-export function PostDate({ value }: { value: string }) {
-  const millis = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
-  return <time dateTime={value}>{longDate.format(millis)}</time>;
+/** A post's date: its day in the site's time zone, and the instant (with that zone's offset) for machines. */
+export function PostDate({ millis }: { millis: number }) {
+  const { timezone, language } = site();
+  return <time dateTime={zonedDateTime(millis, timezone)}>{longDate(millis, timezone, language)}</time>;
 }

@@ -13,7 +13,7 @@ export function PostSummary({ post, heading: Heading = 'h2', text }: { post: Pos
         <Link href={post.path}>{post.title}</Link>
       </Heading>
       <p className="meta">
-        <PostDate value={post.date} />
+        <PostDate millis={post.dateMillis} />
         {!post.published && (
           <>
             {' · '}

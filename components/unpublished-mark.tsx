@@ -6,13 +6,13 @@ import { PostDate } from './dates';
  * future). Only the development server lists such posts, so a production page
  * never renders this.
  */
-export function UnpublishedMark({ post, banner = false }: { post: Pick<Post, 'published' | 'draft' | 'date'>; banner?: boolean }) {
+export function UnpublishedMark({ post, banner = false }: { post: Pick<Post, 'published' | 'draft' | 'dateMillis'>; banner?: boolean }) {
   if (post.published) return null;
   const reason = post.draft ? (
     'a draft'
   ) : (
     <>
-      dated <PostDate value={post.date} />
+      dated <PostDate millis={post.dateMillis} />
     </>
   );
   if (!banner) {

@@ -1,7 +1,7 @@
 import { config } from './config';
 import { FEED_ITEM_COUNT, feedTypes } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
-import { MCP_PATH } from './agents/mcp-names';
+import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from './search/site';
 
 /**
@@ -92,6 +92,7 @@ export function publicEndpoints(): PublicEndpoint[] {
     }),
     api({
       path: '/api/search',
+      catalog: true,
       title: 'Search',
       description: 'Published posts matching every word of q, best first, each with a plain-text snippet.',
       docs: {
@@ -199,6 +200,12 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'RFC 9727 catalog of the files and endpoints.',
       catalog: false,
     }),
+    agentFile({
+      path: MCP_SERVER_CARD_PATH,
+      type: 'application/json',
+      title: 'MCP server card',
+      description: 'Name, version, endpoint, capabilities, tools and resources of the MCP server (draft SEP-2127 server card).',
+    }),
     agentFile({ path: '/sitemap.xml', type: 'application/xml', title: 'Sitemap', description: 'Every indexable page.', llms: 'optional' }),
     {
       path: '/robots.txt',
@@ -225,5 +232,5 @@ export const mcpServer = {
   docs: '/docs/api#mcp',
   title: 'MCP server',
   description:
-    'Model Context Protocol server (Streamable HTTP, stateless, POST only) with the read-only tools search_posts, get_post and list_posts, and llms.txt and pricing.md as resources.',
+    'Model Context Protocol server (Streamable HTTP, stateless, POST only) with the read-only tools search, fetch, search_posts, get_post and list_posts, and llms.txt and pricing.md as resources.',
 } as const;

@@ -8,7 +8,7 @@ type PageFacts = {
   description: string;
   path: string;
   /** Set on posts: the article Open Graph fields. */
-  article?: { slug: string; published: string; modified?: string; tags: string[] };
+  article?: { slug: string; published: string; modified?: string; author?: string; tags: string[] };
   /** Set on tag pages: the tag's own RSS feed, listed after the site's. */
   tag?: string;
 };
@@ -34,7 +34,7 @@ export function pageMetadata({ title, description, path, article, tag }: PageFac
         ...(twin ? { 'text/markdown': [{ url: absoluteUrl(twin.markdownPath), title: article ? 'Markdown source' : 'Markdown' }] } : {}),
       },
     },
-    authors: [{ name: author.name, ...(author.url ? { url: author.url } : {}) }],
+    authors: [article?.author ? { name: article.author } : { name: author.name, ...(author.url ? { url: author.url } : {}) }],
     openGraph: article
       ? {
           type: 'article',
@@ -44,7 +44,7 @@ export function pageMetadata({ title, description, path, article, tag }: PageFac
           siteName: name,
           publishedTime: article.published,
           ...(article.modified ? { modifiedTime: article.modified } : {}),
-          authors: [author.name],
+          authors: [article.author ?? author.name],
           tags: article.tags,
         }
       : { type: 'website', url, title, description, siteName: name },

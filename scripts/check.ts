@@ -4,6 +4,8 @@
  *   npm run check
  */
 import { config } from '../lib/config';
+import path from 'node:path';
+import { frontmatterRendersAsHeading } from '../lib/content/frontmatter';
 import { ContentError, isPublished, loadContent } from '../lib/content/load';
 
 const { contentDir } = config();
@@ -14,6 +16,16 @@ try {
   const drafts = content.posts.filter((post) => post.draft).length;
   const scheduled = content.posts.length - published - drafts;
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  // A markdown twin serves the file as written: warn where its frontmatter would read as a heading.
+  const twins = [
+    { file: path.join(contentDir, 'home.md'), source: content.home.source },
+    ...content.posts.map((post) => ({ file: path.join(contentDir, 'posts', `${post.slug}.md`), source: post.source })),
+  ];
+  for (const { file } of twins.filter((twin) => frontmatterRendersAsHeading(twin.source))) {
+    console.warn(
+      `Warning: ${path.relative(process.cwd(), file)}: the frontmatter's last line runs into the closing "---", which CommonMark reads as a heading underline (its markdown twin shows the frontmatter as a heading). Put a blank line before the closing "---".`,
+    );
+  }
   console.log(
     `Content is valid: ${count(content.posts.length, 'post')} (${published} published, ${count(drafts, 'draft')}, ${scheduled} scheduled), ${count(content.apps.length, 'app')}, ${count(content.products.length, 'product')}.`,
   );

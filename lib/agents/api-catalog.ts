@@ -2,20 +2,27 @@ import { absoluteUrl } from '../config';
 import { tags, urls } from '../content';
 import { feedTypes } from '../feeds/feeds';
 import { API_CATALOG_PATH, mcpServer, publicEndpoints } from '../public-endpoints';
+import { MCP_SERVER_CARD_PATH } from './mcp-names';
 
 export { API_CATALOG_PATH, API_CATALOG_TYPE } from '../public-endpoints';
 export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
 
-const OPENAPI_DESC = { href: '/openapi.json', type: 'application/vnd.oai.openapi+json;version=3.1' };
-
-/** RFC 9727 API catalog as an RFC 9264 linkset: every fixed file and read endpoint of the one list, then each tag's RSS feed. */
+/**
+ * RFC 9727 API catalog as an RFC 9264 linkset: every fixed file and read endpoint of the one
+ * list, each tag's RSS feed and the MCP endpoint. Each link's type is the one its URL is served
+ * with (/openapi.json is served as application/json).
+ */
 export function apiCatalog() {
-  const items = publicEndpoints()
+  const endpoints = publicEndpoints();
+  const items: { href: string; type: string; title?: string }[] = endpoints
     .filter((entry) => entry.catalog)
     .map((entry) => ({ href: absoluteUrl(entry.path), type: entry.type }));
   // Each tag's RSS feed, /tags/{tag}/rss.xml.
   for (const tag of tags()) items.push({ href: urls.tagRss(tag.name), type: feedTypes.rss });
-  const serviceDesc = [{ ...OPENAPI_DESC, href: absoluteUrl(OPENAPI_DESC.href) }];
+  // The MCP endpoint takes POSTs of JSON-RPC messages and answers JSON.
+  items.push({ href: absoluteUrl(mcpServer.path), type: 'application/json', title: mcpServer.title });
+  const described = (path: string) => ({ href: absoluteUrl(path), type: endpoints.find((entry) => entry.path === path)?.type ?? 'application/json' });
+  const serviceDesc = [described('/openapi.json')];
   return {
     linkset: [
       {
@@ -24,10 +31,10 @@ export function apiCatalog() {
         'service-desc': serviceDesc,
         'service-doc': [{ href: absoluteUrl('/docs/api'), type: 'text/html' }],
       },
-      // The MCP endpoint is an API of its own (RFC 9727 §4: one link context object per API); it answers POST only, so it is no `item` to GET.
+      // The MCP endpoint is also an API of its own (RFC 9727 §4: one link context object per API), described by its server card too.
       {
         anchor: absoluteUrl(mcpServer.path),
-        'service-desc': serviceDesc,
+        'service-desc': [...serviceDesc, described(MCP_SERVER_CARD_PATH)],
         'service-doc': [{ href: absoluteUrl(mcpServer.docs), type: 'text/html', title: mcpServer.title }],
       },
     ],

@@ -4,7 +4,7 @@ import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, paymentsWebhookRoute, STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
-import { MCP_TOOLS } from './mcp-names';
+import { MCP_ALLOW, MCP_SERVER_CARD_PATH, MCP_TOOLS } from './mcp-names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
 import { otherRouteLimits } from '../limits/table';
@@ -45,7 +45,24 @@ const readHeaders = {
   'Cache-Control': { $ref: '#/components/headers/CacheControl' },
   'Access-Control-Allow-Origin': { $ref: '#/components/headers/AccessControlAllowOrigin' },
 };
-const notModified = { description: 'Not modified: the If-None-Match validator still matches.' };
+/** An HTML page sends no Last-Modified (Next renders it); its markdown variant does. */
+const pageHeaders = {
+  ...readHeaders,
+  'Last-Modified': { description: 'When the post last changed: sent with the markdown variant only.', schema: { type: 'string' } },
+};
+const notModified = {
+  description: 'Not modified: If-None-Match names the ETag of the representation that would be sent (each encoding has its own).',
+  headers: { ETag: readHeaders.ETag },
+};
+const preconditionFailed = {
+  description: 'If-Match names no ETag of this representation (or If-Unmodified-Since is before Last-Modified).',
+  headers: { ETag: readHeaders.ETag },
+};
+/** A path parameter whose percent-escapes do not decode to UTF-8: answered before any route, in the form the URL asks for. */
+const undecodable = (content: Record<string, unknown>) => ({ description: 'The URL has a malformed percent-encoding (it does not decode to UTF-8).', content });
+const undecodableProblem = undecodable({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
+const undecodableMarkdown = undecodable({ 'text/markdown': { schema: { type: 'string' } } });
+const undecodablePage = undecodable({ 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } });
 
 /**
  * Each fixed file of the one list of public endpoints as a 200 of its media
@@ -62,10 +79,29 @@ function plainReads() {
   );
 }
 
-function read(summary: string, ok: Record<string, unknown>, extra: Record<string, unknown> = {}, parameters: unknown[] = []) {
+function read(summary: string, ok: Record<string, unknown>, extra: Record<string, unknown> = {}, parameters: unknown[] = [], headers: object = readHeaders) {
   return {
-    get: { summary, parameters, responses: { '200': { ...ok, headers: readHeaders }, '304': notModified, ...extra } },
+    get: { summary, parameters, responses: { '200': { ...ok, headers }, '304': notModified, '412': preconditionFailed, ...extra } },
   };
+}
+
+/** A camel-case name for each operation from its method and path: GET /blog/{slug}.md is getBlogBySlugMd. */
+function operationId(method: string, path: string): string {
+  const words = path
+    .split(/[/.\-_]+/)
+    .filter(Boolean)
+    .map((word) => (word.startsWith('{') ? `By${word.slice(1, 2).toUpperCase()}${word.slice(2, -1)}` : `${word[0]?.toUpperCase()}${word.slice(1)}`));
+  return `${method}${words.join('') || 'Root'}`;
+}
+
+/** Every operation with its operationId. */
+function withOperationIds<T extends Record<string, Record<string, object>>>(paths: T): T {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(Object.entries(operations).map(([method, operation]) => [method, { operationId: operationId(method, path), ...operation }])),
+    ]),
+  ) as T;
 }
 
 /** The name of a write route's request schema under components.schemas. */
@@ -103,7 +139,7 @@ function write(route: AnyWriteRoute) {
         '202': { description: 'Accepted and stored; mail follows.', headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
         '303': {
           description: 'Form posts (urlencoded) are redirected to a result page.',
-          headers: { Location: { schema: { type: 'string' } }, ...limitHeaders },
+          headers: { Location: { required: true, schema: { type: 'string' } }, ...limitHeaders },
         },
         '400': problemResponse('The body is not valid: `errors` names each field.'),
         '403': problemResponse('A browser post from another origin.'),
@@ -129,27 +165,28 @@ function write(route: AnyWriteRoute) {
 function mcp() {
   const { requests, windowSeconds } = otherRouteLimits.mcp;
   const limitHeaders = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' } };
-  const jsonRpc = (description: string) => ({ description, headers: limitHeaders, content: { 'application/json': { schema: { type: ['object', 'array'] } } } });
+  const jsonRpc = (description: string) => ({ description, headers: limitHeaders, content: { 'application/json': { schema: { type: 'object' } } } });
+  const allow = { Allow: { required: true, schema: { type: 'string', const: MCP_ALLOW } } };
   const notAllowed = {
     description: 'A stateless server offers no stream to GET and no session to DELETE.',
-    headers: { Allow: { schema: { type: 'string', const: 'POST' } } },
+    headers: allow,
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
   };
   return {
     post: {
       summary: `Model Context Protocol server (Streamable HTTP, stateless, JSON responses). Read-only tools: ${MCP_TOOLS.join(', ')}; resources: llms.txt and pricing.md.`,
-      description: `Rate limited per client IP address: ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
+      description: `Rate limited per client IP address, as a flood guard only (every call reads): ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 message or batch.' } } },
+        content: { 'application/json': { schema: { type: 'object', description: `One JSON-RPC 2.0 message, at most ${MCP_BODY_LIMIT / 1024} KiB.` } } },
       },
       responses: {
-        '200': jsonRpc('The JSON-RPC response(s).'),
-        '202': { description: 'Notifications and responses only: accepted, no body.', headers: limitHeaders },
-        '400': jsonRpc('Not a JSON-RPC message (a JSON-RPC error).'),
+        '200': jsonRpc('The JSON-RPC response.'),
+        '202': { description: 'A notification or response: accepted, no body.', headers: limitHeaders },
+        '400': jsonRpc('Not a JSON-RPC message, or a batch (a JSON-RPC error).'),
         '403': problemResponse('The Origin header names another site.'),
         '406': jsonRpc('Accept does not list both application/json and text/event-stream.'),
-        '413': jsonRpc(`The body is larger than ${MCP_BODY_LIMIT / 1024} KiB.`),
+        '413': problemResponse(`The body is larger than ${MCP_BODY_LIMIT / 1024} KiB.`),
         '415': jsonRpc('The body is not application/json.'),
         '429': {
           description: 'Over the limit of this route for this client.',
@@ -159,6 +196,7 @@ function mcp() {
         '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known. Run it with `npm start`."),
       },
     },
+    options: { summary: 'The methods /mcp answers.', responses: { '204': { description: 'No body.', headers: allow } } },
     get: { summary: 'Not offered (stateless server).', responses: { '405': notAllowed } },
     delete: { summary: 'Not offered (stateless server).', responses: { '405': notAllowed } },
   };
@@ -178,7 +216,7 @@ export function openApiDocument() {
     },
     servers: [{ url: config().siteUrl }],
     externalDocs: { url: absoluteUrl('/docs/api') },
-    paths: {
+    paths: withOperationIds({
       ...plainReads(),
       '/api/blog': read(
         'Every published post, newest first.',
@@ -219,6 +257,7 @@ export function openApiDocument() {
             '200': {
               description: 'The matching posts.',
               headers: {
+                ETag: readHeaders.ETag,
                 'Last-Modified': readHeaders['Last-Modified'],
                 'Cache-Control': readHeaders['Cache-Control'],
                 'Access-Control-Allow-Origin': readHeaders['Access-Control-Allow-Origin'],
@@ -229,19 +268,20 @@ export function openApiDocument() {
             '400': problemResponse(
               '`q` is missing, empty, longer than allowed or repeated, or `limit` is not an integer in range; `errors` names the parameter.',
             ),
+            '412': preconditionFailed,
           },
         },
       },
       '/api/blog/{slug}/markdown': read(
         'A post as markdown, YAML frontmatter first.',
         text('text/markdown', 'The post source.'),
-        { '404': problemResponse('No published post has this slug.') },
+        { '400': undecodableProblem, '404': problemResponse('No published post has this slug.') },
         [slugParam('post')],
       ),
       '/blog/{slug}.md': read(
         'The same markdown at the post URL plus .md.',
         text('text/markdown', 'The post source.'),
-        { '404': text('text/markdown', 'Not found.') },
+        { '400': undecodableMarkdown, '404': text('text/markdown', 'Not found.') },
         [slugParam('post')],
       ),
       '/blog/{slug}': read(
@@ -251,12 +291,14 @@ export function openApiDocument() {
           content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
         },
         {
+          '400': undecodablePage,
           '404': {
             description: 'Not found (HTML, or markdown when negotiated).',
             content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
           },
         },
         [slugParam('post'), { name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }],
+        pageHeaders,
       ),
       '/feed.json': read(`JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.`, {
         description: 'The feed.',
@@ -265,7 +307,7 @@ export function openApiDocument() {
       '/tags/{tag}/rss.xml': read(
         `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag.`,
         text(feedTypes.rss, 'The feed.'),
-        { '404': text('text/html', 'No published post has this tag (the HTML 404 page).') },
+        { '400': undecodablePage, '404': text('text/html', 'No published post has this tag (the HTML 404 page).') },
         [{ name: 'tag', in: 'path', required: true, description: 'The tag as its page URL spells it (/tags/{tag}).', schema: { type: 'string' } }],
       ),
       '/api/apps/{slug}/download': {
@@ -273,7 +315,8 @@ export function openApiDocument() {
           summary: 'Redirect to the current build of a desktop app.',
           parameters: [slugParam('app')],
           responses: {
-            '302': { description: 'The current build.', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+            '302': { description: 'The current build.', headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } },
+            '400': undecodableProblem,
             '404': problemResponse('No app has this slug.'),
           },
         },
@@ -281,9 +324,39 @@ export function openApiDocument() {
       '/tags/{tag}.md': read(
         'Markdown twin of a tag page: its posts, newest first, linked to their markdown. The tag page itself answers the same to an Accept header that ranks text/markdown first.',
         text('text/markdown', 'The tag page.'),
-        { '404': text('text/markdown', 'No published post has this tag.') },
+        { '400': undecodableMarkdown, '404': text('text/markdown', 'No published post has this tag.') },
         [{ name: 'tag', in: 'path', required: true, description: 'The tag slug, as in the tag page URL.', schema: { type: 'string' } }],
       ),
+      [MCP_SERVER_CARD_PATH]: read('MCP server card (draft SEP-2127): the MCP server, its endpoint and what it offers.', {
+        description: 'The server card.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['name', 'version', 'remotes', 'capabilities', 'tools'],
+              properties: {
+                name: { type: 'string' },
+                version: { type: 'string' },
+                description: { type: 'string' },
+                websiteUrl: { type: 'string', format: 'uri' },
+                protocolVersion: { type: 'string' },
+                remotes: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['type', 'url'],
+                    properties: { type: { const: 'streamable-http' }, url: { type: 'string', format: 'uri' } },
+                  },
+                },
+                capabilities: { type: 'object' },
+                instructions: { type: 'string' },
+                tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+                resources: { type: 'array', items: { type: 'object', required: ['uri', 'name'] } },
+              },
+            },
+          },
+        },
+      }),
       '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
       '/.well-known/api-catalog': read('RFC 9727 API catalog.', {
         description: 'The linkset.',
@@ -309,7 +382,7 @@ export function openApiDocument() {
           },
         },
       },
-    },
+    }),
     components: {
       schemas: {
         Problem: jsonSchema(problemSchema),
@@ -319,13 +392,13 @@ export function openApiDocument() {
         ...requestSchemas,
       },
       headers: {
-        ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
-        LastModified: { description: 'When the content last changed.', schema: { type: 'string' } },
-        CacheControl: { description: 'How long shared caches may keep the response.', schema: { type: 'string' } },
-        AccessControlAllowOrigin: { description: 'Always *: reads are public.', schema: { type: 'string', const: '*' } },
-        RetryAfter: { description: 'Whole seconds until a request to this route would pass.', schema: { type: 'integer', minimum: 1 } },
-        RateLimit: { description: 'IETF RateLimit header: remaining quota and seconds to reset.', schema: { type: 'string' } },
-        RateLimitPolicy: { description: 'IETF RateLimit-Policy header: the quota and window of this route.', schema: { type: 'string' } },
+        ETag: { description: 'Strong validator of the representation (each encoding has its own).', required: true, schema: { type: 'string' } },
+        LastModified: { description: 'When the content last changed.', required: true, schema: { type: 'string' } },
+        CacheControl: { description: 'How long shared caches may keep the response.', required: true, schema: { type: 'string' } },
+        AccessControlAllowOrigin: { description: 'Always *: reads are public.', required: true, schema: { type: 'string', const: '*' } },
+        RetryAfter: { description: 'Whole seconds until a request to this route would pass.', required: true, schema: { type: 'integer', minimum: 1 } },
+        RateLimit: { description: 'IETF RateLimit header: remaining quota and seconds to reset.', required: true, schema: { type: 'string' } },
+        RateLimitPolicy: { description: 'IETF RateLimit-Policy header: the quota and window of this route.', required: true, schema: { type: 'string' } },
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'INDEX_NOTIFY_TOKEN' } },
     },

@@ -1,3 +1,5 @@
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import { parse, YAMLParseError } from 'yaml';
 
 export type SplitSource = { data: unknown; body: string };
@@ -27,4 +29,21 @@ export function splitFrontmatter(source: string): SplitSource {
     throw new Error('frontmatter must be a YAML mapping of keys to values');
   }
   return { data, body: rest.slice(closing.index + closing[0].length) };
+}
+
+/**
+ * Whether a file's frontmatter, read as CommonMark (as a markdown twin serves it, frontmatter
+ * and all), turns into a heading: its last lines are a paragraph, and the closing `---` under a
+ * paragraph is a setext underline, so `tags: [http, caching]` becomes an `<h2>`. A blank line
+ * before the closing `---` makes it a thematic break instead.
+ */
+export function frontmatterRendersAsHeading(source: string): boolean {
+  const opening = OPENING.exec(source);
+  if (!opening) return false;
+  const rest = source.slice(opening[0].length);
+  const closing = CLOSING.exec(rest);
+  if (!closing) return false;
+  const block = source.slice(0, opening[0].length + closing.index + closing[0].length);
+  const tree = unified().use(remarkParse).parse(block);
+  return tree.children.some((node) => node.type === 'heading');
 }

@@ -141,8 +141,8 @@ export function loadContent(root: string): Content {
     slug,
     source,
     body,
-    dateMillis: dateToMillis(data.date),
-    updatedMillis: data.updated === undefined ? undefined : dateToMillis(data.updated),
+    dateMillis: dateToMillis(data.date, site?.timezone),
+    updatedMillis: data.updated === undefined ? undefined : dateToMillis(data.updated, site?.timezone),
   }));
   for (const post of posts) {
     if (RESERVED_POST_SLUGS.has(post.slug)) {

@@ -18,8 +18,12 @@ export function slugFromTitle(title: string): string | undefined {
 
 export const DESCRIPTION_PLACEHOLDER = 'One sentence on what the reader gets from this post (at most 300 characters).';
 
-/** The file `npm run new-post` writes: valid frontmatter, a draft dated `date`, and a first section to fill in. */
+/**
+ * The file `npm run new-post` writes: valid frontmatter, a draft dated `date`, and a first
+ * section to fill in. A blank line closes the frontmatter, so its markdown twin shows it as a
+ * paragraph between two rules, never as a heading (lib/content/frontmatter.ts).
+ */
 export function newPostSource(title: string, date: string): string {
   const frontmatter = stringify({ title: title.trim(), description: DESCRIPTION_PLACEHOLDER, date, tags: [], draft: true });
-  return `---\n${frontmatter}---\n## First section\n\nWrite here. Remove \`draft: true\` to publish.\n`;
+  return `---\n${frontmatter}\n---\n## First section\n\nWrite here. Remove \`draft: true\` to publish.\n`;
 }

@@ -9,9 +9,46 @@ export const contentDateSchema = z.union([z.iso.date(), z.iso.datetime({ offset:
   error: 'must be YYYY-MM-DD or an ISO 8601 date-time with offset',
 });
 
-/** A date-only value means midnight UTC of that day. */
-export function dateToMillis(value: string): number {
-  return Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+/** The offset of a time zone from UTC at an instant, in milliseconds (east positive). */
+export function zoneOffset(millis: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(millis);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((entry) => entry.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  return wall - (millis - (((millis % 1000) + 1000) % 1000));
+}
+
+/**
+ * A date-only value means midnight at the start of that day in the site's time zone
+ * (DECISIONS.md); a date-time carries its own offset. The two offsets the zone may have around
+ * that midnight are tried, and the earliest instant whose wall clock is on that day wins: a
+ * day whose midnight a daylight-saving change skips starts at 01:00.
+ */
+export function dateToMillis(value: string, timeZone = 'UTC'): number {
+  if (value.length !== 10) return Date.parse(value);
+  const wallMidnight = Date.parse(`${value}T00:00:00Z`);
+  const first = wallMidnight - zoneOffset(wallMidnight, timeZone);
+  const second = wallMidnight - zoneOffset(first, timeZone);
+  const onTheDay = [first, second].filter((instant) => instant + zoneOffset(instant, timeZone) >= wallMidnight);
+  return Math.min(...onTheDay);
+}
+
+/** An IANA time zone name the runtime knows (Europe/Berlin, America/New_York, UTC). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const postFrontmatterSchema = z
@@ -22,6 +59,8 @@ export const postFrontmatterSchema = z
     updated: contentDateSchema.optional(),
     tags: z.array(z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters')).default([]),
     draft: z.boolean().default(false),
+    /** The post's author where it is not the site's. */
+    author: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
   })
   .refine((post) => post.updated === undefined || dateToMillis(post.updated) >= dateToMillis(post.date), {
     path: ['updated'],
@@ -42,6 +81,8 @@ export const siteSchema = z.strictObject({
     .string()
     .regex(/^[a-z]{2}(?:-[A-Z]{2})?$/)
     .default('en'),
+  /** Where a date without a time starts: midnight in this IANA time zone. */
+  timezone: z.string().trim().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin or UTC').default('UTC'),
   /** When an agent should cite the material (llms.txt guidance paragraph). */
   citation: z.string().trim().min(1),
   /** The reuse rule, shown in llms.txt, llms-full.txt and the footer. */

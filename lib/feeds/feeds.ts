@@ -29,6 +29,7 @@ export const jsonFeedSchema = z.object({
       content_html: z.string(),
       date_published: z.iso.datetime(),
       date_modified: z.iso.datetime(),
+      authors: z.array(z.object({ name: z.string(), url: z.url().optional() })).min(1),
       tags: z.array(z.string()),
     }),
   ),
@@ -42,6 +43,36 @@ type Source = { title: string; description: string; link: string; self: string; 
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+type Author = { name: string; link?: string };
+
+/** Who wrote a post: `author:` in its frontmatter, else the site's author. */
+export function postAuthor(post: Pick<Post, 'author'>): Author {
+  const { author } = site();
+  return post.author ? { name: post.author } : { name: author.name, ...(author.url ? { link: author.url } : {}) };
+}
+
+const DC = 'http://purl.org/dc/elements/1.1/';
+
+/**
+ * RSS 2.0's own `author` (and `managingEditor`) take an email address, which the site does not
+ * publish; readers show Dublin Core's `dc:creator`, a name. The feed package writes neither, so
+ * each is added to what it wrote: the channel's after its title, each item's at its end, in the
+ * items' order.
+ */
+function withCreators(xml: string, channel: Author, items: readonly Author[]): string {
+  const creator = (author: Author) => `<dc:creator>${escapeHtml(author.name)}</dc:creator>`;
+  let index = 0;
+  const declared = xml.includes(`xmlns:dc="${DC}"`) ? xml : xml.replace('<rss version="2.0"', `<rss version="2.0" xmlns:dc="${DC}"`);
+  return declared
+    .replace(/(<channel>[\s\S]*?<\/title>)/, `$1\n        ${creator(channel)}`)
+    .replace(/<\/item>/g, (end) => `    ${creator(items[index++]!)}\n        ${end}`);
+}
+
+/** Atom's `xml:lang` on the root: the language of every text in the feed. */
+function withLanguage(xml: string, language: string): string {
+  return xml.replace('<feed xmlns="http://www.w3.org/2005/Atom"', `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${escapeHtml(language)}"`);
 }
 
 /**
@@ -81,6 +112,7 @@ async function buildFeed(source: Source, format: Format): Promise<Feed> {
       published: new Date(post.dateMillis),
       description: format === 'atom' ? escapeHtml(post.description) : post.description,
       content: await feedItemHtml(post),
+      author: [postAuthor(post)],
       category: post.tags.map((tag) => ({ name: tag, domain: urls.tag(tag), term: tag })),
     });
   }
@@ -92,25 +124,32 @@ function siteSource(self: string): Source {
   return { title: name, description: summary, link: absoluteUrl('/'), self, posts: publishedPosts() };
 }
 
-/** RSS 2.0 of the newest published posts, full HTML in content:encoded. */
-export async function rssFeed(): Promise<string> {
-  return (await buildFeed(siteSource(urls.rss()), 'rss')).rss2();
+/** RSS 2.0 of a list of posts, each item (and the channel) with its author as dc:creator. */
+async function rss(source: Source): Promise<string> {
+  const { author } = site();
+  const written = (await buildFeed(source, 'rss')).rss2();
+  return withCreators(written, { name: author.name }, source.posts.slice(0, FEED_ITEM_COUNT).map(postAuthor));
 }
 
-/** Atom 1.0 of the newest published posts. */
+/** RSS 2.0 of the newest published posts, full HTML in content:encoded. */
+export async function rssFeed(): Promise<string> {
+  return rss(siteSource(urls.rss()));
+}
+
+/** Atom 1.0 of the newest published posts, in the site's language (xml:lang), each entry with its author. */
 export async function atomFeed(): Promise<string> {
-  return (await buildFeed(siteSource(urls.atom()), 'atom')).atom1();
+  return withLanguage((await buildFeed(siteSource(urls.atom()), 'atom')).atom1(), site().language);
 }
 
 /**
  * JSON Feed 1.1 of the newest published posts. The feed package writes
- * version 1; 1.1 names the version, lists `authors` instead of `author`, and
- * adds `language`. Items carry no author of their own: the feed's is theirs.
+ * version 1; 1.1 names the version, lists `authors` instead of `author` (on
+ * the feed and on each item), and adds `language`.
  */
 export async function jsonFeed(): Promise<string> {
   const written = JSON.parse((await buildFeed(siteSource(urls.jsonFeed()), 'json')).json1()) as Record<string, unknown> & {
     author?: unknown;
-    items: unknown[];
+    items: (Record<string, unknown> & { author?: unknown })[];
   };
   const { author, items, ...rest } = written;
   const upgraded = jsonFeedSchema.parse({
@@ -118,7 +157,7 @@ export async function jsonFeed(): Promise<string> {
     version: JSON_FEED_VERSION,
     language: site().language,
     authors: author ? [author] : [],
-    items,
+    items: items.map(({ author: itemAuthor, ...item }) => ({ ...item, authors: itemAuthor ? [itemAuthor] : [] })),
   });
   return `${JSON.stringify(upgraded, null, 2)}\n`;
 }
@@ -133,5 +172,5 @@ export async function tagRssFeed(tag: Tag): Promise<string> {
     self: urls.tagRss(tag.name),
     posts: tag.posts,
   };
-  return (await buildFeed(source, 'rss')).rss2();
+  return rss(source);
 }

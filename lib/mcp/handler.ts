@@ -1,12 +1,14 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { config } from '../config';
-import { MCP_BODY_LIMIT } from '../routes/manifest';
+import { deployment } from '../deploy';
+import { readBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
-import { deployment } from '../deploy';
 import { admit } from '../limits/admission';
+import { MCP_BODY_LIMIT } from '../routes/manifest';
 import { limiter } from '../services';
-import { MCP_PATH } from '../agents/mcp-names';
+import { platformHeadersOf } from '../write-routes/handler';
+import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { createMcpServer } from './server';
 
 /**
@@ -20,17 +22,51 @@ function foreignOrigin(request: Request): boolean {
   return origin !== null && origin !== new URL(config().siteUrl).origin;
 }
 
+/** A JSON-RPC error answered before the MCP server sees the message (the transport answers its own the same way). */
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+    status,
+    headers: { ...headers, 'Content-Type': 'application/json' },
+  });
+}
+
+/** The body as JSON, or undefined when it is not (the transport then answers its parse error). */
+function parsed(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * POST /mcp: the client address and the per-IP limit (as the write routes,
- * every call counts), the Origin check, then one stateless MCP exchange
- * answered as JSON (no session, no stream left open).
+ * every call counts), the Origin check, the body (at most MCP_BODY_LIMIT, one
+ * message: a JSON-RPC batch is refused, so each call is counted once and does
+ * one call's work), then one stateless MCP exchange answered as JSON (no
+ * session, no stream left open).
  */
 export async function handleMcpPost(request: Request): Promise<Response> {
   const admission = await admit(request, 'mcp', limiter(), deployment());
-  const headers = { ...cacheHeaders('write'), ...admission.headers };
+  const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json') };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });
   if (foreignOrigin(request)) return problem('forbidden-origin', `${MCP_PATH} does not answer web pages of other origins.`, { headers, cache: 'write' });
+
+  const bytes = await readBody(request, MCP_BODY_LIMIT);
+  if (bytes === 'too-large')
+    return problem('payload-too-large', `An MCP message may be at most ${MCP_BODY_LIMIT / 1024} KiB.`, {
+      headers: { ...headers, Connection: 'close' },
+      cache: 'write',
+    });
+  const message = parsed(bytes);
+  if (Array.isArray(message))
+    return jsonRpcError(
+      400,
+      -32600,
+      'Invalid Request: batches are not accepted; send one JSON-RPC message per POST (MCP 2025-06-18 and later have no batches).',
+      headers,
+    );
 
   const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -40,7 +76,8 @@ export async function handleMcpPost(request: Request): Promise<Response> {
   });
   try {
     await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const body = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes as BodyInit });
+    const response = await transport.handleRequest(body, message === undefined ? undefined : { parsedBody: message });
     const merged = new Headers(response.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
@@ -49,13 +86,18 @@ export async function handleMcpPost(request: Request): Promise<Response> {
   }
 }
 
+/** OPTIONS: the methods /mcp answers, and nothing else. */
+export function mcpOptions(): Response {
+  return new Response(null, { status: 204, headers: { Allow: MCP_ALLOW, ...cacheHeaders('write') } });
+}
+
 /** Any other method: a stateless server offers no stream to GET and no session to DELETE. */
 export function mcpMethodNotAllowed(request: Request): Response {
   return problem(
     'method-not-allowed',
     `${MCP_PATH} is a stateless MCP endpoint (Streamable HTTP): send each JSON-RPC message with POST. ${request.method} is not supported.`,
     {
-      headers: { Allow: 'POST' },
+      headers: { Allow: MCP_ALLOW },
       cache: 'write',
     },
   );

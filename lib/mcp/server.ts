@@ -2,32 +2,113 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { absoluteUrl } from '../config';
-import { publishedPost, site } from '../content';
+import { publishedPost, site, type Post } from '../content';
 import { blogList, blogListSchema } from '../feeds/blog-json';
 import { llmsTxt } from '../agents/llms';
+import { MCP_SERVER_VERSION } from '../agents/mcp-names';
 import { pricingMarkdown } from '../feeds/pricing-md';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchPublishedPosts, searchResultsSchema } from '../search/site';
 
 const LIST_DEFAULT = 10;
 const LIST_MAX = 50;
+/** How many results `search` gives: a connector reads the few best and fetches them. */
+const CONNECTOR_SEARCH_LIMIT = 10;
 
 /** Every tool only reads what the site publishes. */
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-function json(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+type Linked = { url: string; title: string; description?: string };
+
+/** A `resource_link` content item: the canonical URL of what a result is about, for clients that cite or open it. */
+function resourceLink({ url, title, description }: Linked): CallToolResult['content'][number] {
+  return { type: 'resource_link', uri: url, name: title, ...(description ? { description } : {}), mimeType: 'text/html' };
+}
+
+/**
+ * A result as JSON text (for clients that read only text), as structured content, and a link to
+ * each page it names. `search` and `fetch` pass no links: the connectors that call them read
+ * exactly one content item, the JSON text, whose `url` fields are the links.
+ */
+function json(value: Record<string, unknown>, links: readonly Linked[]): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }, ...links.map(resourceLink)], structuredContent: value };
+}
+
+const postFacts = (post: Post) => ({ slug: post.slug, title: post.title, url: post.url, markdownUrl: post.markdownUrl });
+
+/** What `search` and `fetch` answer (the shapes OpenAI's connectors read: id, title, url; text and metadata). */
+const connectorHitSchema = z.object({ id: z.string(), title: z.string(), url: z.url() });
+const connectorSearchSchema = z.object({ results: z.array(connectorHitSchema) });
+const connectorDocumentSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  text: z.string(),
+  url: z.url(),
+  metadata: z.object({ description: z.string(), date: z.string(), updated: z.string().optional(), tags: z.array(z.string()), markdownUrl: z.url() }),
+});
+const postSchema = z.object({ slug: z.string(), title: z.string(), url: z.url(), markdownUrl: z.url() });
+
+function noSuchPost(slug: string, tools: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: `No published post has the slug "${slug}". ${tools} give the slugs.` }] };
 }
 
 /**
  * The site's MCP server: tools and resources over the published posts only,
  * the same data as /api/search, /api/blog and the `.md` URLs. Stateless: one
- * is made for each request.
+ * is made for each request, so no list can change during a session and none is
+ * announced as changing.
  */
 export function createMcpServer(): McpServer {
   const { name, summary } = site();
   const server = new McpServer(
-    { name, version: '1.0.0', websiteUrl: absoluteUrl('/') },
-    { instructions: `${summary} Search the posts with search_posts, list the newest with list_posts, and read one as markdown with get_post.` },
+    { name, version: MCP_SERVER_VERSION, websiteUrl: absoluteUrl('/') },
+    {
+      instructions: `${summary} Search the posts with search (or search_posts for snippets and dates), read one with fetch (its id is the slug) or get_post, and list the newest with list_posts. Every result names the post's canonical URL: cite that.`,
+    },
+  );
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search',
+      description: `The published posts that best match the query, at most ${CONNECTOR_SEARCH_LIMIT}, each with its id (pass it to fetch), title and URL.`,
+      inputSchema: { query: z.string().trim().min(1).max(SEARCH_QUERY_MAX_LENGTH).describe('The words to find.') },
+      outputSchema: connectorSearchSchema.shape,
+      annotations: readOnly,
+    },
+    ({ query }) => {
+      const found = searchPublishedPosts({ q: query, limit: CONNECTOR_SEARCH_LIMIT });
+      const results = found.results.map((hit) => ({ id: hit.slug, title: hit.title, url: hit.url }));
+      return json({ results }, []);
+    },
+  );
+
+  server.registerTool(
+    'fetch',
+    {
+      title: 'Fetch a post',
+      description: 'One published post by its id (the slug, as search gives it): its markdown text, title, canonical URL and metadata.',
+      inputSchema: { id: z.string().max(200).describe('The id from a search result: the post slug.') },
+      outputSchema: connectorDocumentSchema.shape,
+      annotations: readOnly,
+    },
+    ({ id }): CallToolResult => {
+      const post = publishedPost(id);
+      if (!post) return noSuchPost(id, 'search and list_posts');
+      const document = {
+        id: post.slug,
+        title: post.title,
+        text: post.source,
+        url: post.url,
+        metadata: {
+          description: post.description,
+          date: post.date,
+          ...(post.updated === undefined ? {} : { updated: post.updated }),
+          tags: post.tags,
+          markdownUrl: post.markdownUrl,
+        },
+      };
+      return json(document, []);
+    },
   );
 
   server.registerTool(
@@ -43,7 +124,10 @@ export function createMcpServer(): McpServer {
       outputSchema: searchResultsSchema.shape,
       annotations: readOnly,
     },
-    ({ query, limit }) => json(searchPublishedPosts({ q: query, limit: limit ?? SEARCH_LIMIT_DEFAULT })),
+    ({ query, limit }) => {
+      const found = searchPublishedPosts({ q: query, limit: limit ?? SEARCH_LIMIT_DEFAULT });
+      return json(found, found.results);
+    },
   );
 
   server.registerTool(
@@ -52,13 +136,14 @@ export function createMcpServer(): McpServer {
       title: 'Get a post',
       description: 'One published post as markdown, YAML frontmatter first: the same bytes as its URL plus .md.',
       inputSchema: { slug: z.string().max(200).describe('The post slug, as in /blog/{slug}.') },
+      outputSchema: postSchema.shape,
       annotations: readOnly,
     },
     ({ slug }): CallToolResult => {
       const post = publishedPost(slug);
-      if (!post)
-        return { isError: true, content: [{ type: 'text', text: `No published post has the slug "${slug}". list_posts and search_posts give the slugs.` }] };
-      return { content: [{ type: 'text', text: post.source }] };
+      if (!post) return noSuchPost(slug, 'list_posts and search_posts');
+      // The markdown stays the first (text) item, as before; the URL comes with it.
+      return { content: [{ type: 'text', text: post.source }, resourceLink(post)], structuredContent: postFacts(post) };
     },
   );
 
@@ -71,7 +156,10 @@ export function createMcpServer(): McpServer {
       outputSchema: blogListSchema.shape,
       annotations: readOnly,
     },
-    ({ limit }) => json(blogList(limit ?? LIST_DEFAULT)),
+    ({ limit }) => {
+      const list = blogList(limit ?? LIST_DEFAULT);
+      return json(list, list.posts);
+    },
   );
 
   for (const file of [
@@ -83,5 +171,8 @@ export function createMcpServer(): McpServer {
       contents: [{ uri, mimeType: 'text/markdown', text: file.text() }],
     }));
   }
+  // The SDK announces list changes whenever tools or resources are registered; a stateless
+  // server has no stream to send them on and its lists change only with a deploy.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
 }

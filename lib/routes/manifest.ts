@@ -66,9 +66,12 @@ export type WriteRoute = keyof typeof writeRouteAddresses;
 
 /**
  * The MCP endpoint changes nothing, but every call is a POST the read cache cannot answer, so it
- * is limited like the write routes, generously, since one conversation makes many calls.
+ * is limited like the write routes. It only reads, and each call's work is bounded (one message
+ * per POST, a capped query, at most 50 results, one post), so its limit is a flood guard only:
+ * 20 calls a second from one address, some five times what a hosted connector's research run
+ * makes while many of its users share the vendor's addresses (README, MCP server).
  */
-export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 120, windowSeconds: 60 }, bodyLimit: MCP_BODY_LIMIT } as const;
+export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 1200, windowSeconds: 60 }, bodyLimit: MCP_BODY_LIMIT } as const;
 
 /** Stripe's signed webhook: not limited per address (Stripe's own addresses send it), authenticated by its signature. */
 export const paymentsWebhookRoute = { name: 'paymentsWebhook', path: '/api/payments/webhook', bodyLimit: STRIPE_EVENT_BODY_LIMIT } as const;

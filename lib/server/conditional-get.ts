@@ -42,11 +42,17 @@ export function preconditionHolds(req: Pick<IncomingMessage, 'headers'>, entry: 
   return Number.isNaN(since) || Number.isNaN(lastModified) || lastModified <= since;
 }
 
-/** RFC 9110 §13.2.2, steps 3 and 4: If-None-Match (weak comparison), else If-Modified-Since, on a 200; true means answer 304. */
-export function isNotModified(req: Pick<IncomingMessage, 'headers'>, entry: Validated): boolean {
+/**
+ * RFC 9110 §13.2.2, steps 3 and 4: If-None-Match (weak comparison), else If-Modified-Since, on a
+ * 200; true means answer 304. If-None-Match is compared with the ETag of the copy that would be
+ * sent (`sent`) only: a 304 tells a cache its stored copy is current and carries that copy's
+ * ETag, so one answered to the gzip copy's tag on a brotli request would have the cache
+ * relabel gzip bytes as brotli (RFC 9111 §4.3.4).
+ */
+export function isNotModified(req: Pick<IncomingMessage, 'headers'>, entry: Pick<Validated, 'status' | 'headers'>, sent: string): boolean {
   if (entry.status !== 200) return false;
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) return matchesIfNoneMatch(ifNoneMatch, etagsOf(entry));
+  if (ifNoneMatch !== undefined) return matchesIfNoneMatch(ifNoneMatch, [sent]);
   const ifModifiedSince = req.headers['if-modified-since'];
   if (ifModifiedSince === undefined) return false;
   const lastModified = headerValue(entry.headers, 'last-modified');

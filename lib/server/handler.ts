@@ -47,6 +47,17 @@ function refuseBody(res: ServerResponse): void {
   res.end(body);
 }
 
+/**
+ * A route that takes posts, spelled with a trailing slash (`/mcp/`), is that route: Next would
+ * answer it with a redirect, which a client's POST does not follow.
+ */
+function postRoute(target: string): string {
+  const queryAt = target.indexOf('?');
+  const pathname = queryAt === -1 ? target : target.slice(0, queryAt);
+  if (pathname.length < 2 || !pathname.endsWith('/') || bodyLimit(pathname.slice(0, -1)) === undefined) return target;
+  return `${pathname.slice(0, -1)}${queryAt === -1 ? '' : target.slice(queryAt)}`;
+}
+
 export type HandlerOptions = {
   dev?: boolean;
   /** Development: the content folder's problems as it is now, answered instead of any page while there are some. */
@@ -60,6 +71,7 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
 
 /**
  * lectern's request handler in front of Next's (`render`):
+ * - a route that takes posts answers its path with a trailing slash too;
  * - a body sent to a URL that reads none is refused (413), unread;
  * - a request Next cannot route (a target that is not a path or does not decode,
  *   a method a Fetch `Request` cannot carry, anything but GET and HEAD outside
@@ -97,7 +109,7 @@ export function createRequestHandler(
   };
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
-    req.url = originForm(req.url ?? '/');
+    req.url = postRoute(originForm(req.url ?? '/'));
     const pathname = req.url.split('?', 1)[0] ?? '/';
     if (pathname === '/healthz' && options.stopping?.()) {
       sendOwn(req, res, stoppingHealth(), factsOf(req)).catch(() => res.destroy());

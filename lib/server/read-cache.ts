@@ -78,7 +78,7 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, settings:
     res.end();
     return;
   }
-  const notModified = isNotModified(req, entry);
+  const notModified = isNotModified(req, entry, copy.etag);
   const status = notModified ? 304 : entry.status;
   const key: HeadKey = `${coding} ${facts.https ? 'https' : 'http'} ${notModified ? 'not-modified' : 'whole'}`;
   const head = (entry.heads[key] ??= responseHead(facts, {

@@ -77,8 +77,26 @@ function withReadPolicy(headers: HeaderList): HeaderList {
   return [...headers.filter(([name]) => !names.has(name)), ...Object.entries(read).map(([name, value]) => [name.toLowerCase(), value] as [string, string])];
 }
 
+/**
+ * The one `Vary` of both variants of a negotiated URL: Next's router headers (the page answers
+ * them with its RSC payload), Accept, Accept-Encoding, in this order. A shared cache keeps one
+ * Vary per URL (nginx replaces its stored variants when a response names other headers), so the
+ * HTML page and its markdown twin must send the same list or each evicts the other.
+ */
+export const NEGOTIATED_VARY = ['rsc', 'next-router-state-tree', 'next-router-prefetch', 'next-router-segment-prefetch', NEGOTIATED_ON, 'Accept-Encoding'];
+
 function varyOf(request: RequestFacts, headers: HeaderList, representation: Representation | undefined): string | undefined {
   const current = headerValue(headers, 'vary');
+  if (request.variant) {
+    // Anything else Next names is kept, after the common list.
+    const vary = NEGOTIATED_VARY.reduce(addVary, '');
+    const extra = current
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    const all = extra.reduce(addVary, vary);
+    return all === current ? undefined : all;
+  }
   let vary = current;
   // Next varies every response on its router headers; only its pages answer them differently.
   if (request.read && !isHtml(headerValue(headers, 'content-type'))) {
@@ -88,7 +106,6 @@ function varyOf(request: RequestFacts, headers: HeaderList, representation: Repr
       .filter((item) => item && !NEXT_ROUTER_HEADERS.includes(item.toLowerCase()))
       .join(', ');
   }
-  if (request.variant) vary = addVary(vary, NEGOTIATED_ON);
   if (representation?.varyEncoding) vary = addVary(vary, 'Accept-Encoding');
   return vary === current ? undefined : vary;
 }

@@ -1,3 +1,4 @@
+import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { postPaths } from '../routes/manifest';
 import { messagePage } from '../http/html';
 import { prefersMarkdown } from '../http/negotiate';
@@ -67,7 +68,7 @@ export function unroutable(method: string, target: string): Unroutable | undefin
   const verb = method.toUpperCase();
   const postOnly = POST_ONLY.has(decodeURIComponent(pathname));
   if (FORBIDDEN_METHODS.has(verb) || (!postOnly && verb !== 'GET' && verb !== 'HEAD')) {
-    const allow = postOnly ? 'POST' : 'GET, HEAD';
+    const allow = postOnly ? (decodeURIComponent(pathname) === MCP_PATH ? MCP_ALLOW : 'POST') : 'GET, HEAD';
     return { problem: 'method-not-allowed', detail: `${verb} is not supported; this URL accepts ${allow}.`, allow };
   }
   return undefined;

@@ -55,9 +55,9 @@ const respond = (request: Request, result: WriteResult, headers: Record<string, 
 
 /**
  * Without lectern's server (PLATFORM_MODE), the security headers it would add;
- * proxy.ts does not see the write routes, whose bodies they read themselves.
+ * proxy.ts does not see the write routes (nor /mcp), whose bodies they read themselves.
  */
-function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
+export function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
   const settings = deployment();
   if (!settings.platform) return {};
   return platformHeadersFor(contentType, {

@@ -146,7 +146,7 @@ describe('/sitemap.xml', () => {
     const byLoc = new Map(entries.map((entry) => [entry.loc, entry.lastmod]));
     for (const slug of ['escaping-post', 'beta-post', 'gamma-post', 'alpha-post']) expect(byLoc.has(url(`/blog/${slug}`))).toBe(true);
     for (const pathname of ['', '/blog', '/apps', '/pricing', '/tags/testing']) expect(byLoc.has(url(pathname || '/'))).toBe(true);
-    expect(byLoc.get(url('/blog/alpha-post'))).toBe('2025-02-01T00:00:00+00:00');
+    expect(byLoc.get(url('/blog/alpha-post'))).toBe('2025-02-01T05:00:00+00:00');
     expect(byLoc.get(url('/blog/escaping-post'))).toBe('2025-04-01T07:30:00+00:00');
     expect(byLoc.get(url('/'))).toBe('2025-04-01T07:30:00+00:00');
     for (const lastmod of byLoc.values()) if (lastmod) expect(lastmod).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
@@ -229,10 +229,42 @@ describe('/.well-known/api-catalog', () => {
     expect(set?.['service-desc'][0]?.href).toBe(url('/openapi.json'));
     expect(set?.['service-doc'][0]?.href).toBe(url('/docs/api'));
     const items = set?.item.map((item) => item.href) ?? [];
-    for (const pathname of ['/api/blog', '/api/rss', '/api/home/markdown', '/llms.txt', '/llms-full.txt', '/pricing.md', '/sitemap.xml', '/robots.txt']) {
+    for (const pathname of [
+      '/api/blog',
+      '/api/search',
+      '/mcp',
+      '/.well-known/mcp.json',
+      '/api/rss',
+      '/api/home/markdown',
+      '/llms.txt',
+      '/llms-full.txt',
+      '/pricing.md',
+      '/sitemap.xml',
+      '/robots.txt',
+    ]) {
       expect(items).toContain(url(pathname));
     }
-    for (const href of [...items, set?.['service-desc'][0]?.href ?? '', set?.['service-doc'][0]?.href ?? '']) await expectOk(href);
+    // The two endpoints a bare GET does not read: search asks for its query, /mcp for a POST.
+    const needMore = new Set([url('/api/search'), url('/mcp')]);
+    for (const href of [...items.filter((href) => !needMore.has(href)), set?.['service-desc'][0]?.href ?? '', set?.['service-doc'][0]?.href ?? ''])
+      await expectOk(href);
+    const search = await get('/api/search');
+    expect(search.status).toBe(400);
+    expect(((await search.json()) as { errors: { path: string }[] }).errors[0]?.path).toBe('q');
+    expect((await fetch(url('/mcp'))).headers.get('allow')).toContain('POST');
+  });
+
+  it('declares each link with the media type its URL is served with', async () => {
+    const body = (await (await get('/.well-known/api-catalog')).json()) as {
+      linkset: { item?: { href: string; type: string }[]; 'service-desc'?: { href: string; type: string }[] }[];
+    };
+    const links = body.linkset.flatMap((set) => [...(set.item ?? []), ...(set['service-desc'] ?? [])]).filter((link) => !link.href.endsWith('/mcp'));
+    expect(links.length).toBeGreaterThan(10);
+    for (const link of links) {
+      const served = (await fetch(link.href, { redirect: 'manual', headers: { Accept: link.type } })).headers.get('content-type') ?? '';
+      if (link.href.endsWith('/api/search')) continue;
+      expect(served.split(';')[0], link.href).toBe(link.type.split(';')[0]);
+    }
   });
 
   it('is announced by a Link header on HEAD and on the home page', async () => {

@@ -35,8 +35,13 @@ const FEEDS = [
   { pathname: '/api/rss', type: 'application/rss+xml; charset=utf-8', slugs: NEWEST_FIRST, changed: Date.UTC(2025, 3, 1, 7, 30) },
   { pathname: '/atom.xml', type: 'application/atom+xml; charset=utf-8', slugs: NEWEST_FIRST, changed: Date.UTC(2025, 3, 1, 7, 30) },
   { pathname: '/feed.json', type: 'application/feed+json; charset=utf-8', slugs: NEWEST_FIRST, changed: Date.UTC(2025, 3, 1, 7, 30) },
-  { pathname: '/tags/testing/rss.xml', type: 'application/rss+xml; charset=utf-8', slugs: ['beta-post', 'alpha-post'], changed: Date.UTC(2025, 2, 5) },
-  { pathname: '/tags/http/rss.xml', type: 'application/rss+xml; charset=utf-8', slugs: ['alpha-post'], changed: Date.UTC(2025, 1, 1) },
+  {
+    pathname: '/tags/testing/rss.xml',
+    type: 'application/rss+xml; charset=utf-8',
+    slugs: ['beta-post', 'alpha-post'],
+    changed: Date.parse('2025-03-05T00:00:00-05:00'),
+  },
+  { pathname: '/tags/http/rss.xml', type: 'application/rss+xml; charset=utf-8', slugs: ['alpha-post'], changed: Date.parse('2025-02-01T00:00:00-05:00') },
 ];
 
 describe.each(FEEDS)('$pathname', ({ pathname, type, slugs, changed }) => {
@@ -129,7 +134,8 @@ describe('GET /atom.xml', () => {
       content: { '@_type': string };
     }[];
     const alpha = entries.find((entry) => entry.id === url('/blog/alpha-post'));
-    expect(alpha).toMatchObject({ published: '2025-01-10T00:00:00.000Z', updated: '2025-02-01T00:00:00.000Z', content: { '@_type': 'html' } });
+    // Date-only: midnight in the site's time zone (New York, UTC-5 in winter).
+    expect(alpha).toMatchObject({ published: '2025-01-10T05:00:00.000Z', updated: '2025-02-01T05:00:00.000Z', content: { '@_type': 'html' } });
     const escaping = entries[0]!;
     expect(escaping.title['@_type']).toBe('html');
     const decode = (html: string) =>
@@ -166,8 +172,8 @@ describe('GET /feed.json', () => {
     expect(feed.items.find((item) => item.url === url('/blog/alpha-post'))).toMatchObject({
       title: 'Alpha post',
       summary: 'The first fixture post, with code and a table.',
-      date_published: '2025-01-10T00:00:00.000Z',
-      date_modified: '2025-02-01T00:00:00.000Z',
+      date_published: '2025-01-10T05:00:00.000Z',
+      date_modified: '2025-02-01T05:00:00.000Z',
       tags: ['http', 'testing'],
     });
   });
@@ -239,5 +245,79 @@ describe('feed discovery', () => {
     expect(openapi.paths['/tags/{tag}/rss.xml']?.get?.responses['404']).toBeDefined();
     const docs = await (await get('/docs/api')).text();
     for (const pathname of ['/atom.xml', '/feed.json', '/tags/{tag}/rss.xml']) expect(docs).toContain(`<code>${pathname}</code>`);
+  });
+});
+
+describe('authors and language in the feeds', () => {
+  // gamma-post names its own author; every other post is the site's.
+  const authorOf = (link: string) => (link === url('/blog/gamma-post') ? 'Guest Writer' : 'Test Author');
+
+  it('RSS names the channel’s and every item’s author as dc:creator', async () => {
+    for (const path of ['/api/rss', '/tags/testing/rss.xml']) {
+      const channel = xml.parse(await (await get(path)).text()).rss.channel as { 'dc:creator': string; item: { link: string; 'dc:creator': string }[] };
+      expect(channel['dc:creator'], path).toBe('Test Author');
+      for (const item of channel.item) expect(item['dc:creator'], item.link).toBe(authorOf(item.link));
+    }
+  });
+
+  it('Atom names every entry’s author and states its language with xml:lang', async () => {
+    const { feed } = xml.parse(await (await get('/atom.xml')).text());
+    expect(feed['@_xml:lang']).toBe('en');
+    for (const entry of feed.entry as { link: { '@_href': string }[]; author: { name: string } }[]) {
+      expect(entry.author.name).toBe(authorOf(entry.link[0]!['@_href']));
+    }
+  });
+
+  it('JSON Feed names every item’s authors', async () => {
+    const feed = (await (await get('/feed.json')).json()) as { items: { url: string; authors: { name: string }[] }[] };
+    for (const item of feed.items) expect(item.authors).toEqual([expect.objectContaining({ name: authorOf(item.url) })]);
+  });
+
+  it('the post page names its own author in JSON-LD', async () => {
+    const html = await (await get('/blog/gamma-post')).text();
+    const data = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '{}') as { author: { name: string } };
+    expect(data.author.name).toBe('Guest Writer');
+  });
+});
+
+describe('a date-only post is midnight in the site’s time zone, the same instant everywhere', () => {
+  // beta-post: date 2025-03-05, no update; the fixture site's zone is America/New_York (UTC-5 that day).
+  const instant = Date.parse('2025-03-05T00:00:00-05:00');
+
+  it('in the three feeds, the sitemap, the page (time and JSON-LD) and the markdown’s Last-Modified', async () => {
+    const rss = xml.parse(await (await get('/api/rss')).text()).rss.channel.item as { link: string; pubDate: string }[];
+    const atom = xml.parse(await (await get('/atom.xml')).text()).feed.entry as { id: string; published: string; updated: string }[];
+    const json = ((await (await get('/feed.json')).json()) as { items: { url: string; date_published: string; date_modified: string }[] }).items;
+    const sitemap = new XMLParser({ isArray: (name) => name === 'url' }).parse(await (await get('/sitemap.xml')).text()).urlset.url as {
+      loc: string;
+      lastmod: string;
+    }[];
+    const page = await (await get('/blog/beta-post')).text();
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(page)?.[1] ?? '{}') as {
+      datePublished: string;
+      dateModified: string;
+    };
+    const published = /<meta property="article:published_time" content="([^"]+)"/.exec(page)?.[1];
+    const time = /<time dateTime="([^"]+)">March 5, 2025<\/time>/.exec(page)?.[1];
+    const markdown = await get('/blog/beta-post.md');
+    const link = url('/blog/beta-post');
+
+    const stated = {
+      rss: rss.find((item) => item.link === link)?.pubDate,
+      atomPublished: atom.find((entry) => entry.id === link)?.published,
+      atomUpdated: atom.find((entry) => entry.id === link)?.updated,
+      jsonPublished: json.find((item) => item.url === link)?.date_published,
+      jsonModified: json.find((item) => item.url === link)?.date_modified,
+      sitemap: sitemap.find((entry) => entry.loc === link)?.lastmod,
+      jsonLdPublished: jsonLd.datePublished,
+      jsonLdModified: jsonLd.dateModified,
+      openGraph: published,
+      time,
+      lastModified: markdown.headers.get('last-modified') ?? undefined,
+    };
+    for (const [where, value] of Object.entries(stated)) expect(value === undefined ? NaN : Date.parse(value), `${where}: ${value}`).toBe(instant);
+    // Where the day is shown with an offset, it is the site's own.
+    expect(time).toBe('2025-03-05T00:00:00-05:00');
+    expect(jsonLd.datePublished).toBe('2025-03-05T00:00:00-05:00');
   });
 });

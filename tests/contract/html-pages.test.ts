@@ -50,8 +50,9 @@ describe('HTML pages', () => {
 
   it('shows a post with dates, reading time, tags, table of contents and highlighted code', async () => {
     const { html } = await page('/blog/alpha-post');
-    expect(html).toContain('<time dateTime="2025-01-10">January 10, 2025</time>');
-    expect(html).toContain('<time dateTime="2025-02-01">February 1, 2025</time>');
+    // Date-only: midnight in the site's time zone (the fixture's is New York).
+    expect(html).toContain('<time dateTime="2025-01-10T00:00:00-05:00">January 10, 2025</time>');
+    expect(html).toContain('<time dateTime="2025-02-01T00:00:00-05:00">February 1, 2025</time>');
     expect(html).toMatch(/\d+ min read/);
     expect(html).toContain('href="/tags/http"');
     expect(html).toContain('href="/tags/testing"');
@@ -74,8 +75,8 @@ describe('HTML pages', () => {
       '@context': 'https://schema.org',
       '@type': 'BlogPosting',
       headline: 'Alpha post',
-      datePublished: '2025-01-10',
-      dateModified: '2025-02-01',
+      datePublished: '2025-01-10T00:00:00-05:00',
+      dateModified: '2025-02-01T00:00:00-05:00',
       url: url('/blog/alpha-post'),
     });
   });

@@ -43,10 +43,12 @@ describe.each(READS)('GET %s', (pathname, contentType, headers = {}) => {
   it('varies only on request headers that change it', async () => {
     const vary = (await get(pathname, headers)).headers.get('vary') ?? '';
     const names = vary.split(',').map((name) => name.trim().toLowerCase());
-    // Next's client-router headers change what an HTML page answers, and nothing else.
-    if (!contentType.startsWith('text/html')) expect(names.filter((name) => name === 'rsc' || name.startsWith('next-router'))).toEqual([]);
+    const negotiated = pathname.startsWith('/blog/') && !pathname.endsWith('.md');
+    // Next's client-router headers change what an HTML page answers, and nothing else; a
+    // negotiated URL's markdown variant names them too, as its HTML variant does.
+    if (!contentType.startsWith('text/html') && !negotiated) expect(names.filter((name) => name === 'rsc' || name.startsWith('next-router'))).toEqual([]);
     else expect(names).toContain('rsc');
-    if (pathname.startsWith('/blog/') && !pathname.endsWith('.md')) expect(names).toContain('accept');
+    if (negotiated) expect(names).toContain('accept');
   });
 
   it('answers HEAD with the same headers and no body', async () => {
@@ -108,6 +110,58 @@ describe('validators follow the bytes', () => {
     expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.etag).not.toBe(zipped.headers.etag);
+  });
+
+  it('answers 304 only to the ETag of the encoding it would send (RFC 9111 §4.3.4), and another encoding’s tag with the whole body', async () => {
+    const ask = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(url('/openapi.json'), { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    const copies = { br: await ask({ 'Accept-Encoding': 'br' }), gzip: await ask({ 'Accept-Encoding': 'gzip' }), identity: await ask({}) };
+    const tags = Object.fromEntries(Object.entries(copies).map(([coding, copy]) => [coding, String(copy.headers.etag)]));
+    expect(new Set(Object.values(tags)).size).toBe(3);
+    for (const [coding, accept] of [
+      ['br', { 'Accept-Encoding': 'br' }],
+      ['gzip', { 'Accept-Encoding': 'gzip' }],
+      ['identity', {}],
+    ] as const) {
+      for (const [other, tag] of Object.entries(tags)) {
+        const answer = await ask({ ...accept, 'If-None-Match': tag });
+        const label = `${coding} request, ${other}'s ETag`;
+        if (other === coding) {
+          expect(answer.status, label).toBe(304);
+          expect(answer.headers.etag, label).toBe(tag);
+        } else {
+          expect(answer.status, label).toBe(200);
+          expect(answer.headers.etag, label).toBe(tags[coding]);
+          expect(answer.headers['content-encoding'], label).toBe(coding === 'identity' ? undefined : coding);
+          expect(answer.body.equals(copies[coding].body), label).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('Vary on a negotiated URL', () => {
+  it.each(['/blog/alpha-post', '/', '/docs/api'])('%s sends one Vary for its HTML and its markdown, so a shared cache keeps both', async (pathname) => {
+    const html = await get(pathname, { Accept: 'text/html' });
+    const markdown = await get(pathname, { Accept: 'text/markdown' });
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(markdown.headers.get('content-type')).toMatch(/^text\/markdown/);
+    expect(markdown.headers.get('vary')).toBe(html.headers.get('vary'));
+    const names = (html.headers.get('vary') ?? '').split(',').map((name) => name.trim().toLowerCase());
+    expect(names).toEqual(expect.arrayContaining(['rsc', 'accept', 'accept-encoding']));
+    // HEAD and 304 say the same.
+    expect((await get(pathname, { Accept: 'text/markdown' }, 'HEAD')).headers.get('vary')).toBe(html.headers.get('vary'));
+    const revalidated = await get(pathname, { Accept: 'text/html', 'If-None-Match': html.headers.get('etag') ?? '' });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('vary')).toBe(html.headers.get('vary'));
   });
 });
 

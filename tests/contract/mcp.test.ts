@@ -40,11 +40,62 @@ describe('/mcp with the MCP SDK client', () => {
     await client?.close();
   });
 
-  it('is a stateless server named after the site with three read-only tools', async () => {
+  it('is a stateless server named after the site with five read-only tools, announcing no list changes', async () => {
     expect(client.getServerVersion()?.name).toBe('Fixture & Co');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false);
+    expect(client.getServerCapabilities()?.resources?.listChanged).toBe(false);
+  });
+
+  it('search answers the connector shape: one content item, {results: [{id, title, url}]} as JSON text, each url the canonical one', async () => {
+    const result = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+    expect(result.isError).toBeFalsy();
+    const content = result.content as { type: 'text'; text: string }[];
+    const found = JSON.parse((content[0] as Text).text) as { results: { id: string; title: string; url: string }[] };
+    expect(found.results.map((hit) => hit.id)).toEqual(['alpha-post', 'gamma-post']);
+    expect(found.results[0]).toEqual({ id: 'alpha-post', title: 'Alpha post', url: url('/blog/alpha-post') });
+    expect(result.structuredContent).toEqual(found);
+    expect(content).toHaveLength(1);
+    // The URL is the page's canonical URL.
+    const page = await (await get('/blog/alpha-post')).text();
+    expect(page).toContain(`<link rel="canonical" href="${url('/blog/alpha-post')}"`);
+  });
+
+  it('fetch answers {id, title, text, url, metadata} for a search result, the text being the post’s markdown', async () => {
+    const result = await client.callTool({ name: 'fetch', arguments: { id: 'alpha-post' } });
+    expect(result.isError).toBeFalsy();
+    const document = JSON.parse((result.content as Text[])[0]!.text) as Record<string, unknown>;
+    expect(document).toEqual({
+      id: 'alpha-post',
+      title: 'Alpha post',
+      text: await (await get('/blog/alpha-post.md')).text(),
+      url: url('/blog/alpha-post'),
+      metadata: expect.objectContaining({ markdownUrl: url('/blog/alpha-post.md'), tags: expect.any(Array), date: expect.any(String) }),
+    });
+    expect(result.structuredContent).toEqual(document);
+    expect(result.content).toHaveLength(1);
+    for (const id of ['draft-post', 'future-post', 'no-such-post'])
+      expect((await client.callTool({ name: 'fetch', arguments: { id } })).isError, id).toBe(true);
+  });
+
+  it('every other tool result names the canonical URL of each post in it, in structuredContent and as a resource_link', async () => {
+    const calls = [
+      { name: 'search_posts', arguments: { query: 'post' } },
+      { name: 'list_posts', arguments: {} },
+      { name: 'get_post', arguments: { slug: 'beta-post' } },
+    ];
+    for (const call of calls) {
+      const result = await client.callTool(call);
+      const links = (result.content as { type: string; uri?: string }[]).filter((item) => item.type === 'resource_link').map((item) => item.uri);
+      const structured = JSON.stringify(result.structuredContent);
+      expect(links.length, call.name).toBeGreaterThan(0);
+      for (const link of links) {
+        expect(link, call.name).toMatch(new RegExp(`^${url('/blog/')}[a-z-]+$`));
+        expect(structured, call.name).toContain(`"${link}"`);
+      }
+    }
   });
 
   it('search_posts ranks the title match first, with snippets, and finds no draft', async () => {
@@ -106,6 +157,33 @@ describe('/mcp with the MCP SDK client', () => {
   });
 });
 
+describe('/mcp as a connector uses it', () => {
+  it('takes 200 tool calls in a minute from one address, every one answered', async () => {
+    const client = await connect();
+    const calls = [
+      { name: 'search', arguments: { query: 'post' } },
+      { name: 'fetch', arguments: { id: 'alpha-post' } },
+      { name: 'search_posts', arguments: { query: 'alpha' } },
+      { name: 'get_post', arguments: { slug: 'gamma-post' } },
+      { name: 'list_posts', arguments: { limit: 3 } },
+    ];
+    const started = Date.now();
+    const failures: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const call = calls[i % calls.length]!;
+      try {
+        const result = await client.callTool(call);
+        if (result.isError) failures.push(`${i} ${call.name}: tool error`);
+      } catch (error) {
+        failures.push(`${i} ${call.name}: ${String(error)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    await client.close();
+  }, 90_000);
+});
+
 describe('/mcp over HTTP', () => {
   const base = () => inject('baseUrl');
   const ping = (from: string, headers: Record<string, string> = {}) => postJson(base(), '/mcp', PING, { from, headers: { Accept: MCP_ACCEPT, ...headers } });
@@ -116,16 +194,21 @@ describe('/mcp over HTTP', () => {
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.headers['ratelimit-policy']).toBe('"mcp";q=120;w=60');
-    expect(response.headers.ratelimit).toMatch(/^"mcp";r=119;t=\d+$/);
+    expect(response.headers['ratelimit-policy']).toBe('"mcp";q=1200;w=60');
+    expect(response.headers.ratelimit).toMatch(/^"mcp";r=1199;t=\d+$/);
   });
 
-  it('allows 120 requests a minute per client, then answers 429 problem+json with Retry-After', async () => {
+  it('allows 1200 requests a minute per client (a flood guard), then answers 429 problem+json with Retry-After', async () => {
     const from = freshAddress();
     const statuses: number[] = [];
-    for (let i = 0; i < 120; i++) statuses.push((await ping(from)).status);
+    const started = Date.now();
+    for (let i = 0; i < 1200; i++) statuses.push((await ping(from)).status);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const refused = await ping(from);
+    // The window slides: when the run crosses a minute, the earlier minute's calls weigh less as
+    // time goes on, freeing at most the quota's share of the time the run took.
+    const freed = Math.ceil((1200 * (Date.now() - started)) / 60_000) + 1;
+    let refused = await ping(from);
+    for (let extra = 0; refused.status === 200 && extra < freed; extra++) refused = await ping(from);
     expect(refused.status).toBe(429);
     expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -144,11 +227,66 @@ describe('/mcp over HTTP', () => {
     expect((await ping(from, { Origin: new URL(inject('siteUrl')).origin })).status).toBe(200);
   });
 
-  it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405 and Allow: POST', async (method) => {
+  it.each(['GET', 'DELETE', 'PUT'])('answers %s with 405 and Allow naming the methods it answers', async (method) => {
     const response = await request(base(), '/mcp', { method, headers: { Accept: MCP_ACCEPT }, from: freshAddress() });
     expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe('POST');
+    expect(response.headers.allow).toBe('OPTIONS, POST');
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  });
+
+  it('answers OPTIONS with the same Allow, every method of which it answers', async () => {
+    const from = freshAddress();
+    const options = await request(base(), '/mcp', { method: 'OPTIONS', from });
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toBe('OPTIONS, POST');
+    expect((await ping(from)).status).toBe(200);
+  });
+
+  it('answers /mcp/ as /mcp', async () => {
+    const response = await postJson(base(), '/mcp/', PING, { from: freshAddress(), headers: { Accept: MCP_ACCEPT } });
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const client = await connect();
+    const viaSlash = new Client({ name: 'lectern-contract-test', version: '1.0.0' });
+    await viaSlash.connect(new StreamableHTTPClientTransport(new URL(url('/mcp/')), { fetch: fetchFrom(freshAddress()) }));
+    expect((await viaSlash.listTools()).tools.length).toBe((await client.listTools()).tools.length);
+    await Promise.all([client.close(), viaSlash.close()]);
+  });
+
+  it('refuses a JSON-RPC batch whole: none of its calls runs, and it counts once', async () => {
+    const from = freshAddress();
+    const batch = Array.from({ length: 45 }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_posts', arguments: { query: 'post' } },
+    }));
+    const response = await postJson(base(), '/mcp', batch, { from, headers: { Accept: MCP_ACCEPT } });
+    expect(response.status).toBe(400);
+    expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(response.headers.ratelimit).toMatch(/^"mcp";r=1199;/);
+  });
+
+  it('reads a message of up to 64 KiB (MCP_BODY_LIMIT) whole and answers a longer one 413', async () => {
+    const LIMIT = 64 * 1024;
+    /** A ping padded in its _meta to exactly `size` bytes. */
+    const padded = (size: number) => {
+      const base = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: { pad: '' } } });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`);
+    };
+    const post = (body: string) =>
+      request(base(), '/mcp', {
+        method: 'POST',
+        from: freshAddress(),
+        headers: { Accept: MCP_ACCEPT, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+        body,
+      });
+    const under = await post(padded(LIMIT));
+    expect(under.status).toBe(200);
+    expect(under.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    const over = await post(padded(LIMIT + 1));
+    expect(over.status).toBe(413);
+    expect(over.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
 
   it('answers malformed posts with 4xx, never 5xx', async () => {
@@ -181,17 +319,42 @@ describe('/mcp is announced', () => {
     expect(text).toContain(`Endpoint: ${url('/mcp')}`);
   });
 
-  it('in the API catalog, as an API of its own with its documentation', async () => {
-    const { linkset } = (await (await get('/.well-known/api-catalog')).json()) as { linkset: { anchor: string; 'service-doc'?: { href: string }[] }[] };
+  it('in the API catalog, as an item and as an API of its own with its documentation and server card', async () => {
+    const { linkset } = (await (await get('/.well-known/api-catalog')).json()) as {
+      linkset: { anchor: string; item?: { href: string }[]; 'service-desc'?: { href: string; type: string }[]; 'service-doc'?: { href: string }[] }[];
+    };
     const entry = linkset.find((set) => set.anchor === url('/mcp'));
     expect(entry?.['service-doc']?.[0]?.href).toBe(url('/docs/api#mcp'));
+    expect(entry?.['service-desc']).toContainEqual({ href: url('/.well-known/mcp.json'), type: 'application/json' });
+    expect(linkset[0]?.item?.map((item) => item.href)).toEqual(expect.arrayContaining([url('/mcp'), url('/.well-known/mcp.json'), url('/api/search')]));
+  });
+
+  it('by a server card at /.well-known/mcp.json (draft SEP-2127) that says what the server answers', async () => {
+    const response = await get('/.well-known/mcp.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const card = (await response.json()) as {
+      name: string;
+      version: string;
+      remotes: { type: string; url: string }[];
+      capabilities: unknown;
+      tools: { name: string }[];
+    };
+    const client = await connect();
+    expect(card.name).toBe(client.getServerVersion()?.name);
+    expect(card.version).toBe(client.getServerVersion()?.version);
+    expect(card.capabilities).toEqual(client.getServerCapabilities());
+    expect(card.tools.map((tool) => tool.name)).toEqual((await client.listTools()).tools.map((tool) => tool.name));
+    expect(card.remotes).toEqual([{ type: 'streamable-http', url: url('/mcp') }]);
+    await client.close();
+    expect(await (await get('/llms.txt')).text()).toContain(`(${url('/.well-known/mcp.json')})`);
   });
 
   it('on the docs page, beside the write routes in the limits table', async () => {
     const html = await (await get('/docs/api')).text();
     expect(html).toContain('id="mcp"');
     const limits = html.slice(html.indexOf('id="limits"'));
-    expect(limits).toMatch(/<code>\/mcp<\/code><\/td><td>120<\/td><td>1 min<\/td>/);
+    expect(limits).toMatch(/<code>\/mcp<\/code><\/td><td>1200<\/td><td>1 min<\/td>/);
     expect(limits).toMatch(/<code>\/api\/subscribe<\/code><\/td><td>5<\/td><td>10 min<\/td>/);
   });
 
@@ -199,7 +362,7 @@ describe('/mcp is announced', () => {
     const spec = (await (await get('/openapi.json')).json()) as {
       paths: Record<string, Record<string, { description?: string; responses: Record<string, { headers?: object }> }>>;
     };
-    expect(spec.paths['/mcp']?.post?.description).toContain('120 requests per 1 minute');
+    expect(spec.paths['/mcp']?.post?.description).toContain('1200 requests per 1 minute');
     expect(Object.keys(spec.paths['/mcp']?.post?.responses['429']?.headers ?? {})).toContain('Retry-After');
     expect(spec.paths['/api/search']?.get).toBeDefined();
   });

@@ -44,7 +44,8 @@ describe('GET /api/rss', () => {
       );
     }
     const alpha = channel.item.find((item) => item.link === url('/blog/alpha-post'));
-    expect(alpha?.pubDate).toBe('Fri, 10 Jan 2025 00:00:00 GMT');
+    // Midnight in the site's time zone (New York), not in London.
+    expect(alpha?.pubDate).toBe('Fri, 10 Jan 2025 05:00:00 GMT');
     expect(alpha?.category).toHaveLength(2);
     expect(alpha?.description).toBe('The first fixture post, with code and a table.');
   });

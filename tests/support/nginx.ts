@@ -71,7 +71,8 @@ async function waitForPort(port: number, nginx: ChildProcess, log: () => string)
   }
 }
 
-export type RunningNginx = { http: string; https: string; log: () => string; stop: () => Promise<void> };
+/** `cacheDir`: nginx's proxy_cache folder, the test's own. */
+export type RunningNginx = { http: string; https: string; cacheDir: string; log: () => string; stop: () => Promise<void> };
 
 /** deploy/nginx.conf in front of two instances on these ports, listening on two loopback ports of its own. */
 export async function startNginx(upstreams: [number, number]): Promise<RunningNginx> {
@@ -91,6 +92,7 @@ export async function startNginx(upstreams: [number, number]): Promise<RunningNg
   return {
     http: `http://127.0.0.1:${httpPort}`,
     https: `http://127.0.0.1:${httpsPort}`,
+    cacheDir: path.join(dir, 'cache'),
     log,
     stop: async () => {
       if (nginx.exitCode === null) {

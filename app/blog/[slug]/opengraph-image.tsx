@@ -3,6 +3,7 @@ import { ImageResponse } from 'next/og';
 import { OG_SIZE, OgCard } from '@/components/og-card';
 import { publishedPost, site } from '@/lib/content';
 import { kept } from '@/lib/content/build-cache';
+import { longDate } from '@/lib/content/dates';
 import { postParams } from '@/lib/content/source';
 
 export const size = OG_SIZE;
@@ -18,15 +19,13 @@ export const alt = `The post's title on a card of ${site().name}`;
 // What next/og's ImageResponse sends with a card in production.
 const CARD_CACHE_CONTROL = 'public, immutable, no-transform, max-age=31536000';
 
-const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
-
 /** Each post's Open Graph image: its title on the site's card, drawn at build (or on the first request of an older post). */
 export default async function Image({ params }: { params: Promise<{ slug: string }> }) {
   const post = publishedPost((await params).slug);
   if (!post) notFound();
   const { name, author } = site();
-  const date = longDate.format(Date.parse(post.date.length === 10 ? `${post.date}T00:00:00Z` : post.date));
-  const footer = [author.name, date].filter(Boolean).join(' · ');
+  const date = longDate(post.dateMillis, site().timezone);
+  const footer = [post.author ?? author.name, date].filter(Boolean).join(' · ');
   // Drawn once per title, name and date, and kept between builds (lib/content/build-cache.ts).
   const png = await kept('card', JSON.stringify([name, post.title, footer]), async () =>
     Buffer.from(await new ImageResponse(<OgCard kicker={name} title={post.title} footer={footer} />, OG_SIZE).arrayBuffer()),

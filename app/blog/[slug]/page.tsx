@@ -5,6 +5,7 @@ import { MarkdownHtml } from '@/components/markdown-html';
 import { TagList } from '@/components/tag-list';
 import { UnpublishedMark } from '@/components/unpublished-mark';
 import { contentPaths, publishedPost, site } from '@/lib/content';
+import { lastChanged, zonedDateTime } from '@/lib/content/dates';
 import { postParams } from '@/lib/content/source';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
@@ -21,7 +22,13 @@ export async function generateMetadata({ params }: PageProps<'/blog/[slug]'>) {
     title: post.title,
     description: post.description,
     path: post.path,
-    article: { slug: post.slug, published: post.date, modified: post.updated, tags: post.tags },
+    article: {
+      slug: post.slug,
+      published: zonedDateTime(post.dateMillis, site().timezone),
+      modified: post.updatedMillis === undefined ? undefined : zonedDateTime(post.updatedMillis, site().timezone),
+      author: post.author,
+      tags: post.tags,
+    },
   });
 }
 
@@ -38,11 +45,11 @@ export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
           '@type': 'BlogPosting',
           headline: post.title,
           description: post.description,
-          datePublished: post.date,
-          dateModified: post.updated ?? post.date,
+          datePublished: zonedDateTime(post.dateMillis, site().timezone),
+          dateModified: zonedDateTime(lastChanged(post), site().timezone),
           url: post.url,
           mainEntityOfPage: post.url,
-          author: { '@type': 'Person', name: author.name, ...(author.url ? { url: author.url } : {}) },
+          author: post.author ? { '@type': 'Person', name: post.author } : { '@type': 'Person', name: author.name, ...(author.url ? { url: author.url } : {}) },
           publisher: { '@type': 'Organization', name },
           keywords: post.tags,
           wordCount: words,
@@ -54,11 +61,11 @@ export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
         <UnpublishedMark post={post} banner />
         <h1>{post.title}</h1>
         <p className="meta">
-          <PostDate value={post.date} />
-          {post.updated && (
+          <PostDate millis={post.dateMillis} />
+          {post.updatedMillis !== undefined && (
             <>
               {' · Updated '}
-              <PostDate value={post.updated} />
+              <PostDate millis={post.updatedMillis} />
             </>
           )}
           {` · ${readingMinutes} min read`}

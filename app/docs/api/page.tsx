@@ -32,15 +32,18 @@ export default function ApiDocsPage() {
       <h2 id="mcp">MCP server</h2>
       <p>
         <code>/mcp</code> is a Model Context Protocol server (Streamable HTTP, stateless: no session, every JSON-RPC message is a <code>POST</code> answered
-        with JSON; <code>GET</code> and <code>DELETE</code> answer 405). Its tools only read what is published:{' '}
+        with JSON, one message per request; a batch is refused). <code>OPTIONS</code> names the methods it answers; <code>GET</code> and <code>DELETE</code>{' '}
+        answer 405. Its tools only read what is published:{' '}
         {MCP_TOOLS.map((tool, index) => (
           <span key={tool}>
             {index > 0 ? ', ' : ''}
             <code>{tool}</code>
           </span>
         ))}{' '}
-        (a search, one post as markdown, the newest posts). <code>llms.txt</code> and <code>pricing.md</code> are its resources. An unknown slug is a tool
-        result with <code>isError: true</code>. A request whose <code>Origin</code> is another site&apos;s is refused with 403 (MCP clients send none).
+        (<code>search</code> and <code>fetch</code> in the shapes ChatGPT&apos;s connectors read, a search with snippets, one post as markdown, the newest
+        posts); every result names each post&apos;s canonical URL (the last three also as a <code>resource_link</code>). <code>llms.txt</code> and{' '}
+        <code>pricing.md</code> are its resources. An unknown slug is a tool result with <code>isError: true</code>. A request whose <code>Origin</code> is
+        another site&apos;s is refused with 403 (MCP clients send none). Its server card (a draft format, SEP-2127) is <code>/.well-known/mcp.json</code>.
       </p>
       <h2 id="limits">Rate limits</h2>
       <p>

@@ -11,7 +11,8 @@ describe('the API catalog', () => {
 
   it('is anchored at its own URL and describes the API with /openapi.json and /docs/api', () => {
     expect(api?.anchor).toBe(`${FIXTURE_SITE}/.well-known/api-catalog`);
-    expect(api?.['service-desc']).toEqual([{ href: `${FIXTURE_SITE}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }]);
+    // The type /openapi.json is served with.
+    expect(api?.['service-desc']).toEqual([{ href: `${FIXTURE_SITE}/openapi.json`, type: 'application/json' }]);
     expect(api?.['service-doc']).toEqual([{ href: `${FIXTURE_SITE}/docs/api`, type: 'text/html' }]);
   });
 
@@ -24,6 +25,9 @@ describe('the API catalog', () => {
       '/robots.txt',
       '/sitemap.xml',
       '/api/blog',
+      '/api/search',
+      '/mcp',
+      '/.well-known/mcp.json',
       '/api/home/markdown',
       '/api/rss',
       '/atom.xml',
@@ -43,7 +47,7 @@ describe('the API catalog', () => {
     const types = new Map(publicEndpoints().map((entry) => [entry.path, entry.type]));
     for (const item of api?.item ?? []) {
       const path = item.href.replace(FIXTURE_SITE, '');
-      if (!path.startsWith('/tags/')) expect(item.type).toBe(types.get(path));
+      if (!path.startsWith('/tags/') && path !== '/mcp') expect(item.type).toBe(types.get(path));
     }
     expect((api?.item ?? []).find((item) => item.href.endsWith('/api/rss'))?.type).toBe('application/rss+xml');
   });
@@ -56,8 +60,15 @@ describe('the API catalog', () => {
     expect(hrefs).not.toContain('/tags/unpublished-only/rss.xml');
   });
 
-  it('names the MCP server as an API of its own, with no item to GET', () => {
-    expect(mcp).toMatchObject({ anchor: `${FIXTURE_SITE}/mcp`, 'service-doc': [{ href: `${FIXTURE_SITE}/docs/api#mcp` }] });
-    expect(mcp).not.toHaveProperty('item');
+  it('names the MCP server as an item and as an API of its own, described by /openapi.json and its server card', () => {
+    expect(api?.item).toContainEqual({ href: `${FIXTURE_SITE}/mcp`, type: 'application/json', title: 'MCP server' });
+    expect(mcp).toMatchObject({
+      anchor: `${FIXTURE_SITE}/mcp`,
+      'service-desc': [
+        { href: `${FIXTURE_SITE}/openapi.json`, type: 'application/json' },
+        { href: `${FIXTURE_SITE}/.well-known/mcp.json`, type: 'application/json' },
+      ],
+      'service-doc': [{ href: `${FIXTURE_SITE}/docs/api#mcp` }],
+    });
   });
 });

@@ -61,3 +61,29 @@ describe('OpenAPI: the read endpoints', () => {
     expect(paths['/feed.json']?.get?.responses['200']?.content).toEqual({ 'application/feed+json': { schema: { $ref: '#/components/schemas/JsonFeed' } } });
   });
 });
+
+describe('OpenAPI: operations', () => {
+  const all = Object.entries(openApiDocument().paths as Record<string, Record<string, { operationId?: string }>>).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({ path, method, id: operation.operationId })),
+  );
+
+  it('names every operation with an operationId of its own', () => {
+    expect(all.length).toBeGreaterThan(30);
+    for (const { path, method, id } of all) expect(id, `${method} ${path}`).toMatch(/^[a-z]+[A-Z][A-Za-z0-9]*$/);
+    expect(new Set(all.map((operation) => operation.id)).size).toBe(all.length);
+    expect(all.find((operation) => operation.path === '/blog/{slug}.md')?.id).toBe('getBlogBySlugMd');
+  });
+
+  it('documents 412 on every read that keeps validators, and 400 for an undecodable path parameter', () => {
+    for (const [path, { get }] of Object.entries(paths)) {
+      if (!get?.responses['304']) continue;
+      expect(get.responses['412'], path).toBeDefined();
+      if (path.includes('{')) expect(get.responses['400'], path).toBeDefined();
+    }
+  });
+
+  it('promises Last-Modified on the post page only with its markdown', () => {
+    const page = paths['/blog/{slug}']?.get?.responses['200']?.headers as Record<string, { required?: boolean }>;
+    expect(page['Last-Modified']?.required).not.toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFrontmatter } from '@/lib/content/frontmatter';
+import { frontmatterRendersAsHeading, splitFrontmatter } from '@/lib/content/frontmatter';
 
 describe('splitFrontmatter', () => {
   it('splits the YAML mapping from the body, keeping dates as strings', () => {
@@ -18,5 +18,21 @@ describe('splitFrontmatter', () => {
     ['a list instead of a mapping', '---\n- a\n---\n', 'frontmatter must be a YAML mapping of keys to values'],
   ])('refuses %s', (_name, source, message) => {
     expect(() => splitFrontmatter(source)).toThrow(message);
+  });
+});
+
+describe('frontmatter read as CommonMark', () => {
+  it('is a heading when the closing "---" follows a line of text (a setext underline)', () => {
+    expect(frontmatterRendersAsHeading('---\ntitle: A\ntags: [http, caching]\n---\nBody.\n')).toBe(true);
+    expect(frontmatterRendersAsHeading('---\ntitle: A\ndraft: true\n---\n')).toBe(true);
+  });
+
+  it('is no heading when a blank line comes before the closing "---", or the file has no frontmatter', () => {
+    expect(frontmatterRendersAsHeading('---\ntitle: A\ntags: [http, caching]\n\n---\n# Body\n')).toBe(false);
+    expect(frontmatterRendersAsHeading('# Just a heading\n')).toBe(false);
+  });
+
+  it('looks at the frontmatter only, not at the headings of the body', () => {
+    expect(frontmatterRendersAsHeading('---\ntitle: A\n\n---\nText\n---\n## Body\n')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFrontmatter } from '@/lib/content/frontmatter';
+import { frontmatterRendersAsHeading, splitFrontmatter } from '@/lib/content/frontmatter';
 import { DESCRIPTION_PLACEHOLDER, newPostSource, slugFromTitle } from '@/lib/content/new-post';
 import { postFrontmatterSchema } from '@/lib/content/schema';
 
@@ -31,5 +31,11 @@ describe('newPostSource', () => {
     });
     expect(body).toMatch(/^## First section\n/);
     expect(body).toContain('Remove `draft: true` to publish.');
+  });
+
+  it('writes frontmatter that its markdown twin shows as text between two rules, not as a heading', () => {
+    const source = newPostSource('ETags', '2026-11-24');
+    expect(frontmatterRendersAsHeading(source)).toBe(false);
+    expect(frontmatterRendersAsHeading(source.replace('\n\n---\n', '\n---\n'))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateToMillis, postFrontmatterSchema, productFrontmatterSchema, slugSchema } from '@/lib/content/schema';
+import { dateToMillis, postFrontmatterSchema, productFrontmatterSchema, siteSchema, slugSchema } from '@/lib/content/schema';
 
 const post = { title: 'A', description: 'B', date: '2025-01-10' };
 const problems = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -47,5 +47,27 @@ describe('product frontmatter', () => {
 
   it('refuses a currency that is not an ISO 4217 code', () => {
     expect(problems(productFrontmatterSchema.safeParse({ ...offer, currency: 'euro' }))).toEqual(['currency: must be an ISO 4217 code such as EUR']);
+  });
+});
+
+describe('site settings', () => {
+  const base = { name: 'N', summary: 'S', author: { name: 'A' }, citation: 'C', reuse: 'R' };
+
+  it('takes an IANA time zone, UTC by default, and refuses a name the runtime does not know', () => {
+    expect(siteSchema.parse(base).timezone).toBe('UTC');
+    expect(siteSchema.parse({ ...base, timezone: 'Europe/Berlin' }).timezone).toBe('Europe/Berlin');
+    const wrong = siteSchema.safeParse({ ...base, timezone: 'Mars/Olympus' });
+    expect(wrong.success).toBe(false);
+    expect(wrong.error?.issues[0]?.message).toContain('IANA time zone');
+  });
+});
+
+describe('a post’s author', () => {
+  const post = { title: 'T', description: 'D', date: '2025-01-10' };
+  it('is optional, and a name when given', () => {
+    expect(postFrontmatterSchema.parse(post).author).toBeUndefined();
+    expect(postFrontmatterSchema.parse({ ...post, author: ' Guest Writer ' }).author).toBe('Guest Writer');
+    expect(postFrontmatterSchema.safeParse({ ...post, author: '' }).success).toBe(false);
+    expect(postFrontmatterSchema.safeParse({ ...post, author: { name: 'x' } }).success).toBe(false);
   });
 });

@@ -33,8 +33,8 @@ describe('the content source', () => {
 
   it('dates the site by its newest published change, and a list by its own posts', () => {
     expect(lastModified()).toBe(Date.parse('2025-04-01T09:30:00+02:00'));
-    // alpha-post, the only "http" post, was updated after it was published.
-    expect(lastModified(publishedPosts().filter((post) => post.tags.includes('http')))).toBe(Date.UTC(2025, 1, 1));
+    // alpha-post, the only "http" post, was updated after it was published: 2025-02-01, midnight in the site's New York.
+    expect(lastModified(publishedPosts().filter((post) => post.tags.includes('http')))).toBe(Date.parse('2025-02-01T00:00:00-05:00'));
     expect(lastModified([])).toBeUndefined();
   });
 

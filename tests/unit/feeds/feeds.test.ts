@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { tagBySlug } from '@/lib/content';
 import { atomFeed, jsonFeed, jsonFeedSchema, rssFeed, tagRssFeed } from '@/lib/feeds/feeds';
@@ -31,6 +31,32 @@ describe('feeds', () => {
     const feed = jsonFeedSchema.parse(JSON.parse(await jsonFeed()));
     expect(feed.items.map((item) => item.url)).toEqual(postUrls);
     for (const item of feed.items) expect(item.content_html).not.toMatch(/(?:href|src)="\/(?!\/)/);
+  });
+
+  it('names an author on every entry of every feed: the post’s own (gamma-post’s), else the site’s', async () => {
+    const expected = PUBLISHED_SLUGS.map((slug) => (slug === 'gamma-post' ? 'Guest Writer' : 'Test Author'));
+    const rss = await rssFeed();
+    expect(XMLValidator.validate(rss)).toBe(true);
+    const channel = xml.parse(rss).rss.channel;
+    expect(rss.match(/xmlns:dc="http:\/\/purl\.org\/dc\/elements\/1\.1\/"/g)).toHaveLength(1);
+    expect(channel['dc:creator']).toBe('Test Author');
+    expect(channel.item.map((item: { 'dc:creator': string }) => item['dc:creator'])).toEqual(expected);
+    const atom = xml.parse(await atomFeed()).feed;
+    expect(atom.entry.map((entry: { author: { name: string } }) => entry.author.name)).toEqual(expected);
+    const json = jsonFeedSchema.parse(JSON.parse(await jsonFeed()));
+    expect(json.items.map((item) => item.authors.map((author) => author.name))).toEqual(expected.map((name) => [name]));
+  });
+
+  it('Atom states its language as xml:lang on the root', async () => {
+    expect(xml.parse(await atomFeed()).feed['@_xml:lang']).toBe('en');
+  });
+
+  it('an author name is escaped like every text in XML', async () => {
+    const tag = tagBySlug('testing');
+    if (!tag) throw new Error('the fixture content has the tag "testing"');
+    const post = { ...tag.posts[0]!, author: 'A <b>&</b> "B"' };
+    const rss = await tagRssFeed({ ...tag, posts: [post] });
+    expect(rss).toContain('<dc:creator>A &lt;b&gt;&amp;&lt;/b&gt; &quot;B&quot;</dc:creator>');
   });
 
   it("a tag's RSS holds only that tag's published posts and names its own URLs", async () => {

@@ -20,7 +20,7 @@ describe('the limits table', () => {
   });
 
   it('limits the MCP endpoint beside them, and nothing else', () => {
-    expect(routeLimits).toEqual({ ...writeRouteLimits, mcp: { path: '/mcp', requests: 120, windowSeconds: 60 } });
+    expect(routeLimits).toEqual({ ...writeRouteLimits, mcp: { path: '/mcp', requests: 1200, windowSeconds: 60 } });
     expect(otherRouteLimits.mcp).toEqual(routeLimits.mcp);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
 
-const { handleMcpPost, mcpMethodNotAllowed } = await import('@/lib/mcp/handler');
+const { handleMcpPost, mcpMethodNotAllowed, mcpOptions } = await import('@/lib/mcp/handler');
 const { freshClient } = await import('../../support/write-routes');
 const { otherRouteLimits } = await import('@/lib/limits/table');
 const LIMIT = otherRouteLimits.mcp;
@@ -35,7 +35,7 @@ describe('POST /mcp', () => {
     const client = new Client({ name: 'lectern-unit-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(MCP_URL), { fetch: handlerFetch(freshClient()) }));
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
     await client.close();
   });
 
@@ -57,11 +57,43 @@ describe('POST /mcp', () => {
 
   it('counts every call against the per-address limit, then answers 429 with Retry-After', async () => {
     const client = freshClient();
+    const started = Date.now();
     for (let call = 0; call < LIMIT.requests; call += 1) expect((await handleMcpPost(rpc(client))).status).toBe(200);
-    const refused = await handleMcpPost(rpc(client));
+    // The window slides: a run that crosses a window's end frees at most the quota's share of the time it took.
+    const freed = Math.ceil((LIMIT.requests * (Date.now() - started)) / (LIMIT.windowSeconds * 1000)) + 1;
+    let refused = await handleMcpPost(rpc(client));
+    for (let extra = 0; refused.status === 200 && extra < freed; extra += 1) refused = await handleMcpPost(rpc(client));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await handleMcpPost(rpc(freshClient()))).status).toBe(200);
+  });
+
+  it('refuses a JSON-RPC batch before any of its calls runs, and counts it once', async () => {
+    const client = freshClient();
+    const calls = Array.from({ length: 3 }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'search_posts', arguments: { query: 'alpha' } },
+    }));
+    const response = await handleMcpPost(rpc(client, {}, JSON.stringify(calls)));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"mcp";r=${LIMIT.requests - 1};`));
+  });
+
+  it('reads a message up to MCP_BODY_LIMIT and refuses a longer one with 413', async () => {
+    const { MCP_BODY_LIMIT } = await import('@/lib/routes/manifest');
+    const padded = (size: number) => {
+      const base = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: '' } } });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`);
+    };
+    const under = await handleMcpPost(rpc(freshClient(), {}, padded(MCP_BODY_LIMIT)));
+    expect(under.status).toBe(200);
+    expect(await under.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const over = await handleMcpPost(rpc(freshClient(), {}, padded(MCP_BODY_LIMIT + 1)));
+    expect(over.status).toBe(413);
+    expect(over.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   });
 
   it('answers a malformed JSON-RPC body as a JSON-RPC error, not a server error', async () => {
@@ -72,10 +104,16 @@ describe('POST /mcp', () => {
 });
 
 describe('any other method on /mcp', () => {
-  it('is 405 with Allow: POST, saying why', async () => {
+  it('is 405 with the two methods it answers in Allow, saying why', async () => {
     const response = mcpMethodNotAllowed(new Request(MCP_URL));
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('POST');
+    expect(response.headers.get('allow')).toBe('OPTIONS, POST');
     expect((await response.json()).detail).toContain('send each JSON-RPC message with POST');
+  });
+
+  it('OPTIONS names the same two methods', () => {
+    const response = mcpOptions();
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('OPTIONS, POST');
   });
 });

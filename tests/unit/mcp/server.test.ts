@@ -24,17 +24,46 @@ describe('the MCP server, through an in-memory transport', () => {
     await server.close();
   });
 
-  it('is named after the site and offers three read-only tools', async () => {
+  it('is named after the site and offers five read-only tools', async () => {
     expect(client.getServerVersion()?.name).toBe('Fixture & Co');
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_post', 'list_posts', 'search_posts']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+  });
+
+  it('announces no list changes: it has no stream to send them on', () => {
+    const capabilities = client.getServerCapabilities();
+    expect(capabilities?.tools?.listChanged).toBe(false);
+    expect(capabilities?.resources?.listChanged).toBe(false);
+  });
+
+  it('search answers {results: [{id, title, url}]} as its one content item, JSON text, and as structured content', async () => {
+    const result = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+    const content = result.content as { type: string; text?: string; uri?: string; name?: string }[];
+    const found = result.structuredContent as { results: { id: string; title: string; url: string }[] };
+    expect(found.results[0]).toEqual({ id: 'alpha-post', title: 'Alpha post', url: 'http://localhost:3000/blog/alpha-post' });
+    expect(JSON.parse(content[0]!.text!)).toEqual(found);
+    // The connectors that call search read exactly one text item.
+    expect(content).toHaveLength(1);
+  });
+
+  it('fetch gives {id, title, text, url, metadata} of a published post, and an error for anything else', async () => {
+    const result = await client.callTool({ name: 'fetch', arguments: { id: 'alpha-post' } });
+    const document = result.structuredContent as { id: string; text: string; url: string; metadata: { markdownUrl: string } };
+    expect(document).toMatchObject({ id: 'alpha-post', title: 'Alpha post', url: 'http://localhost:3000/blog/alpha-post' });
+    expect(document.text).toBe(fs.readFileSync(path.join(FIXTURE, 'posts', 'alpha-post.md'), 'utf8'));
+    expect(document.metadata.markdownUrl).toBe('http://localhost:3000/blog/alpha-post.md');
+    expect(result.content).toHaveLength(1);
+    for (const id of ['draft-post', 'future-post', 'no-such-post'])
+      expect((await client.callTool({ name: 'fetch', arguments: { id } })).isError, id).toBe(true);
   });
 
   it('get_post gives the source file of a published post, byte for byte', async () => {
     const result = await client.callTool({ name: 'get_post', arguments: { slug: 'alpha-post' } });
     expect(result.isError).toBeFalsy();
     expect((result.content as Text[])[0]?.text).toBe(fs.readFileSync(path.join(FIXTURE, 'posts', 'alpha-post.md'), 'utf8'));
+    expect(result.structuredContent).toMatchObject({ slug: 'alpha-post', url: 'http://localhost:3000/blog/alpha-post' });
+    expect((result.content as { type: string; uri?: string }[])[1]).toMatchObject({ type: 'resource_link', uri: 'http://localhost:3000/blog/alpha-post' });
   });
 
   it('get_post answers a draft, a future post and an unknown slug with an error the model can read, naming the tools that list slugs', async () => {

@@ -37,4 +37,15 @@ describe('npm run check', () => {
     expect(result.stderr).toMatch(/fixture-app\.md › version: /);
     expect(result.stderr).toMatch(/fixture-app\.md › download: /);
   });
+
+  it('warns, and still exits 0, when a post’s frontmatter would read as a heading in its markdown twin', () => {
+    const file = path.join(contentDir, 'posts', 'alpha-post.md');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n\n---\n/, '\n---\n'));
+    const result = runScript('check.ts', [], contentDir);
+    expect(result.status).toBe(0);
+    const warnings = result.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Warning: .*posts\/alpha-post\.md: .*heading.*blank line before the closing "---"/);
+    expect(result.stdout).toMatch(/^Content is valid/);
+  });
 });

@@ -57,12 +57,14 @@ describe('If-None-Match and If-Modified-Since', () => {
     br: null,
     headers: [['last-modified', 'Wed, 01 Jan 2025 00:00:00 GMT']] as [string, string][],
   };
-  const notModified = (headers: Record<string, string>, status = 200) => isNotModified({ headers }, { ...entry, status });
+  const notModified = (headers: Record<string, string>, status = 200, sent = entry.etag) => isNotModified({ headers }, { ...entry, status }, sent);
 
-  it('answers 304 to the tag of any copy (weak comparison), and not to another tag or a copy it does not hold', () => {
+  it('answers 304 to the tag of the copy being sent (weak comparison), and not to another copy’s or another tag', () => {
     expect(notModified({ 'if-none-match': '"abc"' })).toBe(true);
-    expect(notModified({ 'if-none-match': 'W/"abc-gz"' })).toBe(true);
-    expect(notModified({ 'if-none-match': '"abc-br"' })).toBe(false);
+    expect(notModified({ 'if-none-match': 'W/"abc-gz"' }, 200, '"abc-gz"')).toBe(true);
+    expect(notModified({ 'if-none-match': '"x", "abc-gz"' }, 200, '"abc-gz"')).toBe(true);
+    expect(notModified({ 'if-none-match': '"abc-gz"' })).toBe(false);
+    expect(notModified({ 'if-none-match': '"abc"' }, 200, '"abc-gz"')).toBe(false);
     expect(notModified({ 'if-none-match': '"x"' })).toBe(false);
   });
 

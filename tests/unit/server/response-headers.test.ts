@@ -70,13 +70,28 @@ describe('the head of every response', () => {
     ).not.toHaveProperty('content-security-policy');
   });
 
-  it('adds Accept to Vary on a negotiated page, and leaves Vary alone elsewhere', () => {
-    const headers: HeaderList = [
+  it('gives both variants of a negotiated URL one Vary (router headers, Accept, Accept-Encoding), and leaves Vary alone elsewhere', () => {
+    const one = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept, Accept-Encoding';
+    const page: HeaderList = [
+      ['content-type', 'text/html'],
+      ['vary', 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept'],
+    ];
+    const twin: HeaderList = [
+      ['content-type', 'text/markdown'],
+      ['vary', 'Accept'],
+    ];
+    expect(headOf(responseHead({ ...read, variant: 'html' }, { status: 200, headers: page })).vary).toBe(one);
+    expect(headOf(responseHead({ ...read, variant: 'markdown' }, { status: 200, headers: twin })).vary).toBe(one);
+    expect(headOf(responseHead({ ...passing, variant: 'markdown' }, { status: 404, headers: twin })).vary).toBe(one);
+    // A header Next names besides them stays, after the common list.
+    expect(headOf(responseHead({ ...passing, variant: 'html' }, { status: 200, headers: [...page.slice(0, 1), ['vary', 'next-url, rsc']] })).vary).toBe(
+      `${one}, next-url`,
+    );
+    const other: HeaderList = [
       ['content-type', 'text/html'],
       ['vary', 'rsc, Accept-Encoding'],
     ];
-    expect(headOf(responseHead({ ...passing, variant: 'markdown' }, { status: 200, headers })).vary).toBe('rsc, Accept-Encoding, Accept');
-    expect(headOf(responseHead(passing, { status: 200, headers })).vary).toBe('rsc, Accept-Encoding');
+    expect(headOf(responseHead(passing, { status: 200, headers: other })).vary).toBe('rsc, Accept-Encoding');
   });
 
   it("on a read, drops Next's ETag, gives a prerendered page the read profile, and keeps Next's router headers in Vary only on pages", () => {
@@ -118,10 +133,10 @@ describe('the head of every response', () => {
       'content-encoding': 'br',
       etag: '"abc-br"',
       'content-length': '42',
-      vary: 'Accept, Accept-Encoding',
+      vary: 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept, Accept-Encoding',
     });
     const notModified = headOf(responseHead({ ...read, variant: 'html' }, { status: 304, headers, body: Buffer.from(PAGE), representation }));
-    expect(notModified).toMatchObject({ etag: '"abc-br"', 'last-modified': 'Wed, 01 Jan 2025 00:00:00 GMT', vary: 'Accept, Accept-Encoding' });
+    expect(notModified).toMatchObject({ etag: '"abc-br"', 'last-modified': 'Wed, 01 Jan 2025 00:00:00 GMT', vary: whole.vary });
     for (const name of ['content-type', 'content-encoding', 'content-length']) expect(notModified).not.toHaveProperty(name);
     expect(notModified['content-security-policy']).toBe(whole['content-security-policy']);
     expect(whole['content-security-policy']).toContain(hashSource('boot()'));

@@ -11,14 +11,18 @@ afterEach(() => {
 
 /** A server whose /slow answers after `slowMs`, with a shutdown as server.ts has one. */
 async function serverWith(options: { slowMs: number; graceMs: number; stopServices: () => Promise<void>; answered?: (path: string) => void }) {
+  let arrived: () => void = () => undefined;
+  /** Resolves once the server holds a request (the next one, from when this is asked). */
+  const nextArrival = () => new Promise<void>((resolve) => (arrived = resolve));
   const server = http.createServer((req, res) => {
+    arrived();
     setTimeout(() => res.end(`answered ${req.url}`, () => options.answered?.(req.url ?? '')), req.url === '/slow' ? options.slowMs : 0);
   });
   servers.push(server);
   const shutdown: Shutdown = gracefulShutdown(server, { graceMs: options.graceMs, stopServices: options.stopServices, log: quiet });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
-  return { server, shutdown, port };
+  return { server, shutdown, port, nextArrival };
 }
 
 function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; body: string; connection: string | undefined }> {
@@ -46,15 +50,16 @@ function connects(port: number): Promise<boolean> {
 describe('gracefulShutdown', () => {
   it('refuses new connections at once, lets a request in flight finish with Connection: close, then stops the services', async () => {
     const events: string[] = [];
-    const { shutdown, port } = await serverWith({
+    const { shutdown, port, nextArrival } = await serverWith({
       slowMs: 300,
       graceMs: 5000,
       stopServices: async () => void events.push('services stopped'),
       answered: (path) => events.push(`answered ${path}`),
     });
     const agent = new http.Agent({ keepAlive: true });
+    const arrival = nextArrival();
     const inFlight = get(port, '/slow', agent);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arrival;
     const done = shutdown.begin();
     expect(shutdown.stopping).toBe(true);
     expect(await connects(port)).toBe(false);
@@ -78,13 +83,14 @@ describe('gracefulShutdown', () => {
   });
 
   it('closes what is still open once the grace has passed, and does not wait on services past it', async () => {
-    const { shutdown, port } = await serverWith({ slowMs: 60_000, graceMs: 200, stopServices: () => new Promise<void>(() => undefined) });
+    const { shutdown, port, nextArrival } = await serverWith({ slowMs: 60_000, graceMs: 200, stopServices: () => new Promise<void>(() => undefined) });
     const agent = new http.Agent({ keepAlive: true });
+    const arrival = nextArrival();
     const cut = get(port, '/slow', agent).then(
       () => 'answered',
       () => 'cut',
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arrival;
     const started = Date.now();
     await shutdown.begin();
     expect(await cut).toBe('cut');

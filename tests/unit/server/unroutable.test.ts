@@ -64,6 +64,7 @@ describe('unroutable', () => {
     expect(unroutable('TRACE', '/blog/alpha-post')).toMatchObject({ problem: 'method-not-allowed', allow: 'GET, HEAD' });
     expect(unroutable('trace', '/api/subscribe')).toMatchObject({ problem: 'method-not-allowed', allow: 'POST' });
     expect(unroutable('TRACK', '/api/payments/webhook')).toMatchObject({ allow: 'POST' });
+    expect(unroutable('TRACE', '/mcp')).toMatchObject({ allow: 'OPTIONS, POST' });
   });
 });
 
