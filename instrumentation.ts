@@ -1,10 +1,11 @@
-import { envOrExit } from './lib/env';
+import { envOrExit, nodeEnv } from './lib/env';
 
 /**
  * Runs once when the server starts, under lectern's server and under any host
  * that runs Next.js itself: a bad setting, or settings a platform host cannot
  * keep, stop the start with every problem named; then mail left in the outbox
- * by a previous run goes out.
+ * by a previous run goes out, and the search index is built (a reader's
+ * search never waits for it).
  */
 export async function register() {
   const settings = envOrExit();
@@ -20,4 +21,8 @@ export async function register() {
   const { services } = await import('./lib/services');
   void services().store;
   void services().mailWorker;
+  if (nodeEnv() !== 'development') {
+    const { prepareSearchIndex } = await import('./lib/search/site');
+    prepareSearchIndex();
+  }
 }
