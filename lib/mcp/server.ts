@@ -6,7 +6,7 @@ import { publishedPost, site } from '../content';
 import { blogList, blogListSchema } from '../feeds/blog-json';
 import { llmsTxt } from '../agents/llms';
 import { pricingMarkdown } from '../feeds/pricing-md';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchPublishedPosts, searchResultsSchema } from '../search/site';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchPublishedPosts, searchResultsSchema, searchTextSchema } from '../search/site';
 
 const LIST_DEFAULT = 10;
 const LIST_MAX = 50;
@@ -35,9 +35,9 @@ export function createMcpServer(): McpServer {
     {
       title: 'Search posts',
       description:
-        'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs and a snippet of its text.',
+        'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs, the section of its best match (with its anchor URL) and a snippet of its text with the matched words marked.',
       inputSchema: {
-        query: z.string().trim().min(1).max(SEARCH_QUERY_MAX_LENGTH).describe('The words to find.'),
+        query: searchTextSchema.describe('The words to find.'),
         limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`How many results at most (default ${SEARCH_LIMIT_DEFAULT}).`),
       },
       outputSchema: searchResultsSchema.shape,

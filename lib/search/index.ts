@@ -286,19 +286,41 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
       while (index + 1 < sections.length && sections[index + 1]!.start <= at) index += 1;
       return index;
     };
-    // The match whose snippet holds the most different words of the query, within one section; the first on a tie.
-    let anchor = -1;
+    // The section: the one holding the most words of the query, a word found in few sections of the post counting
+    // more, a word of its heading more again, then the one where they are most frequent; the first on a tie.
+    const bySection = new Map<number, { words: Set<number>; heading: Set<number>; count: number }>();
+    for (const match of found) {
+      const index = sectionAt(match.at);
+      let entry = bySection.get(index);
+      if (!entry) bySection.set(index, (entry = { words: new Set(), heading: new Set(), count: 0 }));
+      entry.words.add(match.word);
+      const section = sections[index];
+      if (section?.heading != null && match.end <= section.start + section.heading.length) entry.heading.add(match.word);
+      entry.count += 1;
+    }
+    const spread = matched.map((_, word) => [...bySection.values()].filter((entry) => entry.words.has(word)).length);
     let anchorSection = -1;
+    let bestScore = 0;
+    for (const [index, entry] of bySection) {
+      let score = 0.25 * Math.min(entry.count, 8);
+      for (const word of entry.words) score += 1 + 3 / spread[word]!;
+      for (const word of entry.heading) score += 3 / spread[word]!;
+      if (score > bestScore || (score === bestScore && index < anchorSection)) {
+        bestScore = score;
+        anchorSection = index;
+      }
+    }
+    // In it, the match whose snippet holds the most different words of the query; the first on a tie.
+    let anchor = -1;
     let most = 0;
     for (let i = 0; i < found.length; i += 1) {
-      const section = sectionAt(found[i]!.at);
-      const limit = Math.min(found[i]!.at + SNIPPET_LENGTH - LEAD, sections[section + 1]?.start ?? Number.POSITIVE_INFINITY);
+      if (sectionAt(found[i]!.at) !== anchorSection) continue;
+      const limit = Math.min(found[i]!.at + SNIPPET_LENGTH - LEAD, sections[anchorSection + 1]?.start ?? Number.POSITIVE_INFINITY);
       const distinct = new Set<number>();
       for (let j = i; j < found.length && found[j]!.end <= limit; j += 1) distinct.add(found[j]!.word);
       if (distinct.size > most) {
         most = distinct.size;
         anchor = found[i]!.at;
-        anchorSection = section;
       }
     }
     const floor = anchorSection >= 0 ? sections[anchorSection]!.start : 0;

@@ -56,15 +56,6 @@ describe('buildSearchIndex', () => {
     expect(index.search('invisible', 10).hits).toEqual([]);
     expect(index.search('docs', 10).hits).toHaveLength(1);
   });
-
-  it('gives a plain-text snippet around the first match', () => {
-    const body = `## Intro\n\n${filler}\n\nHere **the ETag** is a [strong validator](/blog/x) of \`the bytes\`. ${filler}`;
-    const [hit] = buildSearchIndex([post('a', { body })]).search('etag', 1).hits;
-    expect(hit?.snippet).toContain('the ETag is a strong validator of the bytes');
-    expect(hit?.snippet).toMatch(/^….*…$/);
-    expect(hit!.snippet.length).toBeLessThanOrEqual(SNIPPET_LENGTH + 2);
-    expect(hit?.snippet).not.toMatch(/[*`#[\]]/);
-  });
 });
 
 describe('passages', () => {

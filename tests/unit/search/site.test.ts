@@ -9,6 +9,11 @@ describe('parseSearchQuery', () => {
     expect(parse('q=etag&limit=50')).toEqual({ ok: true, query: { q: 'etag', limit: 50 } });
   });
 
+  it('counts each word once, and common English words not at all', () => {
+    const words = Array.from({ length: 10 }, (_, i) => `word${i}`).join(' ');
+    expect(parse(new URLSearchParams({ q: `${words} ${words} the of and` }).toString())).toMatchObject({ ok: true });
+  });
+
   it.each([
     ['', 'q', 'is required'],
     ['q=', 'q', 'must not be empty'],
@@ -20,6 +25,7 @@ describe('parseSearchQuery', () => {
     ['q=a&limit=2.5', 'limit', 'must be an integer from 1 to 50'],
     ['q=a&limit=', 'limit', 'must be an integer from 1 to 50'],
     ['q=a&limit=1&limit=2', 'limit', 'must be given at most once'],
+    [`q=${Array.from({ length: 11 }, (_, i) => `word${i}`).join('+')}`, 'q', 'must have at most 10 different words (repeated words and common ones such as "the" are not counted)'],
   ])('refuses %j: %s %s', (query, path, message) => {
     expect(parse(query)).toEqual({ ok: false, errors: [{ path, message }] });
   });
