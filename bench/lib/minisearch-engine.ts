@@ -1,3 +1,6 @@
+// The search engine lectern used before its own index (lib/search/index.ts), kept for `npm run bench -- search`
+// to compare against: MiniSearch with the same fields, boosts, stop words, prefix and typo rules. With
+// `topK`, the best `limit` results are picked in one pass instead of sorting every match.
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Post } from '../../lib/content/load';
 import { markdownToPlainText } from '../../lib/search/plain-text';
@@ -89,7 +92,7 @@ export function snippet(text: string, terms: readonly string[]): string {
  * that order). Pure: the caller decides which posts are searchable. The index
  * keeps the posts by reference, and the plain text of each for its snippets.
  */
-export function buildSearchIndex<P extends SearchablePost>(posts: readonly P[]): SearchIndex<P> {
+export function buildMiniSearchIndex<P extends SearchablePost>(posts: readonly P[], { topK = false } = {}): SearchIndex<P> {
   // The text of each post is kept: making it again for every result would cost more than the query.
   const bySlug = new Map(posts.map((post, order) => [post.slug, { post, order, text: markdownToPlainText(post.body) }]));
   const index = new MiniSearch<P>({
@@ -116,10 +119,22 @@ export function buildSearchIndex<P extends SearchablePost>(posts: readonly P[]):
   return {
     size: posts.length,
     search(query, limit) {
-      const results = index
-        .search(query)
-        .sort((a: SearchResult, b: SearchResult) => b.score - a.score || bySlug.get(a.id as string)!.order - bySlug.get(b.id as string)!.order);
-      const hits = results.slice(0, limit).map((result) => {
+      const better = (a: SearchResult, b: SearchResult) => b.score - a.score || bySlug.get(a.id as string)!.order - bySlug.get(b.id as string)!.order;
+      const results = index.search(query);
+      let best: SearchResult[];
+      if (topK) {
+        best = [];
+        for (const result of results) {
+          if (best.length === limit && better(result, best[best.length - 1]!) >= 0) continue;
+          let at = best.length;
+          while (at > 0 && better(result, best[at - 1]!) < 0) at -= 1;
+          best.splice(at, 0, result);
+          if (best.length > limit) best.pop();
+        }
+      } else {
+        best = results.sort(better).slice(0, limit);
+      }
+      const hits = best.map((result) => {
         const { post, text } = bySlug.get(result.id as string)!;
         return { post, score: result.score, snippet: snippet(text || post.description, result.terms) };
       });
