@@ -54,7 +54,6 @@ const nextConfig: NextConfig = {
     'redis',
     '@upstash/redis',
     '@upstash/ratelimit',
-    'minisearch',
     'feed',
     'yaml',
     'zod',

@@ -95,7 +95,8 @@ function queries(all, count) {
 function worstQueries(all) {
   const counts = new Map();
   for (const post of all.slice(0, 500))
-    for (const word of new Set(wordsOf(`${post.title} ${post.body}`))) if (!STOP_WORDS.has(word) && word.length > 1) counts.set(word, (counts.get(word) ?? 0) + 1);
+    for (const word of new Set(wordsOf(`${post.title} ${post.body}`)))
+      if (!STOP_WORDS.has(word) && word.length > 1) counts.set(word, (counts.get(word) ?? 0) + 1);
   const common = [...counts].sort((a, b) => b[1] - a[1]).map(([word]) => word);
   const ten = common.slice(0, 10);
   const long = common.filter((word) => word.length >= 5).slice(0, 10);
@@ -189,9 +190,13 @@ function measure(engine, corpus, documents) {
     `  mix of ${list.length} queries × ${ROUNDS}: p50 ${search.p50.toFixed(3)} ms, p99 ${search.p99.toFixed(3)} ms, max ${search.max.toFixed(3)} ms; CPU p50 ${search.cpu.p50.toFixed(3)} ms, p99 ${search.cpu.p99.toFixed(3)} ms`,
   );
   for (const row of kinds)
-    log(`    ${row.kind.padEnd(12)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  CPU p99 ${row.cpu.p99.toFixed(3)} ms  (median ${row.medianMatches} matching posts)`);
+    log(
+      `    ${row.kind.padEnd(12)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  CPU p99 ${row.cpu.p99.toFixed(3)} ms  (median ${row.medianMatches} matching posts)`,
+    );
   for (const row of worst)
-    log(`    worst: ${row.kind.padEnd(38)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  CPU p99 ${row.cpu.p99.toFixed(3)} ms  (${row.matches} posts)`);
+    log(
+      `    worst: ${row.kind.padEnd(38)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  CPU p99 ${row.cpu.p99.toFixed(3)} ms  (${row.matches} posts)`,
+    );
   return { engine, corpus, posts: documents.length, build: { ms: buildMs, heapBefore: before, heapAfter: after, indexBytes }, search, kinds, worst };
 }
 
@@ -212,7 +217,15 @@ const ascii = 'The "quoted" words of a long post, and more of them, for a page. 
 const curly = ascii.replaceAll('"', '\u201c');
 const foldMs = (text) => {
   for (let i = 0; i < 50; i += 1) foldText(text);
-  return summary(Array.from({ length: 20 }, () => time(() => { for (let i = 0; i < 50; i += 1) foldText(text); }).ms)).p50;
+  return summary(
+    Array.from(
+      { length: 20 },
+      () =>
+        time(() => {
+          for (let i = 0; i < 50; i += 1) foldText(text);
+        }).ms,
+    ),
+  ).p50;
 };
 const fold = { characters: ascii.length, texts: 50, asciiMs: foldMs(ascii), curlyMs: foldMs(curly) };
 log(`foldText of 50 texts of ${ascii.length} characters: ${fold.asciiMs.toFixed(2)} ms ASCII, ${fold.curlyMs.toFixed(2)} ms with curly quotes`);
@@ -251,7 +264,13 @@ async function underSearch() {
     log(`writing ${count} real-frequency posts and building them with next build (BUILD_WORKERS=1)`);
     generate(contentDir, count, 1, VOCABULARY);
     const result = await nextBuild({ distDir, contentDir, timeoutMs: 45 * 60_000, env: { BUILD_WORKERS: '1' } });
-    if (!result.ok) throw new Error(`next build failed:\n${result.lines.slice(-30).map((entry) => entry.line).join('\n')}`);
+    if (!result.ok)
+      throw new Error(
+        `next build failed:\n${result.lines
+          .slice(-30)
+          .map((entry) => entry.line)
+          .join('\n')}`,
+      );
     fs.writeFileSync(stamp, digest);
     log(`built in ${result.wallSeconds.toFixed(0)} s`);
   }
@@ -292,7 +311,9 @@ async function underSearch() {
     searching = false;
     await Promise.all(searchers);
     const searched = summary(searches);
-    log(`/llms.txt idle: p50 ${idle.p50.toFixed(2)} ms, p99 ${idle.p99.toFixed(2)} ms; under 4 searchers: p50 ${loaded.p50.toFixed(2)} ms, p99 ${loaded.p99.toFixed(2)} ms (${(loaded.p99 / idle.p99).toFixed(2)}×); searches p50 ${searched.p50.toFixed(2)} ms, ${searched.count} in all`);
+    log(
+      `/llms.txt idle: p50 ${idle.p50.toFixed(2)} ms, p99 ${idle.p99.toFixed(2)} ms; under 4 searchers: p50 ${loaded.p50.toFixed(2)} ms, p99 ${loaded.p99.toFixed(2)} ms (${(loaded.p99 / idle.p99).toFixed(2)}×); searches p50 ${searched.p50.toFixed(2)} ms, ${searched.count} in all`,
+    );
     return { posts: count, builtAtStart: builtLine ?? null, queries: costs, worst: worstHttp, idle, loaded, searches: searched, ratio: loaded.p99 / idle.p99 };
   } finally {
     await server.stop();
@@ -303,7 +324,8 @@ const http10k = HTTP ? await underSearch() : undefined;
 
 const at = (corpus, size, engine = 'lectern') => runs.find((run) => run.corpus === corpus && run.posts === size && run.engine === engine);
 const goals = {};
-for (const size of SIZES.filter((size) => GOALS.p99Ms[size])) goals[`p99at${size}`] = ['generated', 'real'].every((corpus) => at(corpus, size)?.search.cpu.p99 < GOALS.p99Ms[size]);
+for (const size of SIZES.filter((size) => GOALS.p99Ms[size]))
+  goals[`p99at${size}`] = ['generated', 'real'].every((corpus) => at(corpus, size)?.search.cpu.p99 < GOALS.p99Ms[size]);
 const tenK = ['generated', 'real'].map((corpus) => at(corpus, 10_000)).filter(Boolean);
 if (tenK.length) {
   goals.memory = tenK.every((run) => run.build.indexBytes < GOALS.indexBytes);
@@ -311,7 +333,11 @@ if (tenK.length) {
   goals.worst = tenK.every((run) => Math.max(...run.worst.map((row) => row.cpu.p99)) < GOALS.worstMs);
 }
 if (http10k) goals.readUnderSearch = http10k.ratio <= GOALS.readRatio;
-log(`goals: ${Object.entries(goals).map(([name, ok]) => `${name} ${ok ? 'met' : 'missed'}`).join(', ')}`);
+log(
+  `goals: ${Object.entries(goals)
+    .map(([name, ok]) => `${name} ${ok ? 'met' : 'missed'}`)
+    .join(', ')}`,
+);
 
 saveResult('search', {
   loadAverage: (await import('node:os')).loadavg(),

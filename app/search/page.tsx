@@ -27,9 +27,7 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
       <SearchForm id="search-q" label="Search posts" defaultValue={text} className="post-form search-form" />
       {!found ? (
         <p className="notice">
-          {refused
-            ? `That search cannot be run: it ${refused}.`
-            : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
+          {refused ? `That search cannot be run: it ${refused}.` : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
         </p>
       ) : found.hits.length === 0 ? (
         <p className="notice">

@@ -326,7 +326,9 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
     const floor = anchorSection >= 0 ? sections[anchorSection]!.start : 0;
     const { start, end } = cut(text, anchor === -1 ? undefined : anchor, floor);
     const lead = start > 0 ? 1 : 0;
-    const marks = found.filter((match) => match.at >= start && match.end <= end).map((match) => ({ start: match.at - start + lead, end: match.end - start + lead }));
+    const marks = found
+      .filter((match) => match.at >= start && match.end <= end)
+      .map((match) => ({ start: match.at - start + lead, end: match.end - start + lead }));
     const section = sections[anchorSection];
     return {
       section: section?.heading != null && section.id != null ? { heading: section.heading, id: section.id } : null,

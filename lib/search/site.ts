@@ -55,7 +55,12 @@ export const searchEntrySchema = z.object({
   tags: z.array(z.string()),
   url: z.url(),
   markdownUrl: z.url(),
-  section: z.string().nullable().describe('The `##` or `###` heading of the section where the post matches best, as the page shows it; null when the best match is before the first heading or only in the title, tags or description.'),
+  section: z
+    .string()
+    .nullable()
+    .describe(
+      'The `##` or `###` heading of the section where the post matches best, as the page shows it; null when the best match is before the first heading or only in the title, tags or description.',
+    ),
   sectionUrl: z.url().describe("The section's URL on the post page, with its `#anchor` (the heading's id); the post's URL when `section` is null."),
   snippet: z.string().describe('About 160 characters of plain text around the best match (… where cut).'),
   marks: z

@@ -109,7 +109,12 @@ describe('passages', () => {
 
   it('is the whole text when it is short, and the description when the post has no text', () => {
     const index = buildSearchIndex([post('a', { body: 'A short text.' }), post('b', { body: '', description: 'Only a short description.' })]);
-    expect(index.search('short', 2).hits.map((hit) => hit.snippet).sort()).toEqual(['A short text.', 'Only a short description.']);
+    expect(
+      index
+        .search('short', 2)
+        .hits.map((hit) => hit.snippet)
+        .sort(),
+    ).toEqual(['A short text.', 'Only a short description.']);
   });
 });
 
@@ -145,8 +150,7 @@ describe('buildSearchIndexInSlices', () => {
     clearInterval(timer);
     expect(ticks).toBeGreaterThan(0);
     const whole = buildSearchIndex(posts);
-    for (const query of ['title 3', 'word7', 'paragraph', 'wor'])
-      expect(sliced.search(query, 20)).toEqual(whole.search(query, 20));
+    for (const query of ['title 3', 'word7', 'paragraph', 'wor']) expect(sliced.search(query, 20)).toEqual(whole.search(query, 20));
   });
 });
 

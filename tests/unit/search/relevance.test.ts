@@ -50,7 +50,11 @@ describe('relevance over the site\u2019s own posts', () => {
   it('finds the expected post (and section) in the first three results for at least 90 % of the queries', () => {
     const posts = publishedPosts();
     expect(posts.length).toBeGreaterThanOrEqual(12);
-    for (const { slug } of CASES) expect(posts.some((post) => post.slug === slug), slug).toBe(true);
+    for (const { slug } of CASES)
+      expect(
+        posts.some((post) => post.slug === slug),
+        slug,
+      ).toBe(true);
     const index = buildSearchIndex(posts);
     const missed: string[] = [];
     for (const { q, slug, section, kind } of CASES) {
@@ -63,7 +67,9 @@ describe('relevance over the site\u2019s own posts', () => {
         );
     }
     const share = (CASES.length - missed.length) / CASES.length;
-    console.log(`search relevance: ${CASES.length - missed.length} of ${CASES.length} queries (${(share * 100).toFixed(0)} %) find the expected post${missed.length ? `; missed:\n  ${missed.join('\n  ')}` : ''}`);
+    console.log(
+      `search relevance: ${CASES.length - missed.length} of ${CASES.length} queries (${(share * 100).toFixed(0)} %) find the expected post${missed.length ? `; missed:\n  ${missed.join('\n  ')}` : ''}`,
+    );
     expect(CASES.length).toBeGreaterThanOrEqual(30);
     expect(share).toBeGreaterThanOrEqual(0.9);
   });

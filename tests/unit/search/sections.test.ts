@@ -12,7 +12,11 @@ describe('markdownToSections', () => {
       ['First', 'first'],
       ['Second', 'second'],
     ]);
-    expect(sections.map(({ start }, i) => text.slice(start, sections[i + 1]?.start).trim())).toEqual(['Intro text.', 'First One. Deeper Still one.', 'Second Two.']);
+    expect(sections.map(({ start }, i) => text.slice(start, sections[i + 1]?.start).trim())).toEqual([
+      'Intro text.',
+      'First One. Deeper Still one.',
+      'Second Two.',
+    ]);
   });
 
   it('starts at the first heading when no text comes before it', () => {

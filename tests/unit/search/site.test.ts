@@ -25,7 +25,11 @@ describe('parseSearchQuery', () => {
     ['q=a&limit=2.5', 'limit', 'must be an integer from 1 to 50'],
     ['q=a&limit=', 'limit', 'must be an integer from 1 to 50'],
     ['q=a&limit=1&limit=2', 'limit', 'must be given at most once'],
-    [`q=${Array.from({ length: 11 }, (_, i) => `word${i}`).join('+')}`, 'q', 'must have at most 10 different words (repeated words and common ones such as "the" are not counted)'],
+    [
+      `q=${Array.from({ length: 11 }, (_, i) => `word${i}`).join('+')}`,
+      'q',
+      'must have at most 10 different words (repeated words and common ones such as "the" are not counted)',
+    ],
   ])('refuses %j: %s %s', (query, path, message) => {
     expect(parse(query)).toEqual({ ok: false, errors: [{ path, message }] });
   });
