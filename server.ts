@@ -5,7 +5,7 @@ import { config } from './lib/config';
 import { deployment } from './lib/deploy';
 import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
-import { postsToPrewarm, prewarm } from './lib/server/prewarm';
+import { postsToPrewarm, prewarm, requestBeforeStart } from './lib/server/prewarm';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -33,6 +33,10 @@ if (!dev) {
   void services().store;
   void services().mailWorker;
 }
+
+// The search index is built now, by the routes' own code (a search asked through Next, before anyone can
+// connect; lib/search/site.ts keeps one index per process), so no reader's search waits for it.
+if (!dev) await requestBeforeStart((req, res) => void handle(req, res).catch(() => res.destroy()), '/api/search?q=index');
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };

@@ -143,10 +143,12 @@ const ENGINES = {
 
 function measure(engine, corpus, documents) {
   const before = heapUsed();
-  const { ms: buildMs, value: index } = time(() => ENGINES[engine](documents));
+  const { ms: buildMs, cpuMs: buildCpuMs, value: index } = time(() => ENGINES[engine](documents));
   const after = heapUsed();
   const indexBytes = after - before;
-  log(`${engine}, ${corpus}, ${documents.length} posts: built in ${(buildMs / 1000).toFixed(2)} s; heap +${(indexBytes / 2 ** 20).toFixed(1)} MiB`);
+  log(
+    `${engine}, ${corpus}, ${documents.length} posts: built in ${(buildMs / 1000).toFixed(2)} s (${(buildCpuMs / 1000).toFixed(2)} s of CPU); heap +${(indexBytes / 2 ** 20).toFixed(1)} MiB`,
+  );
   const list = queries(documents, QUERIES);
   for (const { query } of list) index.search(query, LIMIT); // warm-up: every code path compiled
   const byKind = new Map();
@@ -197,7 +199,7 @@ function measure(engine, corpus, documents) {
     log(
       `    worst: ${row.kind.padEnd(38)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  CPU p99 ${row.cpu.p99.toFixed(3)} ms  (${row.matches} posts)`,
     );
-  return { engine, corpus, posts: documents.length, build: { ms: buildMs, heapBefore: before, heapAfter: after, indexBytes }, search, kinds, worst };
+  return { engine, corpus, posts: documents.length, build: { ms: buildMs, cpuMs: buildCpuMs, heapBefore: before, heapAfter: after, indexBytes }, search, kinds, worst };
 }
 
 pinSelf(1);
@@ -329,7 +331,7 @@ for (const size of SIZES.filter((size) => GOALS.p99Ms[size]))
 const tenK = ['generated', 'real'].map((corpus) => at(corpus, 10_000)).filter(Boolean);
 if (tenK.length) {
   goals.memory = tenK.every((run) => run.build.indexBytes < GOALS.indexBytes);
-  goals.buildTime = tenK.every((run) => run.build.ms < GOALS.buildMs);
+  goals.buildTime = tenK.every((run) => run.build.cpuMs < GOALS.buildMs);
   goals.worst = tenK.every((run) => Math.max(...run.worst.map((row) => row.cpu.p99)) < GOALS.worstMs);
 }
 if (http10k) goals.readUnderSearch = http10k.ratio <= GOALS.readRatio;

@@ -323,7 +323,10 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
         anchor = found[i]!.at;
       }
     }
-    const floor = anchorSection >= 0 ? sections[anchorSection]!.start : 0;
+    // The snippet starts within the section, after its heading (which the result names) unless the match is in it.
+    const { start: sectionStart = 0, heading = null } = sections[anchorSection] ?? {};
+    const afterHeading = heading === null ? sectionStart : sectionStart + heading.length + 1;
+    const floor = anchor >= afterHeading ? afterHeading : sectionStart;
     const { start, end } = cut(text, anchor === -1 ? undefined : anchor, floor);
     const lead = start > 0 ? 1 : 0;
     const marks = found
@@ -414,7 +417,7 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
 function cut(text: string, anchor: number | undefined, floor: number): { start: number; end: number } {
   if (text.length <= SNIPPET_LENGTH) return { start: 0, end: text.length };
   let start = anchor === undefined ? 0 : Math.max(floor, anchor - LEAD);
-  if (start + SNIPPET_LENGTH > text.length) start = Math.max(0, text.length - SNIPPET_LENGTH);
+  if (start + SNIPPET_LENGTH > text.length) start = Math.max(floor, text.length - SNIPPET_LENGTH);
   if (start > 0 && text[start - 1] !== ' ') {
     const space = text.indexOf(' ', start);
     if (space !== -1 && (anchor === undefined || space < anchor)) start = space + 1;

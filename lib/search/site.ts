@@ -100,7 +100,8 @@ function built(index: SearchIndex<Post>, started: number, how: string): SearchIn
 
 /**
  * Builds the index of the published posts now, unless this process has it:
- * lectern starts it before it answers anyone (instrumentation.ts), so no
+ * instrumentation.ts calls it as a platform host starts the app (lectern's
+ * own server asks for a search before it listens instead: server.ts), so no
  * reader's request builds it.
  */
 export function prepareSearchIndex(): void {
@@ -137,8 +138,9 @@ function siteIndex(): SearchIndex<Post> {
     return state.ready.index;
   }
   if (!state.ready) {
-    // A host that did not run instrumentation.ts: the first search builds it.
-    state.ready = { key, index: built(buildSearchIndex(posts), started, 'on the first search') };
+    // The first search of the process: lectern's server asks for one before it listens (server.ts), and
+    // a platform host has run instrumentation.ts; any other host builds it on its first search.
+    state.ready = { key, index: built(buildSearchIndex(posts), started, 'for the first search') };
     byList.set(posts, state.ready.index);
     return state.ready.index;
   }
