@@ -168,9 +168,14 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
   });
   const postings = new Int32Array(size);
   const weights = new Float32Array(size);
+  let sinceYield = 0;
   for (const [id, term] of terms.entries()) {
-    if (id % 256 === 0) yield;
     const { docs, counts } = gathered.get(term)!;
+    sinceYield += docs.length + 16;
+    if (sinceYield > 20_000) {
+      sinceYield = 0;
+      yield;
+    }
     gathered.delete(term);
     const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
     let at = offsets[id]!;
