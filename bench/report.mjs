@@ -626,7 +626,12 @@ function goalsBlock(existing) {
       out.search.push(
         [
           'search index under 100 MiB and built under 5 s at 10,000 posts',
-          tenK.map((run) => `${run.corpus} ${signedMib(run.build.indexBytes)}, ${seconds((run.build.cpuMs ?? run.build.ms) / 1000)} s CPU (wall ${seconds(run.build.ms / 1000)} s)`).join('; '),
+          tenK
+            .map(
+              (run) =>
+                `${run.corpus} ${signedMib(run.build.indexBytes)}, ${seconds((run.build.cpuMs ?? run.build.ms) / 1000)} s CPU (wall ${seconds(run.build.ms / 1000)} s)`,
+            )
+            .join('; '),
           yes(tenK.every((run) => run.build.indexBytes < GOALS.searchIndexBytes && (run.build.cpuMs ?? run.build.ms) < GOALS.searchBuildMs)),
         ],
         [

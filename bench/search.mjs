@@ -199,7 +199,15 @@ function measure(engine, corpus, documents) {
     log(
       `    worst: ${row.kind.padEnd(38)} p50 ${row.p50.toFixed(3)} ms  p99 ${row.p99.toFixed(3)} ms  CPU p99 ${row.cpu.p99.toFixed(3)} ms  (${row.matches} posts)`,
     );
-  return { engine, corpus, posts: documents.length, build: { ms: buildMs, cpuMs: buildCpuMs, heapBefore: before, heapAfter: after, indexBytes }, search, kinds, worst };
+  return {
+    engine,
+    corpus,
+    posts: documents.length,
+    build: { ms: buildMs, cpuMs: buildCpuMs, heapBefore: before, heapAfter: after, indexBytes },
+    search,
+    kinds,
+    worst,
+  };
 }
 
 pinSelf(1);
