@@ -56,6 +56,8 @@ const TYPO_LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** Occurrences of one indexed word looked at in one post, for the passage. */
 const OCCURRENCES_PER_TERM = 64;
 
+const EMPTY = new Int32Array(0);
+
 /** One indexed word a query word stands for, and how much it counts. */
 type Variant = { term: number; weight: number };
 
@@ -128,9 +130,13 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
   const texts: SectionedText[] = [];
   const lengths = new Float64Array(count * FIELDS);
   const fieldTotals = new Float64Array(FIELDS);
-  // For each word: its posts, and its count in each field of each packed in one number (7 bits a field).
-  const gathered = new Map<string, { docs: number[]; counts: number[] }>();
-  const perPost = new Map<string, number>();
+  // First pass: each post's words as numbers (in the order first met), with their count in each field
+  // packed in one number (7 bits a field), in typed arrays: the collector has little to trace.
+  const met = new Map<string, number>();
+  const frequencies: number[] = [];
+  const postTerms: Int32Array[] = [];
+  const postCounts: Int32Array[] = [];
+  const perPost = new Map<number, number>();
   for (let doc = 0; doc < count; doc += 1) {
     const post = posts[doc]!;
     const sectioned = markdownToSections(post.body);
@@ -142,45 +148,54 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
       for (const word of words(fields[field]!)) {
         if (STOP_WORDS.has(word)) continue;
         length += 1;
-        const packed = perPost.get(word) ?? 0;
-        if (((packed >>> (7 * field)) & MAX_TF) < MAX_TF) perPost.set(word, packed + (1 << (7 * field)));
+        let id = met.get(word);
+        if (id === undefined) {
+          id = met.size;
+          met.set(word, id);
+          frequencies.push(0);
+        }
+        const packed = perPost.get(id) ?? 0;
+        if (((packed >>> (7 * field)) & MAX_TF) < MAX_TF) perPost.set(id, packed + (1 << (7 * field)));
       }
       lengths[doc * FIELDS + field] = length;
       fieldTotals[field] = fieldTotals[field]! + length;
     }
-    for (const [word, packed] of perPost) {
-      let entry = gathered.get(word);
-      if (!entry) gathered.set(word, (entry = { docs: [], counts: [] }));
-      entry.docs.push(doc);
-      entry.counts.push(packed);
+    const ids = new Int32Array(perPost.size);
+    const counts = new Int32Array(perPost.size);
+    let i = 0;
+    for (const [id, packed] of perPost) {
+      ids[i] = id;
+      counts[i++] = packed;
+      frequencies[id] = frequencies[id]! + 1;
     }
+    postTerms.push(ids);
+    postCounts.push(counts);
     yield;
   }
 
-  const averages = Array.from(fieldTotals, (total) => total / Math.max(1, count) || 1);
-  const terms = [...gathered.keys()].sort();
+  // The words in order (for prefixes), each word's postings in one pair of typed arrays, posts in order.
+  const terms = [...met.keys()].sort();
   const termIds = new Map(terms.map((term, id) => [term, id]));
+  const sortedId = new Int32Array(terms.length);
+  for (const [term, first] of met) sortedId[first] = termIds.get(term)!;
+  met.clear();
   const offsets = new Int32Array(terms.length + 1);
-  let size = 0;
-  terms.forEach((term, id) => {
-    size += gathered.get(term)!.docs.length;
-    offsets[id + 1] = size;
-  });
-  const postings = new Int32Array(size);
-  const weights = new Float32Array(size);
-  let sinceYield = 0;
-  for (const [id, term] of terms.entries()) {
-    const { docs, counts } = gathered.get(term)!;
-    sinceYield += docs.length + 16;
-    if (sinceYield > 20_000) {
-      sinceYield = 0;
-      yield;
-    }
-    gathered.delete(term);
-    const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
-    let at = offsets[id]!;
-    for (let i = 0; i < docs.length; i += 1, at += 1) {
-      const doc = docs[i]!;
+  for (let first = 0; first < sortedId.length; first += 1) offsets[sortedId[first]! + 1] = frequencies[first]!;
+  for (let id = 0; id < terms.length; id += 1) offsets[id + 1] = offsets[id + 1]! + offsets[id]!;
+  const idfs = new Float64Array(terms.length);
+  for (let id = 0; id < terms.length; id += 1) {
+    const frequency = offsets[id + 1]! - offsets[id]!;
+    idfs[id] = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+  }
+  const averages = Array.from(fieldTotals, (total) => total / Math.max(1, count) || 1);
+  const postings = new Int32Array(offsets[terms.length]!);
+  const weights = new Float32Array(offsets[terms.length]!);
+  const filled = offsets.slice(0, terms.length);
+  for (let doc = 0; doc < count; doc += 1) {
+    const ids = postTerms[doc]!;
+    const counts = postCounts[doc]!;
+    for (let i = 0; i < ids.length; i += 1) {
+      const id = sortedId[ids[i]!]!;
       let weight = 0;
       for (let field = 0; field < FIELDS; field += 1) {
         const tf = (counts[i]! >>> (7 * field)) & MAX_TF;
@@ -188,9 +203,14 @@ function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<voi
         const norm = 1 - B + (B * lengths[doc * FIELDS + field]!) / averages[field]!;
         weight += (BOOSTS[field]! * (tf * (K1 + 1))) / (tf + K1 * norm);
       }
+      const at = filled[id]!;
+      filled[id] = at + 1;
       postings[at] = doc;
-      weights[at] = idf * weight;
+      weights[at] = idfs[id]! * weight;
     }
+    postTerms[doc] = EMPTY;
+    postCounts[doc] = EMPTY;
+    if (doc % 200 === 199) yield;
   }
   const frequency = (term: number) => offsets[term + 1]! - offsets[term]!;
 
