@@ -2,17 +2,18 @@
 
 const MARKS = /\p{M}/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
-const NON_ASCII_CHARS = /[^\x00-\x7f]/gu;
 const UPPER_ASCII = /[A-Z]+/g;
+/** Letters that may carry an accent or a case that lowercasing left: Latin with its extensions, Greek, Cyrillic. */
+const FOLDABLE = /[\u00c0-\u024f\u0370-\u04ff\u1e00-\u1fff]/g;
 
-/** Each non-ASCII character's fold, made once: the set of characters a site uses is small. */
+/** Each foldable character's fold, made once: the set of characters a site uses is small. */
 const folds = new Map<string, string>();
 
 function foldChar(char: string): string {
   let folded = folds.get(char);
   if (folded === undefined) {
     const candidate = char.normalize('NFD').replace(MARKS, '').toLowerCase();
-    // A fold that changes the length (ß stays, İ would grow) keeps the character, so indexes stay put.
+    // A fold that changes the length (İ would grow) keeps the character, so indexes stay put.
     folded = candidate.length === char.length ? candidate : char.toLowerCase().length === char.length ? char.toLowerCase() : char;
     if (folds.size < 4096) folds.set(char, folded);
   }
@@ -22,12 +23,16 @@ function foldChar(char: string): string {
 /**
  * Lowercase without accents (`Café` → `cafe`), keeping every character at its
  * index, so a word found in the folded text is at the same place in the text.
- * Two regular-expression passes, not one step per character: a page folds up
- * to 50 long texts per search.
+ * Whole-string operations, not one step per character: a page folds up to 50
+ * long texts per search, and only accented letters (not quotes or dashes)
+ * are looked at one by one.
  */
 export function foldText(text: string): string {
-  const lowered = text.replace(UPPER_ASCII, (run) => run.toLowerCase());
-  return NON_ASCII.test(lowered) ? lowered.replace(NON_ASCII_CHARS, foldChar) : lowered;
+  const lowered = text.toLowerCase();
+  if (!NON_ASCII.test(lowered)) return lowered;
+  // Lowercasing never shrinks a text; where it grew it (İ), only ASCII is lowercased here and foldChar does the rest.
+  const aligned = lowered.length === text.length ? lowered : text.replace(UPPER_ASCII, (run) => run.toLowerCase());
+  return aligned.replace(FOLDABLE, foldChar);
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
