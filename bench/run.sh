@@ -46,6 +46,8 @@ options (passed to every part)
   --posts=N             posts for render (default 300), build-profile (default 1000),
                         build-memory (default 10000); for search a list (default 10000,50000)
   --http=false          search: skip the part over HTTP (its 10,000-post build)
+  --parts=engines,fold,http
+                        search: run only these parts; the others keep their last results
   --queries=N           queries for search (default 400, each run 5 times)
   --memory-limits=MiB,… memory cgroup sizes for build-memory (default 4096,3072)
   --spellings=N, --queries=N

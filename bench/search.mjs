@@ -12,12 +12,13 @@
 //    `real` (the same posts with their text drawn from the words of content/posts with their
 //    counts, so the site's common words are in most posts). lectern's engine at 10,000 and
 //    50,000 posts; MiniSearch (as lectern used it, and with a top-k cut) at 10,000.
-// 2. foldText over 50 texts of 23,000 characters, ASCII and with curly quotes.
+// 2. foldText over 50 texts of 23,000 characters, ASCII and with curly quotes (CPU time).
 // 3. Over HTTP (skipped with --http=false): 10,000 `real` posts built with next build and served
 //    by lectern's server; the p50/p99 of a cached read (/llms.txt, one client in a loop) idle and
 //    while 4 clients loop the worst query on /api/search, and the server's log line saying the
 //    index was built at start.
 //   node --expose-gc --import tsx bench/search.mjs [--posts=10000,50000] [--queries=400] [--rounds=5] [--http=false] [--seconds=8]
+//     [--parts=engines,fold,http]
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -26,7 +27,7 @@ import { buildSearchIndex } from '../lib/search/index.ts';
 import { foldText, queryWords, STOP_WORDS, words as wordsOf } from '../lib/search/text.ts';
 import { buildMiniSearchIndex } from './lib/minisearch-engine.ts';
 import { generate, makePost, prng, realVocabulary } from './generate-posts.mjs';
-import { cliOptions, log, nextBuild, percentile, pinSelf, saveResult, SITE, sleep, snapshotSite, startLectern, TMP } from './lib/common.mjs';
+import { cliOptions, log, nextBuild, percentile, pinSelf, readJson, RESULTS, saveResult, SITE, sleep, snapshotSite, startLectern, TMP } from './lib/common.mjs';
 
 const options = cliOptions();
 const SIZES = String(options.posts ?? '10000,50000')
@@ -35,6 +36,9 @@ const SIZES = String(options.posts ?? '10000,50000')
 const QUERIES = Number(options.queries ?? 400);
 const ROUNDS = Number(options.rounds ?? 5);
 const HTTP = options.http !== 'false';
+// --parts=engines,fold,http (default all): the parts not run keep their figures from the last results.
+const PARTS = new Set(String(options.parts ?? 'engines,fold,http').split(','));
+const previous = readJson(path.join(RESULTS, 'search.json'));
 const SECONDS = Number(options.seconds ?? 8);
 const LIMIT = 10;
 const GOALS = { p99Ms: { 10000: 5, 50000: 15 }, worstMs: 20, indexBytes: 100 * 2 ** 20, buildMs: 5000, readRatio: 2 };
@@ -211,8 +215,8 @@ function measure(engine, corpus, documents) {
 }
 
 pinSelf(1);
-const runs = [];
-for (const corpus of ['generated', 'real']) {
+const runs = PARTS.has('engines') ? [] : (previous?.runs ?? []);
+for (const corpus of PARTS.has('engines') ? ['generated', 'real'] : []) {
   for (const size of SIZES) {
     log(`generating ${size} ${corpus} posts`);
     let documents = posts(size, corpus);
@@ -233,12 +237,13 @@ const foldMs = (text) => {
       () =>
         time(() => {
           for (let i = 0; i < 50; i += 1) foldText(text);
-        }).ms,
+        }).cpuMs,
     ),
   ).p50;
 };
-const fold = { characters: ascii.length, texts: 50, asciiMs: foldMs(ascii), curlyMs: foldMs(curly) };
-log(`foldText of 50 texts of ${ascii.length} characters: ${fold.asciiMs.toFixed(2)} ms ASCII, ${fold.curlyMs.toFixed(2)} ms with curly quotes`);
+const fold = PARTS.has('fold') ? { characters: ascii.length, texts: 50, asciiMs: foldMs(ascii), curlyMs: foldMs(curly) } : previous?.fold;
+if (PARTS.has('fold'))
+  log(`foldText of 50 texts of ${ascii.length} characters: ${fold.asciiMs.toFixed(2)} ms ASCII, ${fold.curlyMs.toFixed(2)} ms with curly quotes (CPU)`);
 
 /** A GET on a kept-alive connection; resolves with the milliseconds it took. */
 function timedGet(agent, baseUrl, pathname) {
@@ -330,7 +335,7 @@ async function underSearch() {
   }
 }
 
-const http10k = HTTP ? await underSearch() : undefined;
+const http10k = HTTP && PARTS.has('http') ? await underSearch() : previous?.http;
 
 const at = (corpus, size, engine = 'lectern') => runs.find((run) => run.corpus === corpus && run.posts === size && run.engine === engine);
 const goals = {};
