@@ -91,7 +91,12 @@ const byList = new WeakMap<readonly Post[], SearchIndex<Post>>();
  * Which posts a list holds. In production the files do not change under a
  * running server; which of them are published does, and that is the list.
  */
-const keyOf = (posts: readonly Post[]) => posts.map((post) => post.slug).join('\n');
+const keys = new WeakMap<readonly Post[], string>();
+function keyOf(posts: readonly Post[]): string {
+  let key = keys.get(posts);
+  if (key === undefined) keys.set(posts, (key = posts.map((post) => post.slug).join('\n')));
+  return key;
+}
 
 function built(index: SearchIndex<Post>, started: number, how: string): SearchIndex<Post> {
   console.log(`search index of ${index.size} posts built ${how} in ${Math.round(performance.now() - started)} ms`);
