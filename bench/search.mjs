@@ -292,7 +292,8 @@ async function underSearch() {
   const server = await startLectern({ distDir, env: { CONTENT_DIR: contentDir, PREWARM: '0' } });
   try {
     const startLog = fs.readFileSync(server.logFile, 'utf8');
-    const builtLine = /search index of [\d,]+ posts built at start in \d+ ms/.exec(startLog)?.[0];
+    // Built before the server listened: its line comes before the one saying it listens.
+    const builtLine = /search index of [\d,]+ posts built (?:at start )?in \d+ ms(?=\n[\s\S]*lectern production server on)/.exec(startLog)?.[0];
     log(`server log: ${builtLine ?? 'no line about the search index'}`);
     const all = posts(count, 'real');
     const worst = worstQueries(all);

@@ -98,8 +98,8 @@ function keyOf(posts: readonly Post[]): string {
   return key;
 }
 
-function built(index: SearchIndex<Post>, started: number, how: string): SearchIndex<Post> {
-  console.log(`search index of ${index.size} posts built ${how} in ${Math.round(performance.now() - started)} ms`);
+function built(index: SearchIndex<Post>, started: number, how = ''): SearchIndex<Post> {
+  console.log(`search index of ${index.size} posts built ${how}in ${Math.round(performance.now() - started)} ms`);
   return index;
 }
 
@@ -115,7 +115,7 @@ export function prepareSearchIndex(): void {
   const key = keyOf(posts);
   if (state.ready?.key === key) return;
   const started = performance.now();
-  state.ready = { key, index: built(buildSearchIndex(posts), started, 'at start') };
+  state.ready = { key, index: built(buildSearchIndex(posts), started, 'at start ') };
   byList.set(posts, state.ready.index);
 }
 
@@ -145,7 +145,7 @@ function siteIndex(): SearchIndex<Post> {
   if (!state.ready) {
     // The first search of the process: lectern's server asks for one before it listens (server.ts), and
     // a platform host has run instrumentation.ts; any other host builds it on its first search.
-    state.ready = { key, index: built(buildSearchIndex(posts), started, 'for the first search') };
+    state.ready = { key, index: built(buildSearchIndex(posts), started) };
     byList.set(posts, state.ready.index);
     return state.ready.index;
   }
@@ -153,7 +153,7 @@ function siteIndex(): SearchIndex<Post> {
     state.building = key;
     void buildSearchIndexInSlices(posts).then((index) => {
       if (state.building !== key) return;
-      state.ready = { key, index: built(index, started, 'again for a new list of published posts') };
+      state.ready = { key, index: built(index, started, 'again for a new list of published posts ') };
       state.building = undefined;
     });
   }
