@@ -761,7 +761,7 @@ function searchBlock() {
         row.kind,
         ...lectern.map((run) => {
           const kind = run.kinds.find((entry) => entry.kind === row.kind);
-          return kind ? `${ms(kind.p50, 3)} / ${ms(kind.cpu.p99)} (${int(kind.medianMatches)})` : '–';
+          return kind ? `${ms(kind.cpu.p50, 3)} / ${ms(kind.cpu.p99)} (${int(kind.medianMatches)})` : '–';
         }),
       ]),
     ),
@@ -774,7 +774,7 @@ function searchBlock() {
         row.kind,
         ...lectern.map((run) => {
           const worst = run.worst.find((entry) => entry.kind === row.kind);
-          return worst ? `${ms(worst.p50, 3)} / ${ms(worst.cpu.p99)} (${int(worst.matches)})` : '–';
+          return worst ? `${ms(worst.cpu.p50, 3)} / ${ms(worst.cpu.p99)} (${int(worst.matches)})` : '–';
         }),
       ]),
     ),
