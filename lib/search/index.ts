@@ -124,7 +124,7 @@ export async function buildSearchIndexInSlices<P extends SearchablePost>(posts: 
   }
 }
 
-/** The work of building the index, yielding after each post and each few hundred words. */
+/** The work of building the index, yielding after each post read and every 200 posts written out. */
 function* indexing<P extends SearchablePost>(posts: readonly P[]): Generator<void, SearchIndex<P>> {
   const count = posts.length;
   const texts: SectionedText[] = [];
