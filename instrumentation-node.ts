@@ -1,5 +1,6 @@
 import { platformProblems } from './lib/deploy';
-import { envOrExit } from './lib/env';
+import { envOrExit, nodeEnv } from './lib/env';
+import { prepareSearchIndex } from './lib/search/site';
 import { startServices } from './lib/services';
 
 /**
@@ -7,7 +8,7 @@ import { startServices } from './lib/services';
  * under any host that runs Next.js itself: a bad setting, or settings a platform host cannot
  * keep, stop the start with every problem named; then the services start (the store opens, so
  * a store that cannot open fails the start, not a reader's request, and mail left in the outbox
- * by a previous run goes out). Under lectern's server these are the services server.ts started
+ * by a previous run goes out), and the search index is built. Under lectern's server these are the services server.ts started
  * and stops (lib/process-shared.ts).
  */
 export async function registerNode() {
@@ -19,4 +20,7 @@ export async function registerNode() {
     process.exit(1);
   }
   startServices();
+  // The search index is built now, so a reader's search never waits for it (not in development,
+  // where the content changes under the author's hands).
+  if (nodeEnv() !== 'development') prepareSearchIndex();
 }

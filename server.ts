@@ -6,7 +6,7 @@ import { deployment } from './lib/deploy';
 import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
 import { gracefulShutdown } from './lib/server/shutdown';
-import { postsToPrewarm, prewarm } from './lib/server/prewarm';
+import { postsToPrewarm, prewarm, requestBeforeStart } from './lib/server/prewarm';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -31,6 +31,10 @@ await app.prepare();
 // previous run goes out. lib/process-shared.ts makes these the services the routes use. Development
 // starts none: a store and a worker would run on the author's machine.
 const running = dev ? undefined : (await import('./lib/services')).startServices();
+
+// The search index is built now, by the routes' own code (a search asked through Next, before anyone can
+// connect; lib/search/site.ts keeps one index per process), so no reader's search waits for it.
+if (!dev) await requestBeforeStart((req, res) => void handle(req, res).catch(() => res.destroy()), '/api/search?q=index');
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };

@@ -158,10 +158,49 @@ const IMAGES = [
   ['token-bucket.svg', 'Diagram of a token bucket refilling over time.'],
 ];
 
-function writer(random) {
+/**
+ * The words of the site's own posts (content/posts, frontmatter and code blocks left out) with
+ * how often each occurs, for posts whose text follows real frequencies: the site's common words
+ * ("the", but also "http", "page", "feed") then appear in most generated posts, as in a real
+ * site's, and its rare ones in few.
+ */
+export function realVocabulary(dir = path.join(REPO, 'content', 'posts')) {
+  const counts = new Map();
+  for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.md'))) {
+    const body = fs
+      .readFileSync(path.join(dir, file), 'utf8')
+      .replace(/^---\n[\s\S]*?\n---\n/, '')
+      .replace(/^```[\s\S]*?^```/gm, ' ');
+    for (const word of body.match(/[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const words = [...counts.keys()];
+  const cumulative = new Float64Array(words.length);
+  let total = 0;
+  words.forEach((word, i) => (cumulative[i] = total += counts.get(word)));
+  return { words, counts, cumulative, total };
+}
+
+/** A word drawn from `vocabulary` with its real frequency (binary search over the running counts). */
+function weightedPicker(vocabulary, random) {
+  const { words, cumulative, total } = vocabulary;
+  return () => {
+    const target = random() * total;
+    let low = 0;
+    let high = words.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (cumulative[middle] <= target) low = middle + 1;
+      else high = middle;
+    }
+    return words[low];
+  };
+}
+
+function writer(random, vocabulary) {
   const pick = (list) => list[Math.floor(random() * list.length)];
   const int = (low, high) => low + Math.floor(random() * (high - low + 1));
-  const words = (count) => Array.from({ length: count }, () => pick(WORDS)).join(' ');
+  const word = vocabulary ? weightedPicker(vocabulary, random) : () => pick(WORDS);
+  const words = (count) => Array.from({ length: count }, () => word()).join(' ');
   const sentence = (slugs) => {
     const parts = [words(int(4, 9))];
     const extra = random();
@@ -182,9 +221,9 @@ function titleCase(text) {
   return text[0].toUpperCase() + text.slice(1);
 }
 
-/** One post: frontmatter and a body of about 900 words. */
-export function makePost(index, count, random) {
-  const w = writer(random);
+/** One post: frontmatter and a body of about 900 words; with `vocabulary` (realVocabulary()), its text's words follow that vocabulary's frequencies. */
+export function makePost(index, count, random, vocabulary) {
+  const w = writer(random, vocabulary);
   const subject = w.pick(SUBJECTS);
   const title = titleCase(`${w.pick(VERBS)} ${subject} ${w.pick(QUALIFIERS)}`);
   const slug = `${title
@@ -217,10 +256,10 @@ export function makePost(index, count, random) {
     body.push(`## ${titleCase(w.words(w.int(2, 5)))}`, w.paragraph(neighbours));
     if (s === tableAt) {
       const columns = w.int(3, 4);
-      const header = Array.from({ length: columns }, () => titleCase(w.pick(WORDS)));
+      const header = Array.from({ length: columns }, () => titleCase(w.words(1)));
       const rows = Array.from(
         { length: w.int(3, 6) },
-        () => `| ${Array.from({ length: columns }, (_, c) => (c === 0 ? `\`${w.pick(WORDS)}\`` : w.words(w.int(1, 4)))).join(' | ')} |`,
+        () => `| ${Array.from({ length: columns }, (_, c) => (c === 0 ? `\`${w.words(1)}\`` : w.words(w.int(1, 4)))).join(' | ')} |`,
       );
       body.push([`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows].join('\n'));
     }
@@ -253,12 +292,12 @@ export function makePost(index, count, random) {
   return { slug, source: `${frontmatter.join('\n')}\n\n${body.join('\n\n')}\n` };
 }
 
-export function generate(outDir, count, seed = 1) {
+export function generate(outDir, count, seed = 1, vocabulary = undefined) {
   const random = prng(seed);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(path.join(outDir, 'posts'), { recursive: true });
   // Slugs are known only once made: make all, then point the placeholder links at real posts.
-  const posts = Array.from({ length: count }, (_, index) => makePost(index, count, random));
+  const posts = Array.from({ length: count }, (_, index) => makePost(index, count, random, vocabulary));
   let bytes = 0;
   for (const post of posts) {
     const source = post.source.replace(/\/blog\/post-(\d+)\)/g, (_, n) => `/blog/${posts[Number(n)].slug})`);

@@ -10,7 +10,7 @@ import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
-  ['reads', 'build', 'build-workers', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
+  ['reads', 'build', 'build-workers', 'limits', 'flood', 'search', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
     part,
     readJson(path.join(RESULTS, `${part}.json`)),
   ]),
@@ -26,6 +26,11 @@ const GOALS = {
   memoryP99Ms: 1,
   redisP99Ms: 2,
   floodGrowthBytes: 64 * 2 ** 20,
+  searchP99Ms: { 10000: 5, 50000: 15 },
+  searchWorstMs: 20,
+  searchIndexBytes: 100 * 2 ** 20,
+  searchBuildMs: 5000,
+  searchReadRatio: 2,
 };
 
 const int = (value) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en-US'));
@@ -462,6 +467,7 @@ const GOAL_PARTS = [
   ['build', /^\| ([\d,]+-post (cold )?(re)?build|linear in posts|build under|first request of an older post)/],
   ['limits', /^\| limit decision/],
   ['flood', /^\| (server memory after a flood|[\d,]+ made-up URLs)/],
+  ['search', /^\| search /],
 ];
 
 function goalsBlock(existing) {
@@ -474,6 +480,7 @@ function goalsBlock(existing) {
     'build-memory': rowsOf('build-memory'),
     limits: rowsOf('limits'),
     flood: rowsOf('flood'),
+    search: rowsOf('search'),
   };
   const reads = results.reads;
   if (reads) {
@@ -613,7 +620,47 @@ function goalsBlock(existing) {
       ]);
     }
   }
-  const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood].map((row) =>
+  const search = results.search;
+  if (search) {
+    const lectern = search.runs.filter((run) => run.engine === 'lectern');
+    const worstOf = (run) => run.worst.reduce((high, row) => (row.cpu.p99 > high.cpu.p99 ? row : high));
+    for (const size of Object.keys(GOALS.searchP99Ms).map(Number)) {
+      const runs = lectern.filter((run) => run.posts === size);
+      if (!runs.length) continue;
+      out.search.push([
+        `search p99 under ${GOALS.searchP99Ms[size]} ms at ${int(size)} posts (query + passages, limit 10)`,
+        runs.map((run) => `${run.corpus} ${ms(run.search.cpu.p99)} ms CPU (wall ${ms(run.search.p99)} ms)`).join('; '),
+        yes(runs.every((run) => run.search.cpu.p99 < GOALS.searchP99Ms[size])),
+      ]);
+    }
+    const tenK = lectern.filter((run) => run.posts === 10_000);
+    if (tenK.length) {
+      out.search.push(
+        [
+          'search index under 100 MiB and built under 5 s at 10,000 posts',
+          tenK
+            .map(
+              (run) =>
+                `${run.corpus} ${signedMib(run.build.indexBytes)}, ${seconds((run.build.cpuMs ?? run.build.ms) / 1000)} s CPU (wall ${seconds(run.build.ms / 1000)} s)`,
+            )
+            .join('; '),
+          yes(tenK.every((run) => run.build.indexBytes < GOALS.searchIndexBytes && (run.build.cpuMs ?? run.build.ms) < GOALS.searchBuildMs)),
+        ],
+        [
+          'search worst query under 20 ms at 10,000 posts',
+          tenK.map((run) => `${run.corpus}: ${worstOf(run).kind}, p99 ${ms(worstOf(run).cpu.p99)} ms CPU (wall ${ms(worstOf(run).p99)} ms)`).join('; '),
+          yes(tenK.every((run) => worstOf(run).cpu.p99 < GOALS.searchWorstMs)),
+        ],
+      );
+    }
+    if (search.http)
+      out.search.push([
+        'search load: a cached read under 4 looping worst-case searchers within 2× of its idle p99',
+        `\`/llms.txt\` p99 ${ms(search.http.idle.p99)} ms idle, ${ms(search.http.loaded.p99)} ms under search: ${ratio(search.http.ratio)}×`,
+        yes(search.http.ratio <= GOALS.searchReadRatio),
+      ]);
+  }
+  const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood, ...out.search].map((row) =>
     typeof row === 'string' ? row : `| ${row.join(' | ')} |`,
   );
   if (!all.length) return undefined;
@@ -714,6 +761,85 @@ function floodBlock() {
   ].join('\n');
 }
 
+function searchBlock() {
+  const search = results.search;
+  if (!search) return undefined;
+  const s = search.settings;
+  const label = { lectern: "lectern's index", minisearch: 'MiniSearch', 'minisearch-topk': 'MiniSearch, top-k cut' };
+  const runLabel = (run) => `${label[run.engine]}, ${run.corpus}, ${int(run.posts)}`;
+  const worstOf = (run) => run.worst.reduce((high, row) => (row.cpu.p99 > high.cpu.p99 ? row : high));
+  const lectern = search.runs.filter((run) => run.engine === 'lectern');
+  const lines = [
+    `\`npm run bench -- search\`: posts from \`bench/generate-posts.mjs\` held in memory and indexed in the benchmark's process, then ${int(s.queries)} queries of eight kinds (title words, body words, tags, prefixes, typos, two and three words, no match) each run ${s.rounds} times, \`limit\` 10, passages (section and marked snippet) included, then the worst queries of each corpus 50 times. ` +
+      `Two corpora: **generated** (the build benchmark's posts: a vocabulary of about 200 words, so a typical word is in about 1,000 posts of 10,000) and **real** (the same posts with their text drawn from the ${int(s.vocabulary.words)} words of \`content/posts\` with their counts, ${int(s.vocabulary.occurrences)} occurrences: the site's common words are in most posts). ` +
+      'Each search is timed twice: wall time, and the CPU time of the process during it (getrusage), which leaves out the time other work on the machine took the CPU; the goals are judged on CPU time, as the machine is shared. Index: heap used after a full GC, before and after the build, the posts held throughout.',
+    '',
+    table(
+      ['engine, corpus, posts', 'build s', 'build CPU s', 'index heap', 'p50 ms', 'p99 ms', 'p99 CPU ms', 'max ms', 'worst query', 'its p99 CPU ms'],
+      search.runs.map((run) => [
+        runLabel(run),
+        seconds(run.build.ms / 1000),
+        seconds(run.build.cpuMs / 1000),
+        signedMib(run.build.indexBytes),
+        ms(run.search.p50, 3),
+        ms(run.search.p99),
+        `**${ms(run.search.cpu.p99)}**`,
+        ms(run.search.max),
+        worstOf(run).kind,
+        ms(worstOf(run).cpu.p99),
+      ]),
+    ),
+    '',
+    "lectern's index by kind of query (p50 / p99 CPU, ms, and the median number of matching posts):",
+    '',
+    table(
+      ['kind', ...lectern.map((run) => `${run.corpus}, ${int(run.posts)}`)],
+      (lectern[0]?.kinds ?? []).map((row) => [
+        row.kind,
+        ...lectern.map((run) => {
+          const kind = run.kinds.find((entry) => entry.kind === row.kind);
+          return kind ? `${ms(kind.cpu.p50, 3)} / ${ms(kind.cpu.p99)} (${int(kind.medianMatches)})` : '–';
+        }),
+      ]),
+    ),
+    '',
+    "The worst queries (each 50 times; p50 / p99 CPU, ms, and the posts matching), lectern's index:",
+    '',
+    table(
+      ['query', ...lectern.map((run) => `${run.corpus}, ${int(run.posts)}`)],
+      (lectern[0]?.worst ?? []).map((row) => [
+        row.kind,
+        ...lectern.map((run) => {
+          const worst = run.worst.find((entry) => entry.kind === row.kind);
+          return worst ? `${ms(worst.cpu.p50, 3)} / ${ms(worst.cpu.p99)} (${int(worst.matches)})` : '–';
+        }),
+      ]),
+    ),
+    '',
+    `\`foldText\` (accents and case folded, every character kept at its index) over ${search.fold.texts} texts of ${int(search.fold.characters)} characters, as a search page of 50 results could ask: ${ms(search.fold.asciiMs)} ms ASCII, ${ms(search.fold.curlyMs)} ms with curly quotes.`,
+  ];
+  const h = search.http;
+  if (h) {
+    lines.push(
+      '',
+      `**Over HTTP**: ${int(h.posts)} real-corpus posts built with \`next build\` and served by lectern's server (pinned to one CPU, the clients to the other). ${h.builtAtStart ? `The server's log before any request: \`${h.builtAtStart}\`.` : "The server's log said nothing of the search index at start."} ` +
+        `Each worst query once through \`/api/search\` (15 times; the API refuses the 200-character one: more than 10 different words): ${h.queries.map((row) => (row.refused ? `${row.kind}: refused` : `${row.kind} p50 ${ms(row.p50)} ms`)).join('; ')}. ` +
+        `Then one client reading the cached \`/llms.txt\` in a loop, ${int(h.idle.count)} requests idle and ${int(h.loaded.count)} while 4 clients loop the costliest (${h.worst.kind}; ${int(h.searches.count)} searches, p50 ${ms(h.searches.p50)} ms):`,
+      '',
+      table(
+        ['/llms.txt', 'p50 ms', 'p99 ms', 'max ms'],
+        [
+          ['idle', ms(h.idle.p50), ms(h.idle.p99), ms(h.idle.max)],
+          ['under 4 searchers', ms(h.loaded.p50), ms(h.loaded.p99), ms(h.loaded.max)],
+        ],
+      ),
+      '',
+      `p99 under search ÷ idle: **${ratio(h.ratio)}×** (goal: within 2×).`,
+    );
+  }
+  return lines.join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
@@ -723,6 +849,7 @@ const BLOCKS = {
   limits: limitsBlock,
   weight: weightBlock,
   flood: floodBlock,
+  search: searchBlock,
 };
 
 const HEADINGS = {
@@ -734,12 +861,13 @@ const HEADINGS = {
   limits: '## Write routes: limit decisions',
   weight: '## Page weight',
   flood: '## Memory under a flood of URLs',
+  search: '## Search',
 };
 
 const INTRO = `# Benchmarks
 
 \`npm run bench\` measures lectern against fixed references and writes the tables below
-(\`npm run bench -- reads\`, \`build\`, \`build-memory\`, \`limits\`, \`flood\`, \`weight\`, \`profile\` or \`report\`
+(\`npm run bench -- reads\`, \`build\`, \`build-memory\`, \`limits\`, \`flood\`, \`search\`, \`weight\`, \`profile\` or \`report\`
 runs one part; \`bash bench/run.sh --help\` lists the options). Load stays on loopback addresses
 and every run stops by itself. Results are kept as JSON in \`bench/.work/results/\` and the
 tables are regenerated from them; a part not run keeps its tables as they were. Benchmarks

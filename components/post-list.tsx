@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import type { Post } from '@/lib/content';
 import { PostDate } from './dates';
 import { UnpublishedMark } from './unpublished-mark';
@@ -6,7 +7,7 @@ import { UnpublishedMark } from './unpublished-mark';
 type Heading = 'h2' | 'h3';
 
 /** One post in a list: its title linked to its page, its date (and in development its mark), and `text` below. */
-export function PostSummary({ post, heading: Heading = 'h2', text }: { post: Post; heading?: Heading; text: string }) {
+export function PostSummary({ post, heading: Heading = 'h2', text }: { post: Post; heading?: Heading; text: ReactNode }) {
   return (
     <li>
       <Heading>

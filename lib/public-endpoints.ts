@@ -2,7 +2,7 @@ import { config } from './config';
 import { FEED_ITEM_COUNT, feedTypes } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
 import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from './search/site';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX } from './search/site';
 
 /**
  * THE list of what a reader or an agent can GET here: the fixed HTML pages,
@@ -97,7 +97,7 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'Published posts matching every word of q, best first, each with a plain-text snippet.',
       docs: {
         path: '/api/search?q=…&limit=…',
-        text: `Published posts matching every word of q (1 to ${SEARCH_QUERY_MAX_LENGTH} characters; prefixes and small typos match; title and tags weigh most), best first: {"query","total","results":[…]}, each result with slug, title, description, date, tags, url, markdownUrl and a plain-text snippet. limit: 1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}.`,
+        text: `Published posts matching every word of q (1 to ${SEARCH_QUERY_MAX_LENGTH} characters, at most ${SEARCH_WORDS_MAX} different words; prefixes and small typos match; title and tags weigh most), best first: {"query","total","results":[…]}, each result with slug, title, description, date, tags, url, markdownUrl, section and sectionUrl (the section of the best match, with its #anchor), a plain-text snippet and marks (the matched words' offsets in it). limit: 1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}.`,
       },
     }),
     api({

@@ -1,9 +1,10 @@
 import Link from 'next/link';
+import { MarkedText } from '@/components/marked-text';
 import { PostSummary } from '@/components/post-list';
 import { SearchForm } from '@/components/search-form';
 import { site } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
-import { findPublishedPosts, parseSearchQuery, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH } from '@/lib/search/site';
+import { findPublishedPosts, parseSearchQuery, SEARCH_LIMIT_MAX } from '@/lib/search/site';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,16 +19,15 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
   const text = (Array.isArray(given) ? given[0] : given) ?? '';
   const parsed = parseSearchQuery(new URLSearchParams({ q: text, limit: String(SEARCH_LIMIT_MAX) }));
   const found = parsed.ok ? findPublishedPosts(parsed.query) : undefined;
-  const tooLong = text.length > SEARCH_QUERY_MAX_LENGTH;
+  // The reason a query is refused, as /api/search gives it (too long, too many words).
+  const refused = !parsed.ok && text.trim() !== '' ? parsed.errors.find((error) => error.path === 'q')?.message : undefined;
   return (
     <>
       <h1>Search</h1>
       <SearchForm id="search-q" label="Search posts" defaultValue={text} className="post-form search-form" />
       {!found ? (
         <p className="notice">
-          {tooLong
-            ? `That search is too long: use at most ${SEARCH_QUERY_MAX_LENGTH} characters.`
-            : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
+          {refused ? `That search cannot be run: it ${refused}.` : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
         </p>
       ) : found.hits.length === 0 ? (
         <p className="notice">
@@ -40,8 +40,24 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
             {`${found.total === 1 ? '1 post matches' : `${found.total} posts match`} “${found.query}”${found.total > found.hits.length ? `; the best ${found.hits.length} are shown` : ''}.`}
           </p>
           <ol className="post-list search-results">
-            {found.hits.map(({ post, snippet }) => (
-              <PostSummary key={post.slug} post={post} text={snippet} />
+            {found.hits.map(({ post, snippet, marks, section }) => (
+              <PostSummary
+                key={post.slug}
+                post={post}
+                text={
+                  <>
+                    {section && (
+                      <>
+                        <Link href={`${post.path}#${encodeURIComponent(section.id)}`} className="section-link">
+                          {section.heading}
+                        </Link>
+                        {': '}
+                      </>
+                    )}
+                    <MarkedText text={snippet} marks={marks} />
+                  </>
+                }
+              />
             ))}
           </ol>
         </>

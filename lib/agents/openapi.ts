@@ -5,7 +5,7 @@ import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, paymentsWebhookRoute, STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { MCP_ALLOW, MCP_SERVER_CARD_PATH, MCP_TOOLS } from './mcp-names';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchResultsSchema } from '../search/site';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchResultsSchema } from '../search/site';
 import { problemTypes } from '../http/problem';
 import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
@@ -235,14 +235,14 @@ export function openApiDocument() {
       '/api/search': {
         get: {
           summary:
-            'Published posts matching every word of q, best first (title and tags weigh most; prefixes and small typos match), each with a plain-text snippet.',
+            'Published posts matching every word of q, best first (title and tags weigh most; prefixes and small typos match), each with the section of its best match and a plain-text snippet with the matched words given as offsets.',
           description: 'Answered per query (never rate limited); cacheable like every read.',
           parameters: [
             {
               name: 'q',
               in: 'query',
               required: true,
-              description: `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once.`,
+              description: `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once, with at most ${SEARCH_WORDS_MAX} different words (repeated words and common ones such as "the" are not counted).`,
               schema: { type: 'string', minLength: 1, maxLength: SEARCH_QUERY_MAX_LENGTH },
             },
             {
@@ -266,7 +266,7 @@ export function openApiDocument() {
             },
             '304': notModified,
             '400': problemResponse(
-              '`q` is missing, empty, longer than allowed or repeated, or `limit` is not an integer in range; `errors` names the parameter.',
+              '`q` is missing, empty, longer than allowed, has too many different words or is repeated, or `limit` is not an integer in range; `errors` names the parameter.',
             ),
             '412': preconditionFailed,
           },

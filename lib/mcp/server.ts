@@ -7,7 +7,7 @@ import { blogList, blogListSchema } from '../feeds/blog-json';
 import { llmsTxt } from '../agents/llms';
 import { MCP_SERVER_VERSION } from '../agents/mcp-names';
 import { pricingMarkdown } from '../feeds/pricing-md';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, searchPublishedPosts, searchResultsSchema } from '../search/site';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchPublishedPosts, searchResultsSchema, searchTextSchema } from '../search/site';
 
 const LIST_DEFAULT = 10;
 const LIST_MAX = 50;
@@ -25,9 +25,9 @@ function resourceLink({ url, title, description }: Linked): CallToolResult['cont
 }
 
 /**
- * A result as JSON text (for clients that read only text), as structured content, and a link to
- * each page it names. `search` and `fetch` pass no links: the connectors that call them read
- * exactly one content item, the JSON text, whose `url` fields are the links.
+ * A result as JSON text, first (for clients that read only text, and for the connectors that call
+ * `search` and `fetch`, which read that item), as structured content, and a `resource_link` to
+ * each page it names after it.
  */
 function json(value: Record<string, unknown>, links: readonly Linked[]): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }, ...links.map(resourceLink)], structuredContent: value };
@@ -70,15 +70,16 @@ export function createMcpServer(): McpServer {
     'search',
     {
       title: 'Search',
-      description: `The published posts that best match the query, at most ${CONNECTOR_SEARCH_LIMIT}, each with its id (pass it to fetch), title and URL.`,
-      inputSchema: { query: z.string().trim().min(1).max(SEARCH_QUERY_MAX_LENGTH).describe('The words to find.') },
+      description: `The published posts that best match the query, at most ${CONNECTOR_SEARCH_LIMIT}, each with its id (pass it to fetch), title and URL (with the anchor of the section that matched best).`,
+      inputSchema: { query: searchTextSchema.describe('The words to find.') },
       outputSchema: connectorSearchSchema.shape,
       annotations: readOnly,
     },
     ({ query }) => {
       const found = searchPublishedPosts({ q: query, limit: CONNECTOR_SEARCH_LIMIT });
-      const results = found.results.map((hit) => ({ id: hit.slug, title: hit.title, url: hit.url }));
-      return json({ results }, []);
+      // Each result's URL is where its best match is: the post's canonical URL, with the section's anchor when it has one.
+      const results = found.results.map((hit) => ({ id: hit.slug, title: hit.title, url: hit.sectionUrl }));
+      return json({ results }, results);
     },
   );
 
@@ -107,7 +108,7 @@ export function createMcpServer(): McpServer {
           markdownUrl: post.markdownUrl,
         },
       };
-      return json(document, []);
+      return json(document, [document]);
     },
   );
 
@@ -116,9 +117,9 @@ export function createMcpServer(): McpServer {
     {
       title: 'Search posts',
       description:
-        'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs and a snippet of its text.',
+        'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs, the section of its best match (with its anchor URL) and a snippet of its text with the matched words marked.',
       inputSchema: {
-        query: z.string().trim().min(1).max(SEARCH_QUERY_MAX_LENGTH).describe('The words to find.'),
+        query: searchTextSchema.describe('The words to find.'),
         limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`How many results at most (default ${SEARCH_LIMIT_DEFAULT}).`),
       },
       outputSchema: searchResultsSchema.shape,

@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { publishedPosts, type Post } from '../content';
+import { absoluteUrl } from '../config';
+import { publishedPost, publishedPosts, type Post } from '../content';
+import { nodeEnv } from '../env';
 import { fieldErrors } from '../http/problem';
-import { buildSearchIndex, type SearchHit, type SearchIndex } from './index';
+import { shared } from '../process-shared';
+import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, type SearchHit, type SearchIndex } from './index';
+import { queryWords } from './text';
 
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 50;
+/** Different words a query may search for: common English words and repeats are not counted. */
+export const SEARCH_WORDS_MAX = SEARCH_BOUNDS.words;
 
 /** One parameter of a query string, given at most once. */
 const once = <T extends z.ZodType<unknown, string | undefined>>(inner: T) =>
@@ -15,11 +21,20 @@ const once = <T extends z.ZodType<unknown, string | undefined>>(inner: T) =>
     .transform((values) => values[0])
     .pipe(inner);
 
-/** `q`: the words to find (required, 1 to 200 characters once trimmed); `limit`: an integer from 1 to 50, default 10. */
+/** The words of a query, 1 to 200 characters once trimmed, with at most 10 different words searched for. */
+export const searchTextSchema = z
+  .string({ error: 'is required' })
+  .max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`)
+  .trim()
+  .min(1, 'must not be empty')
+  .refine(
+    (q) => queryWords(q).length <= SEARCH_WORDS_MAX,
+    `must have at most ${SEARCH_WORDS_MAX} different words (repeated words and common ones such as "the" are not counted)`,
+  );
+
+/** `q`: the words to find (searchTextSchema); `limit`: an integer from 1 to 50, default 10. */
 export const searchQuerySchema = z.object({
-  q: once(
-    z.string({ error: 'is required' }).max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`).trim().min(1, 'must not be empty'),
-  ),
+  q: once(searchTextSchema),
   limit: once(
     z
       .string()
@@ -40,7 +55,17 @@ export const searchEntrySchema = z.object({
   tags: z.array(z.string()),
   url: z.url(),
   markdownUrl: z.url(),
-  snippet: z.string(),
+  section: z
+    .string()
+    .nullable()
+    .describe(
+      'The `##` or `###` heading of the section where the post matches best, as the page shows it; null when the best match is before the first heading or only in the title, tags or description.',
+    ),
+  sectionUrl: z.url().describe("The section's URL on the post page, with its `#anchor` (the heading's id); the post's URL when `section` is null."),
+  snippet: z.string().describe('About 160 characters of plain text around the best match (… where cut).'),
+  marks: z
+    .array(z.object({ start: z.number().int(), end: z.number().int() }))
+    .describe('The matched words in `snippet`: each is `snippet.slice(start, end)`, in UTF-16 code units (JavaScript string indexes), end excluded, in order.'),
 });
 export const searchResultsSchema = z.object({
   query: z.string(),
@@ -56,32 +81,107 @@ export function parseSearchQuery(params: URLSearchParams): { ok: true; query: Se
   return { ok: false, errors: fieldErrors(parsed.error, 'q') };
 }
 
-let built: { posts: readonly Post[]; index: SearchIndex<Post> } | undefined;
+/** The process's index, shared by every copy of this module (lib/process-shared.ts): one index per process. */
+type Indexed = { ready?: { key: string; index: SearchIndex<Post> }; building?: string };
+const indexed = () => shared<Indexed>('search-index', () => ({}));
+/** The index each list of posts was answered from, by identity: a list is looked up by its slugs once. */
+const byList = new WeakMap<readonly Post[], SearchIndex<Post>>();
 
 /**
- * The index of the published posts, built on the first search of the process
- * (a build never needs it). In development the list changes with the content
- * folder, and a new list is indexed again.
+ * Which posts a list holds. In production the files do not change under a
+ * running server; which of them are published does, and that is the list.
+ */
+const keys = new WeakMap<readonly Post[], string>();
+function keyOf(posts: readonly Post[]): string {
+  let key = keys.get(posts);
+  if (key === undefined) keys.set(posts, (key = posts.map((post) => post.slug).join('\n')));
+  return key;
+}
+
+function built(index: SearchIndex<Post>, started: number, how = ''): SearchIndex<Post> {
+  console.log(`search index of ${index.size} posts built ${how}in ${Math.round(performance.now() - started)} ms`);
+  return index;
+}
+
+/**
+ * Builds the index of the published posts now, unless this process has it:
+ * instrumentation.ts calls it as a platform host starts the app (lectern's
+ * own server asks for a search before it listens instead: server.ts), so no
+ * reader's request builds it.
+ */
+export function prepareSearchIndex(): void {
+  const posts = publishedPosts();
+  const state = indexed();
+  const key = keyOf(posts);
+  if (state.ready?.key === key) return;
+  const started = performance.now();
+  state.ready = { key, index: built(buildSearchIndex(posts), started, 'at start ') };
+  byList.set(posts, state.ready.index);
+}
+
+/**
+ * The index of the published posts. When the list changes (a scheduled post
+ * goes live), the new index is built in slices between requests
+ * (buildSearchIndexInSlices) and searches answer from the previous one until
+ * it is ready. In development the list changes with the content folder, and
+ * the index of each is built at once (a development site is small).
  */
 function siteIndex(): SearchIndex<Post> {
   const posts = publishedPosts();
-  if (built?.posts !== posts) built = { posts, index: buildSearchIndex(posts) };
-  return built.index;
+  const known = byList.get(posts);
+  if (known) return known;
+  const started = performance.now();
+  if (nodeEnv() === 'development') {
+    const index = buildSearchIndex(posts);
+    byList.set(posts, index);
+    return index;
+  }
+  const state = indexed();
+  const key = keyOf(posts);
+  if (state.ready?.key === key) {
+    byList.set(posts, state.ready.index);
+    return state.ready.index;
+  }
+  if (!state.ready) {
+    // The first search of the process: lectern's server asks for one before it listens (server.ts), and
+    // a platform host has run instrumentation.ts; any other host builds it on its first search.
+    state.ready = { key, index: built(buildSearchIndex(posts), started) };
+    byList.set(posts, state.ready.index);
+    return state.ready.index;
+  }
+  if (state.building !== key) {
+    state.building = key;
+    void buildSearchIndexInSlices(posts).then((index) => {
+      if (state.building !== key) return;
+      state.ready = { key, index: built(index, started, 'again for a new list of published posts ') };
+      state.building = undefined;
+    });
+  }
+  return state.ready.index;
 }
 
-/** The published posts that match `q`, best first, each with a snippet: what the search page shows. */
+/**
+ * The published posts that match `q`, best first, each with its passage: what
+ * the search page shows. Posts are this copy's: the index may have been built
+ * by another (instrumentation.ts) or for the previous list of posts.
+ */
 export function findPublishedPosts({ q, limit }: SearchQuery): { query: string; total: number; hits: SearchHit<Post>[] } {
-  return { query: q, ...siteIndex().search(q, limit) };
+  const { total, hits } = siteIndex().search(q, limit);
+  const current = hits.flatMap((hit) => {
+    const post = publishedPost(hit.post.slug);
+    return post ? [{ ...hit, post }] : [];
+  });
+  return { query: q, total, hits: current };
 }
 
-/** The published posts that match `q`, best first, with their URLs and a snippet: what /api/search answers. */
+/** The published posts that match `q`, best first, with their URLs, the section of their best match and a marked snippet: what /api/search answers. */
 export function searchPublishedPosts(query: SearchQuery): SearchResults {
   const { total, hits } = findPublishedPosts(query);
   const { q } = query;
   return {
     query: q,
     total,
-    results: hits.map(({ post, snippet }) => ({
+    results: hits.map(({ post, section, snippet, marks }) => ({
       slug: post.slug,
       title: post.title,
       description: post.description,
@@ -89,7 +189,10 @@ export function searchPublishedPosts(query: SearchQuery): SearchResults {
       tags: post.tags,
       url: post.url,
       markdownUrl: post.markdownUrl,
+      section: section?.heading ?? null,
+      sectionUrl: section ? absoluteUrl(`${post.path}#${encodeURIComponent(section.id)}`) : post.url,
       snippet,
+      marks,
     })),
   };
 }

@@ -26,26 +26,46 @@ export function postsToPrewarm(): string[] {
  */
 export async function prewarm(render: Render, slugs: string[], log: (line: string) => void = console.log): Promise<void> {
   if (slugs.length === 0) return;
-  const server = createServer(render);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   const started = Date.now();
   log(`generating ${slugs.length} older posts in the background (PRERENDER_POSTS)`);
   try {
-    for (const slug of slugs) {
-      for (const url of postUrls(slug)) {
-        const status = await new Promise<number>((resolve, reject) => {
-          get({ host: '127.0.0.1', port, path: url, agent: false }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          }).on('error', reject);
-        });
-        if (status !== 200) throw new Error(`${url} answered ${status}`);
+    await throughLoopback(render, async (fetchStatus) => {
+      for (const slug of slugs) {
+        for (const url of postUrls(slug)) {
+          const status = await fetchStatus(url);
+          if (status !== 200) throw new Error(`${url} answered ${status}`);
+        }
       }
-    }
+    });
     log(`generated ${slugs.length} older posts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     log(`stopped generating older posts: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Asks Next for `url` before lectern's server answers anyone, through a server of its own on a
+ * loopback port: the routes' own copy of the code does the work of that URL now (the search
+ * index is built this way at start), so no reader's request does it. Resolves with the status.
+ */
+export function requestBeforeStart(render: Render, url: string): Promise<number> {
+  return throughLoopback(render, (fetchStatus) => fetchStatus(url));
+}
+
+/** Runs `work` with a GET (status only) to `render` through a server on a loopback port, closed when done. */
+async function throughLoopback<T>(render: Render, work: (fetchStatus: (url: string) => Promise<number>) => Promise<T>): Promise<T> {
+  const server = createServer(render);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const fetchStatus = (url: string) =>
+    new Promise<number>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: url, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).on('error', reject);
+    });
+  try {
+    return await work(fetchStatus);
   } finally {
     server.close();
   }

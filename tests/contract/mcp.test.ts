@@ -49,15 +49,21 @@ describe('/mcp with the MCP SDK client', () => {
     expect(client.getServerCapabilities()?.resources?.listChanged).toBe(false);
   });
 
-  it('search answers the connector shape: one content item, {results: [{id, title, url}]} as JSON text, each url the canonical one', async () => {
+  it('search answers the connector shape: {results: [{id, title, url}]} as the first content item, JSON text, each url the canonical one (with the anchor of the matching section), each linked', async () => {
     const result = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
     expect(result.isError).toBeFalsy();
     const content = result.content as { type: 'text'; text: string }[];
     const found = JSON.parse((content[0] as Text).text) as { results: { id: string; title: string; url: string }[] };
     expect(found.results.map((hit) => hit.id)).toEqual(['alpha-post', 'gamma-post']);
-    expect(found.results[0]).toEqual({ id: 'alpha-post', title: 'Alpha post', url: url('/blog/alpha-post') });
+    expect(found.results[0]).toMatchObject({ id: 'alpha-post', title: 'Alpha post' });
+    // The same place /api/search names for the same words: the canonical URL, with the section's anchor when there is one.
+    const api = (await (await get('/api/search?q=alpha')).json()) as { results: { slug: string; sectionUrl: string }[] };
+    expect(found.results.map((hit) => hit.url)).toEqual(api.results.map((hit) => hit.sectionUrl));
+    expect(found.results[0]?.url).toMatch(new RegExp(`^${url('/blog/alpha-post')}(#[a-z0-9-]+)?$`));
     expect(result.structuredContent).toEqual(found);
-    expect(content).toHaveLength(1);
+    expect(content[0]?.type).toBe('text');
+    const links = (result.content as { type: string; uri?: string }[]).slice(1);
+    expect(links).toEqual(found.results.map((hit) => expect.objectContaining({ type: 'resource_link', uri: hit.url })));
     // The URL is the page's canonical URL.
     const page = await (await get('/blog/alpha-post')).text();
     expect(page).toContain(`<link rel="canonical" href="${url('/blog/alpha-post')}"`);
@@ -75,7 +81,9 @@ describe('/mcp with the MCP SDK client', () => {
       metadata: expect.objectContaining({ markdownUrl: url('/blog/alpha-post.md'), tags: expect.any(Array), date: expect.any(String) }),
     });
     expect(result.structuredContent).toEqual(document);
-    expect(result.content).toHaveLength(1);
+    expect((result.content as { type: string; uri?: string }[]).slice(1)).toEqual([
+      expect.objectContaining({ type: 'resource_link', uri: url('/blog/alpha-post') }),
+    ]);
     for (const id of ['draft-post', 'future-post', 'no-such-post'])
       expect((await client.callTool({ name: 'fetch', arguments: { id } })).isError, id).toBe(true);
   });

@@ -54,6 +54,35 @@ describe('search', () => {
     }
   }
 
+  it('marks the matched words and links each result to the section that matched, which opens at that heading', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const problems = await watch(page);
+    await page.goto(url('/search?q=token+bucket'), { waitUntil: 'networkidle' });
+    const first = page.locator('ol.search-results > li').first();
+    expect(await first.locator('h2 a').getAttribute('href')).toBe('/blog/rate-limiting-small-write-forms');
+    const section = first.locator('a.section-link');
+    expect(await section.textContent()).toBe('Token bucket, in one picture');
+    expect(await section.getAttribute('href')).toBe('/blog/rate-limiting-small-write-forms#token-bucket-in-one-picture');
+    const marks = (await first.locator('mark').allTextContents()).map((text) => text.toLowerCase());
+    expect(marks).toContain('token');
+    expect(marks).toContain('bucket');
+    // A mark is seen: its background differs from the paragraph's.
+    const [markBackground, textBackground] = await first
+      .locator('mark')
+      .first()
+      .evaluate((mark) => [getComputedStyle(mark).backgroundColor, getComputedStyle(mark.parentElement!).backgroundColor]);
+    expect(markBackground).not.toBe(textBackground);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+    expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+    await Promise.all([page.waitForURL((address) => address.hash === '#token-bucket-in-one-picture'), section.click()]);
+    const heading = page.locator('#token-bucket-in-one-picture');
+    expect(await heading.evaluate((element) => element.tagName)).toBe('H2');
+    expect(await heading.isVisible()).toBe(true);
+    expect(problems.list()).toEqual([]);
+    await context.close();
+  });
+
   it('says what to do with an empty search, and that nothing matched', async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

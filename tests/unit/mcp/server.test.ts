@@ -37,14 +37,16 @@ describe('the MCP server, through an in-memory transport', () => {
     expect(capabilities?.resources?.listChanged).toBe(false);
   });
 
-  it('search answers {results: [{id, title, url}]} as its one content item, JSON text, and as structured content', async () => {
+  it('search answers {results: [{id, title, url}]} as its first content item, JSON text, as structured content, and links each result', async () => {
     const result = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
     const content = result.content as { type: string; text?: string; uri?: string; name?: string }[];
     const found = result.structuredContent as { results: { id: string; title: string; url: string }[] };
-    expect(found.results[0]).toEqual({ id: 'alpha-post', title: 'Alpha post', url: 'http://localhost:3000/blog/alpha-post' });
+    expect(found.results[0]).toMatchObject({ id: 'alpha-post', title: 'Alpha post' });
+    expect(found.results[0]?.url).toMatch(/^http:\/\/localhost:3000\/blog\/alpha-post(#[a-z0-9-]+)?$/);
+    // The connectors that call search read the first item, the JSON text; the links follow it.
+    expect(content[0]?.type).toBe('text');
     expect(JSON.parse(content[0]!.text!)).toEqual(found);
-    // The connectors that call search read exactly one text item.
-    expect(content).toHaveLength(1);
+    expect(content.slice(1)).toEqual(found.results.map((hit) => expect.objectContaining({ type: 'resource_link', uri: hit.url, name: hit.title })));
   });
 
   it('fetch gives {id, title, text, url, metadata} of a published post, and an error for anything else', async () => {
@@ -53,7 +55,8 @@ describe('the MCP server, through an in-memory transport', () => {
     expect(document).toMatchObject({ id: 'alpha-post', title: 'Alpha post', url: 'http://localhost:3000/blog/alpha-post' });
     expect(document.text).toBe(fs.readFileSync(path.join(FIXTURE, 'posts', 'alpha-post.md'), 'utf8'));
     expect(document.metadata.markdownUrl).toBe('http://localhost:3000/blog/alpha-post.md');
-    expect(result.content).toHaveLength(1);
+    expect(result.content).toHaveLength(2);
+    expect((result.content as { type: string; uri?: string }[])[1]).toMatchObject({ type: 'resource_link', uri: 'http://localhost:3000/blog/alpha-post' });
     for (const id of ['draft-post', 'future-post', 'no-such-post'])
       expect((await client.callTool({ name: 'fetch', arguments: { id } })).isError, id).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, snippet, SNIPPET_LENGTH, type SearchablePost } from '@/lib/search';
+import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, SNIPPET_LENGTH, type SearchablePost } from '@/lib/search';
 import { markdownToPlainText } from '@/lib/search/plain-text';
 
 function post(slug: string, fields: Partial<SearchablePost> = {}): SearchablePost {
@@ -56,34 +56,101 @@ describe('buildSearchIndex', () => {
     expect(index.search('invisible', 10).hits).toEqual([]);
     expect(index.search('docs', 10).hits).toHaveLength(1);
   });
+});
 
-  it('gives a plain-text snippet around the first match', () => {
-    const body = `## Intro\n\n${filler}\n\nHere **the ETag** is a [strong validator](/blog/x) of \`the bytes\`. ${filler}`;
-    const [hit] = buildSearchIndex([post('a', { body })]).search('etag', 1).hits;
+describe('passages', () => {
+  const body = [
+    'An opening paragraph about nothing in particular.',
+    '## Caching with `ETag`s',
+    `${filler} The ETag is a strong validator. ${filler}`,
+    '### Weak validators',
+    'A weak validator says the bytes may differ, while the ETag and the weak flag together say the meaning holds.',
+    '## Caching with `ETag`s',
+    'The same heading again gets its own anchor.',
+  ].join('\n\n');
+
+  it('names the section where most words of the query meet, with the id the page gives its heading', () => {
+    const index = buildSearchIndex([post('a', { body })]);
+    expect(index.search('strong validator', 1).hits[0]?.section).toEqual({ heading: 'Caching with ETags', id: 'caching-with-etags' });
+    expect(index.search('weak flag', 1).hits[0]?.section).toEqual({ heading: 'Weak validators', id: 'weak-validators' });
+    expect(index.search('heading anchor', 1).hits[0]?.section).toEqual({ heading: 'Caching with ETags', id: 'caching-with-etags-1' });
+  });
+
+  it('names no section when the match is before the first heading, or only in the title', () => {
+    const index = buildSearchIndex([post('a', { title: 'Zeppelins', body })]);
+    expect(index.search('opening paragraph', 1).hits[0]?.section).toBeNull();
+    const [hit] = index.search('zeppelins', 1).hits;
+    expect(hit?.section).toBeNull();
+    expect(hit?.marks).toEqual([]);
+    expect(hit?.snippet.startsWith('An opening paragraph')).toBe(true);
+  });
+
+  it('marks each matched word in the snippet, the word as written (case, accents), not a part of a longer one', () => {
+    const index = buildSearchIndex([post('a', { body: `${filler} Retag the ETag: an etag, a Café and a cafe. ${filler}` })]);
+    const [hit] = index.search('etag cafe', 1).hits;
+    const marked = hit!.marks.map(({ start, end }) => hit!.snippet.slice(start, end));
+    expect(marked).toEqual(['ETag', 'etag', 'Café', 'cafe']);
+  });
+
+  it('marks the words a prefix or a typo stood for', () => {
+    const index = buildSearchIndex([post('a', { body: 'Validators keep conditional requests cheap.' })]);
+    const [hit] = index.search('conditonal valid', 1).hits;
+    expect(hit!.marks.map(({ start, end }) => hit!.snippet.slice(start, end))).toEqual(['Validators', 'conditional']);
+  });
+
+  it('gives a plain-text snippet around the best match, cut at spaces', () => {
+    const text = `## Intro\n\n${filler}\n\nHere **the ETag** is a [strong validator](/blog/x) of \`the bytes\`. ${filler}`;
+    const [hit] = buildSearchIndex([post('a', { body: text })]).search('etag', 1).hits;
     expect(hit?.snippet).toContain('the ETag is a strong validator of the bytes');
     expect(hit?.snippet).toMatch(/^….*…$/);
     expect(hit!.snippet.length).toBeLessThanOrEqual(SNIPPET_LENGTH + 2);
     expect(hit?.snippet).not.toMatch(/[*`#[\]]/);
   });
+
+  it('is the whole text when it is short, and the description when the post has no text', () => {
+    const index = buildSearchIndex([post('a', { body: 'A short text.' }), post('b', { body: '', description: 'Only a short description.' })]);
+    expect(
+      index
+        .search('short', 2)
+        .hits.map((hit) => hit.snippet)
+        .sort(),
+    ).toEqual(['A short text.', 'Only a short description.']);
+  });
 });
 
-describe('snippet', () => {
-  it('is the whole text when it is short', () => {
-    expect(snippet('A short text.', ['short'])).toBe('A short text.');
+describe('bounds', () => {
+  it('searches each word once however often it is repeated, and at most the first words', () => {
+    const index = buildSearchIndex([post('a', { body: 'alpha beta' }), post('b', { body: 'alpha gamma' })]);
+    expect(index.search(Array(40).fill('alpha').join(' '), 10)).toEqual(index.search('alpha', 10));
+    expect(index.search(Array(40).fill('alpha').join(' '), 10).total).toBe(2);
+    const words = Array.from({ length: SEARCH_BOUNDS.words }, (_, i) => `w${i}x`);
+    const many = buildSearchIndex([post('c', { body: words.join(' ') })]);
+    // Past the bound, words are not searched for (lib/search/site.ts refuses such a query before it gets here).
+    expect(many.search([...words, 'absent'].join(' '), 10).hits.map((hit) => hit.post.slug)).toEqual(['c']);
   });
 
-  it('starts the text when nothing matches, cut at a space', () => {
-    const text = `${'alpha beta gamma '.repeat(20)}end`;
-    const result = snippet(text, ['zzz']);
-    expect(result.startsWith('alpha beta')).toBe(true);
-    expect(result.endsWith('…')).toBe(true);
-    expect(result.slice(0, -1).endsWith(' ')).toBe(false);
+  it('lets an unfinished word stand for at most the most frequent words it starts', () => {
+    const posts = Array.from({ length: SEARCH_BOUNDS.prefixTerms + 5 }, (_, i) => post(`p${i}`, { body: `prefix${String(i).padStart(2, '0')}` }));
+    // The first posts hold their word twice more often in other posts: they are the frequent ones.
+    const common = Array.from({ length: SEARCH_BOUNDS.prefixTerms }, (_, i) => post(`c${i}`, { body: `prefix${String(i).padStart(2, '0')}` }));
+    const result = buildSearchIndex([...posts, ...common]).search('prefix', 100);
+    const found = new Set(result.hits.map((hit) => hit.post.slug));
+    expect(result.total).toBe(SEARCH_BOUNDS.prefixTerms * 2);
+    expect(found.has('p0')).toBe(true);
+    expect(found.has(`p${SEARCH_BOUNDS.prefixTerms + 4}`)).toBe(false);
   });
+});
 
-  it('matches at the start of a word only', () => {
-    const text = `${'x '.repeat(100)}retag and tag ${'y '.repeat(100)}`;
-    const result = snippet(text, ['tag']);
-    expect(result.indexOf('and tag')).toBeGreaterThan(-1);
+describe('buildSearchIndexInSlices', () => {
+  it('builds the same index as buildSearchIndex, letting other work run between slices', async () => {
+    const posts = Array.from({ length: 300 }, (_, i) => post(`p${i}`, { title: `Title ${i % 7}`, body: `${filler} word${i % 13} and more` }));
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 0);
+    const sliced = await buildSearchIndexInSlices(posts, 0);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+    const whole = buildSearchIndex(posts);
+    for (const query of ['title 3', 'word7', 'paragraph', 'wor']) expect(sliced.search(query, 20)).toEqual(whole.search(query, 20));
   });
 });
 
