@@ -4,7 +4,7 @@ import { envOrExit } from './lib/env';
  * Runs once when the server starts, under lectern's server and under any host
  * that runs Next.js itself: a bad setting, or settings a platform host cannot
  * keep, stop the start with every problem named; then mail left in the outbox
- * by a previous run goes out.
+ * by a previous run goes out, and the newsletter starts.
  */
 export async function register() {
   const settings = envOrExit();
@@ -20,4 +20,6 @@ export async function register() {
   const { services } = await import('./lib/services');
   void services().store;
   void services().mailWorker;
+  // A platform keeps no process running between requests to look for new posts.
+  if (!settings.PLATFORM_MODE) services().newsletter.start();
 }

@@ -51,6 +51,8 @@ const nextConfig: NextConfig = {
     '@modelcontextprotocol/sdk',
     'stripe',
     'nodemailer',
+    'juice',
+    'html-to-text',
     'redis',
     '@upstash/redis',
     '@upstash/ratelimit',

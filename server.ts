@@ -28,10 +28,17 @@ await app.prepare();
 // The store opens and the mail worker starts now, whatever Next does with instrumentation.ts under a
 // custom server: mail left in the outbox by a previous run goes out, and a store that cannot open
 // stops the start. lib/process-shared.ts makes these the services the routes use.
+// The newsletter starts too: it mails the posts this build published that no earlier run has recorded.
+let stopServices = () => {};
 if (!dev) {
   const { services } = await import('./lib/services');
   void services().store;
   void services().mailWorker;
+  services().newsletter.start();
+  stopServices = () => {
+    services().newsletter.stop();
+    services().mailWorker.stop();
+  };
 }
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
@@ -65,6 +72,8 @@ server.listen(port, hostname, () => {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    // Nothing more is claimed; a message claimed and not sent is sent by the next start when its lease ends.
+    stopServices();
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   });

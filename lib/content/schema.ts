@@ -22,6 +22,8 @@ export const postFrontmatterSchema = z
     updated: contentDateSchema.optional(),
     tags: z.array(z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters')).default([]),
     draft: z.boolean().default(false),
+    /** False keeps the post out of the newsletter: it is recorded as published and mailed to nobody. */
+    newsletter: z.boolean().default(true),
   })
   .refine((post) => post.updated === undefined || dateToMillis(post.updated) >= dateToMillis(post.date), {
     path: ['updated'],

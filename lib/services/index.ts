@@ -2,6 +2,7 @@ import { after } from 'next/server';
 import { site } from '../content';
 import { env, type Env } from '../env';
 import { createLimiter, type Limiter } from '../limits';
+import { siteNewsletter, type Newsletter } from '../newsletter';
 import { shared } from '../process-shared';
 import { mailSettingsFrom } from './mail/settings';
 import { createTransport } from './mail/transport';
@@ -17,7 +18,14 @@ import { openStore, type Store } from './store';
  */
 export type * from './store/types';
 
-export type Services = { readonly store: Store; readonly limiter: Limiter; readonly payments: Payments | undefined; readonly mailWorker: MailWorker };
+export type Services = {
+  readonly store: Store;
+  readonly limiter: Limiter;
+  readonly payments: Payments | undefined;
+  readonly mailWorker: MailWorker;
+  /** Made here, started by the entry point (server.ts, instrumentation.ts) with `start()`. */
+  readonly newsletter: Newsletter;
+};
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -30,6 +38,7 @@ export function createServices(settings: Env): Services {
   const limiter = once(() => createLimiter(settings, redis()));
   const payments = once(() => createPayments(settings));
   const mailWorker = once(() => createMailWorker({ ...mailSettingsFrom(settings), store: store(), transport: createTransport(settings, () => site().name) }));
+  const newsletter = once(() => siteNewsletter(settings, store()));
   return {
     get store() {
       return store();
@@ -42,6 +51,9 @@ export function createServices(settings: Env): Services {
     },
     get mailWorker() {
       return mailWorker();
+    },
+    get newsletter() {
+      return newsletter();
     },
   };
 }

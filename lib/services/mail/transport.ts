@@ -6,7 +6,16 @@ import type { Env } from '../../env';
 import { dataDir } from '../store';
 import type { OutgoingMail } from '../store/types';
 
-export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail): Promise<void> };
+export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail): Promise<void>; close?(): void };
+
+/** Connections a pooled transport keeps open (the newsletter's). */
+const POOL_CONNECTIONS = 3;
+
+/** A failure the mail server said is permanent (an SMTP 5xx reply): sending again will not help. */
+export function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | undefined)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
 
 export type TransportSettings = Pick<Env, 'MAIL_FROM' | 'SITE_URL' | 'SMTP_URL' | 'MAIL_OUTBOX_DIR' | 'DATA_DIR'>;
 type Sender = { name: string; address: string };
@@ -37,13 +46,22 @@ function message(mail: OutgoingMail, from: Sender) {
  * SMTP through nodemailer when SMTP_URL is set; otherwise one readable .eml
  * file per message in MAIL_OUTBOX_DIR (default DATA_DIR/outbox). `siteName` is
  * asked for when a message is sent: the sender's name when MAIL_FROM gives none.
+ * With `pool`, SMTP keeps a few connections open and sends at most `rate`
+ * messages a second over them (0: no limit), for a long run of messages.
  */
-export function createTransport(settings: TransportSettings, siteName: () => string): MailTransport {
+export function createTransport(settings: TransportSettings, siteName: () => string, pool?: { rate: number }): MailTransport {
   const from = () => mailFrom(settings, siteName());
   const smtpUrl = settings.SMTP_URL;
   if (smtpUrl) {
-    const transporter: Transporter = nodemailer.createTransport(smtpUrl);
-    return { kind: 'smtp', send: async (mail) => void (await transporter.sendMail(message(mail, from()))) };
+    const transporter: Transporter = pool
+      ? nodemailer.createTransport({
+          url: smtpUrl,
+          pool: true,
+          maxConnections: POOL_CONNECTIONS,
+          ...(pool.rate > 0 ? { rateDelta: 1000, rateLimit: Math.max(1, Math.round(pool.rate)) } : {}),
+        })
+      : nodemailer.createTransport(smtpUrl);
+    return { kind: 'smtp', send: async (mail) => void (await transporter.sendMail(message(mail, from()))), close: () => transporter.close() };
   }
   const folder = path.resolve(settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -55,5 +73,6 @@ export function createTransport(settings: TransportSettings, siteName: () => str
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       fs.writeFileSync(path.join(folder, name), info.message as Buffer);
     },
+    close: () => transporter.close(),
   };
 }
