@@ -62,7 +62,7 @@ const textOptions = {
   wordwrap: 78,
   selectors: [
     { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    { selector: 'a.heading-link', options: { ignoreHref: true } },
+    { selector: 'a.heading-link', format: 'inline' },
     { selector: 'h1', options: { uppercase: false } },
     { selector: 'h2', options: { uppercase: false } },
     { selector: 'h3', options: { uppercase: false } },
