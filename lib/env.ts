@@ -114,6 +114,8 @@ const envSchema = z.object({
     .min(0, 'must be 0 or more')
     .max(10000, 'must be at most 10000')
     .default(10),
+  /** How long a claimed newsletter message is held by its sender: after a crash, another sender takes it once this has passed. */
+  NEWSLETTER_LEASE_SECONDS: whole('seconds').min(5, 'must be at least 5').max(3600, 'must be at most 3600').default(120),
   /** How often the newsletter looks for newly published posts and due messages. */
   NEWSLETTER_CHECK_MS: whole('milliseconds').positive('must be more than 0').default(5000),
 

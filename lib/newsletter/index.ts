@@ -16,7 +16,15 @@ export type { Newsletter } from './sender';
 
 export type NewsletterEnv = Pick<
   Env,
-  'SITE_URL' | 'SMTP_URL' | 'MAIL_FROM' | 'MAIL_OUTBOX_DIR' | 'DATA_DIR' | 'NEWSLETTER_RATE' | 'NEWSLETTER_CHECK_MS' | 'MAIL_RETRY_BASE_MS'
+  | 'SITE_URL'
+  | 'SMTP_URL'
+  | 'MAIL_FROM'
+  | 'MAIL_OUTBOX_DIR'
+  | 'DATA_DIR'
+  | 'NEWSLETTER_RATE'
+  | 'NEWSLETTER_CHECK_MS'
+  | 'NEWSLETTER_LEASE_SECONDS'
+  | 'MAIL_RETRY_BASE_MS'
 >;
 
 const mailSite = () => {
@@ -40,7 +48,12 @@ export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<
     store,
     transport: createTransport(settings, () => site().name, { rate: settings.NEWSLETTER_RATE }),
     clock: Date.now,
-    settings: { rate: settings.NEWSLETTER_RATE, checkMs: settings.NEWSLETTER_CHECK_MS, retryBaseMs: settings.MAIL_RETRY_BASE_MS },
+    settings: {
+      rate: settings.NEWSLETTER_RATE,
+      checkMs: settings.NEWSLETTER_CHECK_MS,
+      retryBaseMs: settings.MAIL_RETRY_BASE_MS,
+      leaseMs: settings.NEWSLETTER_LEASE_SECONDS * 1000,
+    },
     log,
     posts: publishedPosts,
     mailer: siteMailer,

@@ -113,10 +113,14 @@ export function newsletterMessageId(slug: string, email: string, siteUrl: string
   return `<${slug}.${digest}@${new URL(siteUrl).hostname}>`;
 }
 
-/** RFC 2919 List-Id: the site's name and the newsletter's id under the site's host. */
+/**
+ * RFC 2919 List-Id: the site's name and the newsletter's id under the site's
+ * host. The name is kept to characters a phrase takes unquoted: a quoted one
+ * would be sent encoded (RFC 2047), which list filters do not all read.
+ */
 export function newsletterListId(siteName: string, siteUrl: string): string {
-  const name = siteName.replace(/["\\\r\n]/g, '');
-  return `"${name}" <newsletter.${new URL(siteUrl).hostname}>`;
+  const name = siteName.replace(/["(),.:;<>@[\]\\\r\n]/g, '').replace(/\s+/g, ' ').trim();
+  return `${name} <newsletter.${new URL(siteUrl).hostname}>`;
 }
 
 /** The stored mail for one recipient: their address, their own unsubscribe links, the fixed Message-ID. */

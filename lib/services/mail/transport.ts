@@ -30,7 +30,8 @@ export function mailFrom(settings: Pick<Env, 'MAIL_FROM' | 'SITE_URL'>, siteName
   return { name: siteName, address: `no-reply@${new URL(settings.SITE_URL).hostname}` };
 }
 
-function message(mail: OutgoingMail, from: Sender) {
+/** The message nodemailer composes: the stored mail and its sender. */
+export function message(mail: OutgoingMail, from: Sender) {
   return {
     from,
     to: mail.to,

@@ -70,7 +70,7 @@ describe('the newsletter mail', async () => {
     expect(copy.headers).toEqual({
       'List-Unsubscribe': `<${links.oneClick}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      'List-Id': '"Field Notes" <newsletter.notes.example>',
+      'List-Id': 'Field Notes <newsletter.notes.example>',
       'Message-ID': newsletterMessageId('hello-mail', 'reader@example.com', site.url),
     });
   });
