@@ -119,7 +119,10 @@ export function newsletterMessageId(slug: string, email: string, siteUrl: string
  * would be sent encoded (RFC 2047), which list filters do not all read.
  */
 export function newsletterListId(siteName: string, siteUrl: string): string {
-  const name = siteName.replace(/["(),.:;<>@[\]\\\r\n]/g, '').replace(/\s+/g, ' ').trim();
+  const name = siteName
+    .replace(/["(),.:;<>@[\]\\\r\n]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${name} <newsletter.${new URL(siteUrl).hostname}>`;
 }
 
