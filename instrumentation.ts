@@ -1,4 +1,4 @@
-import { envOrExit } from './lib/env';
+import { envOrExit, nodeEnv } from './lib/env';
 
 /**
  * Runs once when the server starts, under lectern's server and under any host
@@ -20,6 +20,7 @@ export async function register() {
   const { services } = await import('./lib/services');
   void services().store;
   void services().mailWorker;
-  // A platform keeps no process running between requests to look for new posts.
-  if (!settings.PLATFORM_MODE) services().newsletter.start();
+  // A platform keeps no process running between requests to look for new posts; in development a
+  // post being written is published on the author's machine, which must not mail it to anyone.
+  if (!settings.PLATFORM_MODE && nodeEnv() !== 'development') services().newsletter.start();
 }

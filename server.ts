@@ -29,15 +29,17 @@ await app.prepare();
 // custom server: mail left in the outbox by a previous run goes out, and a store that cannot open
 // stops the start. lib/process-shared.ts makes these the services the routes use.
 // The newsletter starts too: it mails the posts this build published that no earlier run has recorded.
-let stopServices = () => {};
+let stopServices = async () => {};
 if (!dev) {
   const { services } = await import('./lib/services');
   void services().store;
   void services().mailWorker;
   services().newsletter.start();
-  stopServices = () => {
-    services().newsletter.stop();
-    services().mailWorker.stop();
+  stopServices = async () => {
+    const { newsletter, mailWorker } = services();
+    newsletter.stop();
+    mailWorker.stop();
+    await Promise.all([newsletter.drain(), mailWorker.drain()]);
   };
 }
 
@@ -72,9 +74,10 @@ server.listen(port, hostname, () => {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    // Nothing more is claimed; a message claimed and not sent is sent by the next start when its lease ends.
-    stopServices();
-    server.close(() => process.exit(0));
+    // Nothing more is claimed and what is on the wire is recorded (within the five seconds below); a message
+    // claimed and not sent is sent by the next start when its lease ends.
+    const stopped = stopServices();
+    server.close(() => void stopped.finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();
   });
 }
