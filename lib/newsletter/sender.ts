@@ -125,7 +125,25 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     return mail;
   }
 
-  async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string): Promise<void> {
+  /**
+   * Records sent messages as they finish: the ones that finish while a write
+   * is under way go in the next write together, so a busy send is a few
+   * writes per batch rather than one per message, and each message is
+   * recorded within a write's time of its server's answer.
+   */
+  function sentRecorder(slug: string): (email: string) => Promise<void> {
+    const pending: string[] = [];
+    let writing: Promise<void> | undefined;
+    return (email) => {
+      pending.push(email);
+      writing ??= (async () => {
+        while (pending.length > 0) await store.newsletter.markSent(slug, pending.splice(0), clock());
+      })().finally(() => (writing = undefined));
+      return writing;
+    };
+  }
+
+  async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string, recordSent: (email: string) => Promise<void>): Promise<void> {
     const { slug, email } = delivery;
     try {
       await transport.send(mailer.personalize(mail, delivery, token));
@@ -143,18 +161,19 @@ export function createNewsletter<P extends NewsletterPost>(options: {
       }
       return;
     }
-    await store.newsletter.markSent(slug, email, clock());
+    await recordSent(email);
   }
 
   async function sendDue(slug: string): Promise<void> {
     const mail = await mailOf(slug);
     if (!mail) return;
+    const recordSent = sentRecorder(slug);
     while (!stopped) {
       const tokens = Array.from({ length: batch }, () => newToken());
       const claimed = await store.newsletter.claim({ slug, now: clock(), leaseMs, tokenHashes: tokens.map((token) => token.hash) });
       if (claimed.length === 0) return;
       const byHash = new Map(tokens.map((token) => [token.hash, token.token]));
-      await Promise.all(claimed.map((delivery) => deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '')));
+      await Promise.all(claimed.map((delivery) => deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent)));
     }
   }
 

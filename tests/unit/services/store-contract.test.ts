@@ -408,12 +408,12 @@ describe.each(backends)('the $name store', ({ open }) => {
       const second = await claim('post', 3000, 5);
       expect(second.map((delivery) => delivery.email)).toEqual(['a@example.com', 'b@example.com'].filter((email) => email !== first[0]?.email));
       expect(await claim('post', 3000 + 59_999)).toEqual([]);
-      await store.newsletter.markSent('post', first[0]?.email ?? '', 4000);
-      await store.newsletter.markSent('post', first[0]?.email ?? '', 4001);
+      await store.newsletter.markSent('post', [first[0]?.email ?? ''], 4000);
+      await store.newsletter.markSent('post', [first[0]?.email ?? ''], 4001);
       const again = await claim('post', 3000 + 60_000);
       expect(again.map((delivery) => delivery.email)).toEqual(second.map((delivery) => delivery.email));
       expect(await store.newsletter.finish('post', 70_000)).toBeUndefined();
-      await store.newsletter.markSent('post', again[0]?.email ?? '', 70_000);
+      await store.newsletter.markSent('post', [again[0]?.email ?? ''], 70_000);
       expect(await store.newsletter.finish('post', 70_001)).toMatchObject({
         slug: 'post',
         state: 'sent',
@@ -424,6 +424,17 @@ describe.each(backends)('the $name store', ({ open }) => {
       });
       expect(await store.newsletter.finish('post', 70_002)).toBeUndefined();
       expect(await store.newsletter.activeSends()).toEqual([]);
+    });
+
+    it('settles several sent messages in one write, each counted once', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await confirmed(email);
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      await claim('post', 3000);
+      await store.newsletter.markSent('post', ['a@example.com', 'b@example.com'], 4000);
+      await store.newsletter.markSent('post', ['b@example.com', 'c@example.com'], 4001);
+      expect(await send('post')).toMatchObject({ sent: 3, waiting: 0 });
+      expect(await store.newsletter.finish('post', 5000)).toMatchObject({ sent: 3, recipients: 3 });
     });
 
     it('records each message’s unsubscribe token, and skips a recipient who unsubscribed before their mail left', async () => {
@@ -453,7 +464,7 @@ describe.each(backends)('the $name store', ({ open }) => {
       ).toBe(1);
       expect(await claim('one', 9_999)).toEqual([]);
       expect(await claim('one', 10_000)).toMatchObject([{ email: 'a@example.com', attempts: 1 }]);
-      await store.newsletter.markSent('one', 'a@example.com', 10_001);
+      await store.newsletter.markSent('one', ['a@example.com'], 10_001);
       expect(await store.newsletter.finish('one', 10_002)).toMatchObject({ sent: 1, failed: 1 });
 
       expect(await store.newsletter.retryFailed('one', 11_000)).toBe(1);

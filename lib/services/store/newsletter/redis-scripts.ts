@@ -84,12 +84,17 @@ return out`,
 );
 
 export const MARK_SENT = luaScript(
-  { keys: ['queue', 'send', 'deliveries'], args: ['email'] },
+  { keys: ['queue', 'send', 'deliveries'], args: ['emails'] },
   `
-if redis.call('ZREM', queue, email) == 0 then return 0 end
-redis.call('HDEL', deliveries, email)
-redis.call('HINCRBY', send, 'sent', 1)
-return 1`,
+local count = 0
+for _, email in ipairs(cjson.decode(emails)) do
+  if redis.call('ZREM', queue, email) == 1 then
+    redis.call('HDEL', deliveries, email)
+    count = count + 1
+  end
+end
+if count > 0 then redis.call('HINCRBY', send, 'sent', count) end
+return count`,
 );
 
 export const RETRY_LATER = luaScript(

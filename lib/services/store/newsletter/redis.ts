@@ -98,8 +98,9 @@ export function redisNewsletter(run: ScriptRunner): NewsletterStore {
       });
     },
 
-    async markSent(slug, email) {
-      await run(MARK_SENT, { keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug) }, args: { email } });
+    async markSent(slug, emails) {
+      if (emails.length === 0) return;
+      await run(MARK_SENT, { keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug) }, args: { emails: JSON.stringify(emails) } });
     },
 
     async retryLater(slug, email, attempts, nextAttemptAt, error) {

@@ -111,8 +111,11 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
         .immediate();
     },
 
-    async markSent(slug, email) {
-      db.prepare(`UPDATE newsletter_deliveries SET status = 'sent', last_error = NULL WHERE slug = ? AND email = ? AND status = 'waiting'`).run(slug, email);
+    async markSent(slug, emails) {
+      const sent = db.prepare(`UPDATE newsletter_deliveries SET status = 'sent', last_error = NULL WHERE slug = ? AND email = ? AND status = 'waiting'`);
+      db.transaction(() => {
+        for (const email of emails) sent.run(slug, email);
+      })();
     },
 
     async retryLater(slug, email, attempts, nextAttemptAt, error) {

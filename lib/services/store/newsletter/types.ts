@@ -51,7 +51,8 @@ export interface NewsletterStore {
    * who is no longer confirmed is settled as skipped instead.
    */
   claim(input: { slug: string; now: number; leaseMs: number; tokenHashes: readonly string[] }): Promise<NewsletterDelivery[]>;
-  markSent(slug: string, email: string, now: number): Promise<void>;
+  /** Settles messages as sent (several at once: one write for the messages that finished together). */
+  markSent(slug: string, emails: readonly string[], now: number): Promise<void>;
   retryLater(slug: string, email: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
   /**
    * Settles a message as failed. A permanent rejection counts against the
