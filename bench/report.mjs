@@ -701,7 +701,8 @@ function newsletterBlock() {
   return [
     `\`npm run bench -- newsletter\`: lectern's server on the build of \`content/\` with ${int(n.subscribers)} confirmed subscribers in its SQLite store, sending one post through a local SMTP server (\`smtp-server\`, no rate limit, \`NEWSLETTER_RATE=0\`). ` +
       'The send is started in the store as the server starts one (the subscribers and the baseline are written before the server starts); it is timed from then until the store marks it sent. ' +
-      'Reads: one cached post page at a time over keep-alive, idle before the send and all through it. Store growth: the SQLite file (after a WAL checkpoint) before and after, per recipient (the row and the unsubscribe token of its message).',
+      'Reads: one cached post page at a time over keep-alive, idle before the send and all through it. Store growth: the SQLite file (after a WAL checkpoint) before and after, per recipient (the row and the unsubscribe token of its message). ' +
+      `The machine's load average at the end: ${n.machine.loadAverage?.map((value) => value.toFixed(1)).join(', ') ?? '–'} on ${n.machine.cores} cores (other work ran meanwhile; the send's time and the reads' p99 move with it).`,
     '',
     table(
       ['measure', 'value', 'goal'],
