@@ -48,6 +48,11 @@ export async function watchStatus(store: Store, io: CliIo): Promise<number> {
     cliProgress.Presets.shades_classic,
   );
   bar.start(active.recipients, active.recipients - active.waiting, { waiting: active.waiting, failed: active.failed });
+  // Ctrl-C ends the watch with the terminal's cursor back.
+  process.once('SIGINT', () => {
+    bar.stop();
+    process.exit(130);
+  });
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, REFRESH_MS));
     const now = (await store.newsletter.sends()).find((send) => send.slug === active.slug);
