@@ -1,6 +1,6 @@
 import { describeError } from '../log';
 import { backoffMs } from '../services/mail/worker';
-import { isPermanentFailure, type MailTransport } from '../services/mail/transport';
+import { isPermanentFailure, POOL_CONNECTIONS, type MailTransport } from '../services/mail/transport';
 import type { NewsletterDelivery, NewsletterSend, Store } from '../services/store/types';
 import { SUSPEND_AFTER_REJECTIONS } from '../services/store/newsletter/types';
 import { newToken } from '../services/tokens';
@@ -173,7 +173,16 @@ export function createNewsletter<P extends NewsletterPost>(options: {
       const claimed = await store.newsletter.claim({ slug, now: clock(), leaseMs, tokenHashes: tokens.map((token) => token.hash) });
       if (claimed.length === 0) return;
       const byHash = new Map(tokens.map((token) => [token.hash, token.token]));
-      await Promise.all(claimed.map((delivery) => deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent)));
+      // Handed to the transport as its connections free up, not all at once: preparing a whole
+      // batch of messages in one go would hold up the reads this process answers meanwhile.
+      const queued = [...claimed];
+      await Promise.all(
+        Array.from({ length: Math.min(POOL_CONNECTIONS, queued.length) }, async () => {
+          for (let delivery = queued.shift(); delivery; delivery = queued.shift()) {
+            await deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent);
+          }
+        }),
+      );
     }
   }
 

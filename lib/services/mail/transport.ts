@@ -9,7 +9,7 @@ import type { OutgoingMail } from '../store/types';
 export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail): Promise<void>; close?(): void };
 
 /** Connections a pooled transport keeps open (the newsletter's). */
-const POOL_CONNECTIONS = 3;
+export const POOL_CONNECTIONS = 3;
 
 /** A failure the mail server said is permanent (an SMTP 5xx reply): sending again will not help. */
 export function isPermanentFailure(error: unknown): boolean {
