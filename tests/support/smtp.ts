@@ -39,6 +39,11 @@ export async function startSmtp(port?: number, options: { refuse?: (address: str
       });
     },
   });
+  // A client killed mid-conversation (a test's kill -9 of the server) resets its connection: that is
+  // the client's end, not a failure of this server.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+  });
   const listenPort = port ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   return {
