@@ -19,7 +19,9 @@ export async function registerNode() {
     console.error(`PLATFORM_MODE is set, but:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     process.exit(1);
   }
-  startServices();
+  // A platform keeps no process running between requests to look for new posts; in development a
+  // post being written is published on the author's machine, which must not mail it to anyone.
+  startServices({ newsletter: !settings.PLATFORM_MODE && nodeEnv() !== 'development' });
   // The search index is built now, so a reader's search never waits for it (not in development,
   // where the content changes under the author's hands).
   if (nodeEnv() !== 'development') prepareSearchIndex();

@@ -47,7 +47,7 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // Loaded from node_modules at run time instead of bundled: compiling them was most of every
   // build's fixed compile time (BENCHMARKS.md, Build).
-  serverExternalPackages: ['@modelcontextprotocol/sdk', 'stripe', 'nodemailer', 'redis', '@upstash/redis', 'feed', 'yaml', 'zod'],
+  serverExternalPackages: ['@modelcontextprotocol/sdk', 'stripe', 'nodemailer', 'juice', 'html-to-text', 'redis', '@upstash/redis', 'feed', 'yaml', 'zod'],
   // `npm run typecheck` (and `npm test`, which runs it) checks the types; a build does not check
   // them again (10 s of every build: BENCHMARKS.md, Build).
   typescript: { ignoreBuildErrors: true },

@@ -10,7 +10,7 @@ import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
-  ['reads', 'build', 'build-workers', 'limits', 'flood', 'search', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
+  ['reads', 'build', 'build-workers', 'limits', 'flood', 'search', 'weight', 'profile', 'render', 'build-profile', 'build-memory', 'newsletter'].map((part) => [
     part,
     readJson(path.join(RESULTS, `${part}.json`)),
   ]),
@@ -468,6 +468,7 @@ const GOAL_PARTS = [
   ['limits', /^\| limit decision/],
   ['flood', /^\| (server memory after a flood|[\d,]+ made-up URLs)/],
   ['search', /^\| search /],
+  ['newsletter', /^\| newsletter to /],
 ];
 
 function goalsBlock(existing) {
@@ -481,6 +482,7 @@ function goalsBlock(existing) {
     limits: rowsOf('limits'),
     flood: rowsOf('flood'),
     search: rowsOf('search'),
+    newsletter: rowsOf('newsletter'),
   };
   const reads = results.reads;
   if (reads) {
@@ -600,6 +602,21 @@ function goalsBlock(existing) {
         yes(Math.max(redis.allowed.p99, redis.refused.p99) < GOALS.redisP99Ms),
       ]);
   }
+  const newsletter = results.newsletter;
+  if (newsletter) {
+    const g = newsletter.goals;
+    const p99Ratio = newsletter.reads.duringP99Ms / newsletter.reads.idleP99Ms;
+    out.newsletter.push([
+      `newsletter to ${int(newsletter.subscribers)} subscribers: under ${g.seconds} s, memory < ${mib(g.growthBytes)}, store < ${kib(g.bytesPerRecipient)} per recipient, read p99 within ${g.p99Ratio}× idle`,
+      `${seconds(newsletter.send.seconds)} s, ${signedMib(newsletter.growthBytes)}, ${kib(newsletter.storeBytesPerRecipient)}, p99 ${ms(newsletter.reads.duringP99Ms)} ms vs ${ms(newsletter.reads.idleP99Ms)} ms idle (${ratio(p99Ratio)}×)`,
+      yes(
+        newsletter.send.seconds < g.seconds &&
+          newsletter.growthBytes < g.growthBytes &&
+          newsletter.storeBytesPerRecipient < g.bytesPerRecipient &&
+          p99Ratio <= g.p99Ratio,
+      ),
+    ]);
+  }
   const flood = results.flood;
   if (flood) {
     out.flood.push([
@@ -660,8 +677,8 @@ function goalsBlock(existing) {
         yes(search.http.ratio <= GOALS.searchReadRatio),
       ]);
   }
-  const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood, ...out.search].map((row) =>
-    typeof row === 'string' ? row : `| ${row.join(' | ')} |`,
+  const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood, ...out.search, ...out.newsletter].map(
+    (row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`),
   );
   if (!all.length) return undefined;
   return [table(['goal', 'measured', ''], [], 3), ...all].join('\n');
@@ -840,6 +857,44 @@ function searchBlock() {
   return lines.join('\n');
 }
 
+function newsletterBlock() {
+  const n = results.newsletter;
+  if (!n) return undefined;
+  const k = n.kill;
+  return [
+    `\`npm run bench -- newsletter\`: lectern's server on the build of \`content/\` with ${int(n.subscribers)} confirmed subscribers in its SQLite store, sending one post through a local SMTP server (\`smtp-server\`, no rate limit, \`NEWSLETTER_RATE=0\`). ` +
+      'The send is started in the store as the server starts one (the subscribers and the baseline are written before the server starts); it is timed from then until the store marks it sent. ' +
+      'Reads: one cached post page at a time over keep-alive, idle before the send and all through it. Store growth: the SQLite file (after a WAL checkpoint) before and after, per recipient (the row and the unsubscribe token of its message). ' +
+      `The machine's load average at the end: ${n.machine.loadAverage?.map((value) => value.toFixed(1)).join(', ') ?? '–'} on ${n.machine.cores} cores (other work ran meanwhile; the send's time and the reads' p99 move with it).`,
+    '',
+    table(
+      ['measure', 'value', 'goal'],
+      [
+        [
+          'whole send',
+          `${seconds(n.send.seconds)} s (${int(n.send.sent)} sent, ${int(n.send.failed)} failed, ${int(n.send.duplicates)} received twice)`,
+          `< ${n.goals.seconds} s`,
+        ],
+        [
+          'server memory growth (peak during the send)',
+          `${signedMib(n.growthBytes)} (${mib(n.rssBeforeBytes)} → ${mib(n.rssPeakBytes)})`,
+          `< ${mib(n.goals.growthBytes)}`,
+        ],
+        ['store bytes per recipient', kib(n.storeBytesPerRecipient), `< ${kib(n.goals.bytesPerRecipient)}`],
+        ['cached read p50 / p99, idle', `${ms(n.reads.idleP50Ms)} / ${ms(n.reads.idleP99Ms)} ms`, ''],
+        [
+          'cached read p50 / p99, during the send',
+          `${ms(n.reads.duringP50Ms)} / ${ms(n.reads.duringP99Ms)} ms (${int(n.reads.duringCount)} reads)`,
+          `p99 ≤ ${n.goals.p99Ratio}× idle`,
+        ],
+      ],
+    ),
+    '',
+    `**kill -9 half-way.** A second send was killed with ${int(k.deliveredAtKill)} of ${int(n.subscribers)} delivered; the server started again and finished it. ` +
+      `Subscribers with the post: ${int(k.recipients)} (missing: ${int(k.missing)}); received twice: ${int(k.twice)} (the messages in flight at the kill), ${int(k.twiceWithOtherMessageId)} of them with another Message-ID.`,
+  ].join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
@@ -850,6 +905,7 @@ const BLOCKS = {
   weight: weightBlock,
   flood: floodBlock,
   search: searchBlock,
+  newsletter: newsletterBlock,
 };
 
 const HEADINGS = {
@@ -862,6 +918,7 @@ const HEADINGS = {
   weight: '## Page weight',
   flood: '## Memory under a flood of URLs',
   search: '## Search',
+  newsletter: '## Newsletter',
 };
 
 const INTRO = `# Benchmarks

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
-# `npm run bench -- reads` (or profile, weight, limits, flood, search, build, render, build-profile,
+# `npm run bench -- reads` (or profile, weight, limits, flood, search, newsletter, build, render, build-profile,
 # build-memory, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
@@ -34,6 +34,9 @@ parts (default: all of them, in this order)
   build-memory
             where a 10,000-post next build's memory goes, on the whole machine and in
             4 and 3 GiB memory cgroups (as containers of those sizes run it; needs root)
+  newsletter
+            one send to 10,000 subscribers through a local SMTP server: time, server memory,
+            store bytes per recipient, cached-read p99 during the send; a kill -9 half-way
   report    regenerate BENCHMARKS.md from bench/.work/results (always run last)
 
 options (passed to every part)
@@ -71,12 +74,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | flood | search | build | render | build-profile | build-memory | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits flood search build render build-profile build-memory) ;;
+    reads | profile | weight | limits | flood | search | build | render | build-profile | build-memory | newsletter | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits flood search newsletter build render build-profile build-memory) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood search build render build-profile build-memory)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood search newsletter build render build-profile build-memory)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -111,6 +114,7 @@ for part in "${parts[@]}"; do
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
     flood) timeout 20m node --import tsx bench/flood.mjs "${options[@]}" || status=$? ;;
     search) timeout 60m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
+    newsletter) timeout 30m node --import tsx bench/newsletter.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
     render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;

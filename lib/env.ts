@@ -110,6 +110,16 @@ const envSchema = z.object({
   MAIL_RETRY_BASE_MS: whole('milliseconds').positive('must be more than 0').default(5000),
   /** How long sent mail (bodies with their links) is kept; 0 deletes it once sent. */
   MAIL_RETENTION_DAYS: whole('days').min(0, 'must be 0 or more').max(3650, 'must be at most 3650').default(30),
+  /** The newsletter's limit in messages per second (a mail provider's limit); 0: as fast as the server takes them. */
+  NEWSLETTER_RATE: z.coerce
+    .number({ error: 'must be a number of messages per second' })
+    .min(0, 'must be 0 or more')
+    .max(10000, 'must be at most 10000')
+    .default(10),
+  /** How long a claimed newsletter message is held by its sender: after a crash, another sender takes it once this has passed. */
+  NEWSLETTER_LEASE_SECONDS: whole('seconds').min(5, 'must be at least 5').max(3600, 'must be at most 3600').default(120),
+  /** How often the newsletter looks for newly published posts and due messages. */
+  NEWSLETTER_CHECK_MS: whole('milliseconds').positive('must be more than 0').default(5000),
 
   // --- Payments (Stripe)
   /** Stripe's secret API key; without it checkouts answer 503. */

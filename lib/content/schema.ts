@@ -61,6 +61,8 @@ export const postFrontmatterSchema = z
     draft: z.boolean().default(false),
     /** The post's author where it is not the site's. */
     author: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
+    /** False keeps the post out of the newsletter: it is recorded as published and mailed to nobody. */
+    newsletter: z.boolean().default(true),
   })
   .refine((post) => post.updated === undefined || dateToMillis(post.updated) >= dateToMillis(post.date), {
     path: ['updated'],

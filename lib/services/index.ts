@@ -2,6 +2,7 @@ import { after } from 'next/server';
 import { site } from '../content';
 import { env, type Env } from '../env';
 import { createLimiter, type Limiter } from '../limits';
+import { siteNewsletter, type Newsletter } from '../newsletter';
 import { shared } from '../process-shared';
 import { mailSettingsFrom } from './mail/settings';
 import { createTransport } from './mail/transport';
@@ -17,7 +18,14 @@ import { openStore, type Store } from './store';
  */
 export type * from './store/types';
 
-export type Services = { readonly store: Store; readonly limiter: Limiter; readonly payments: Payments | undefined; readonly mailWorker: MailWorker };
+export type Services = {
+  readonly store: Store;
+  readonly limiter: Limiter;
+  readonly payments: Payments | undefined;
+  readonly mailWorker: MailWorker;
+  /** Made here, started by the entry point (server.ts, instrumentation.ts) with `start()`. */
+  readonly newsletter: Newsletter;
+};
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -30,6 +38,7 @@ export function createServices(settings: Env): Services {
   const limiter = once(() => createLimiter(settings, redis()));
   const payments = once(() => createPayments(settings));
   const mailWorker = once(() => createMailWorker({ ...mailSettingsFrom(settings), store: store(), transport: createTransport(settings, () => site().name) }));
+  const newsletter = once(() => siteNewsletter(settings, store()));
   return {
     get store() {
       return store();
@@ -42,6 +51,9 @@ export function createServices(settings: Env): Services {
     },
     get mailWorker() {
       return mailWorker();
+    },
+    get newsletter() {
+      return newsletter();
     },
   };
 }
@@ -60,20 +72,26 @@ export type RunningServices = { services: Services; stop: () => Promise<void> };
 
 /**
  * Starts the process's services: the store opens (a store that cannot open fails the start, not
- * a reader's request) and the mail worker starts on it, sending what a previous run left. The
- * entry point that calls this owns the result and stops it, in the reverse order: the worker
- * after the message it is sending (its other claims given back), then the store and its Redis
- * connection (which the limiter shares: nothing is decided after this).
+ * a reader's request), the mail worker starts on it, sending what a previous run left, and the
+ * newsletter starts (unless `newsletter: false`: a platform keeps no process running between
+ * requests, and in development a post being written must not be mailed). The entry point that
+ * calls this owns the result and stops it, in the reverse order: the newsletter and the mail
+ * worker stop claiming and finish the message on the wire (the worker gives its other claims
+ * back), then the store and its Redis connection close (the limiter shares it: nothing is
+ * decided after this).
  */
-export function startServices(): RunningServices {
+export function startServices(options: { newsletter?: boolean } = {}): RunningServices {
   const running = services();
   void running.store;
   const worker = running.mailWorker;
+  const newsletter = options.newsletter === false ? undefined : running.newsletter;
+  newsletter?.start();
   return {
     services: running,
     async stop() {
+      newsletter?.stop();
       worker.stop();
-      await worker.drain();
+      await Promise.all([newsletter?.drain(), worker.drain()]);
       await running.store.close();
     },
   };

@@ -1,8 +1,7 @@
 import { absoluteUrl } from '../config';
 import type { UnsubscribeLinks } from '../services/mail/templates';
-import type { ConfirmationResend } from '../services/store/types';
+import type { ConfirmationResend, SubscriberStore } from '../services/store/types';
 import { hashToken } from '../services/tokens';
-import { store } from '../services';
 
 /** A confirmation link works for this long; after it, subscribing again sends a new one. */
 export const CONFIRMATION_DAYS = 7;
@@ -33,6 +32,6 @@ export function unsubscribeLinks(token: string): UnsubscribeLinks {
 }
 
 /** What the confirmation page shows for a token, changing nothing (mail scanners open links). */
-export async function confirmationState(token: string) {
-  return store().subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
+export async function confirmationState(subscribers: Pick<SubscriberStore, 'confirmationState'>, token: string) {
+  return subscribers.confirmationState(hashToken(token), confirmationCutoff(Date.now()));
 }

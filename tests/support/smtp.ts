@@ -4,14 +4,26 @@ import { freePort } from './site';
 
 export type ReceivedMail = Email & { raw: string; envelopeTo: string[] };
 
-/** A real SMTP server in the test process, collecting every message it accepts. */
-export async function startSmtp(port?: number) {
+/** An SMTP reply refusing a recipient: 4xx (try again later) or 5xx (permanent). */
+export type Refusal = { code: number; message: string };
+
+/**
+ * A real SMTP server in the test process, collecting every message it accepts.
+ * `refuse` answers a recipient with a refusal instead (called for every RCPT TO,
+ * so it can refuse an address once and accept it later).
+ */
+export async function startSmtp(port?: number, options: { refuse?: (address: string) => Refusal | undefined } = {}) {
   const messages: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -26,6 +38,11 @@ export async function startSmtp(port?: number) {
           .catch(callback);
       });
     },
+  });
+  // A client killed mid-conversation (a test's kill -9 of the server) resets its connection: that is
+  // the client's end, not a failure of this server.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
   });
   const listenPort = port ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));

@@ -45,7 +45,7 @@ ${options.footer.map((line) => `<p style="font-size:.85rem;color:#5b5e66">${esca
 export type UnsubscribeLinks = { page: string; oneClick: string };
 
 /** RFC 2369 List-Unsubscribe with RFC 8058 one-click: a provider's POST of `List-Unsubscribe=One-Click` unsubscribes. */
-function newsletterHeaders(unsubscribe: UnsubscribeLinks): Record<string, string> {
+export function newsletterHeaders(unsubscribe: UnsubscribeLinks): Record<string, string> {
   return { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 

@@ -11,7 +11,16 @@ import type { OutgoingMail } from '../store/types';
  * crash between sending and marking it sent carries the same one, so a reader's mail program can
  * tell it is the same message.
  */
-export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string): Promise<void> };
+export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string): Promise<void>; close?(): void };
+
+/** Connections a pooled transport keeps open (the newsletter's). */
+export const POOL_CONNECTIONS = 3;
+
+/** A failure the mail server said is permanent (an SMTP 5xx reply): sending again will not help. */
+export function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | undefined)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
 
 export type TransportSettings = Pick<Env, 'MAIL_FROM' | 'SITE_URL' | 'SMTP_URL' | 'MAIL_OUTBOX_DIR' | 'DATA_DIR'>;
 type Sender = { name: string; address: string };
@@ -26,7 +35,8 @@ export function mailFrom(settings: Pick<Env, 'MAIL_FROM' | 'SITE_URL'>, siteName
   return { name: siteName, address: `no-reply@${new URL(settings.SITE_URL).hostname}` };
 }
 
-function message(mail: OutgoingMail, from: Sender, messageId: string | undefined) {
+/** The message nodemailer composes: the stored mail, its sender and, when given, its Message-ID. */
+export function message(mail: OutgoingMail, from: Sender, messageId?: string) {
   return {
     ...(messageId ? { messageId } : {}),
     from,
@@ -43,14 +53,27 @@ function message(mail: OutgoingMail, from: Sender, messageId: string | undefined
  * SMTP through nodemailer when SMTP_URL is set; otherwise one readable .eml
  * file per message in MAIL_OUTBOX_DIR (default DATA_DIR/outbox). `siteName` is
  * asked for when a message is sent: the sender's name when MAIL_FROM gives none.
+ * With `pool`, SMTP keeps a few connections open and sends at most `rate`
+ * messages a second over them (0: no limit), for a long run of messages.
  */
-export function createTransport(settings: TransportSettings, siteName: () => string): MailTransport {
+export function createTransport(settings: TransportSettings, siteName: () => string, pool?: { rate: number }): MailTransport {
   const from = () => mailFrom(settings, siteName());
   const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.SITE_URL).hostname}>` : undefined);
   const smtpUrl = settings.SMTP_URL;
   if (smtpUrl) {
-    const transporter: Transporter = nodemailer.createTransport(smtpUrl);
-    return { kind: 'smtp', send: async (mail, id) => void (await transporter.sendMail(message(mail, from(), messageId(id)))) };
+    const transporter: Transporter = pool
+      ? nodemailer.createTransport({
+          url: smtpUrl,
+          pool: true,
+          maxConnections: POOL_CONNECTIONS,
+          ...(pool.rate > 0 ? { rateDelta: 1000, rateLimit: Math.max(1, Math.round(pool.rate)) } : {}),
+        })
+      : nodemailer.createTransport(smtpUrl);
+    return {
+      kind: 'smtp',
+      send: async (mail, id) => void (await transporter.sendMail(message(mail, from(), messageId(id)))),
+      close: () => transporter.close(),
+    };
   }
   // Where the outbox is depends on the settings at run time: nothing in it belongs to the build.
   const folder = path.resolve(/* turbopackIgnore: true */ settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
@@ -63,6 +86,7 @@ export function createTransport(settings: TransportSettings, siteName: () => str
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id ?? randomUUID().slice(0, 8)}.eml`;
       writeDurably(path.join(folder, name), info.message as Buffer);
     },
+    close: () => transporter.close(),
   };
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashToken } from '../tokens';
 import { sqliteBookings } from './bookings/sqlite';
+import { sqliteNewsletter } from './newsletter/sqlite';
 import { sqliteMailQueue, sqliteOutbox } from './outbox/sqlite';
 import { sqliteSettings } from './settings/sqlite';
 import { sqliteSubscribers } from './subscribers/sqlite';
@@ -119,6 +120,25 @@ export const MIGRATIONS: string[] = [
   `ALTER TABLE subscribers ADD COLUMN confirm_mailed_at INTEGER;
    ALTER TABLE subscribers ADD COLUMN confirm_mails INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE subscribers ADD COLUMN confirm_mails_since INTEGER;`,
+  // The newsletter: what it did with each published post, each send's mail (stored once), a small row per recipient,
+  // and the addresses that refused mail permanently.
+  `CREATE TABLE newsletter_posts (
+     slug TEXT PRIMARY KEY,
+     state TEXT NOT NULL CHECK (state IN ('baseline', 'skipped', 'sending', 'sent')),
+     recorded_at INTEGER NOT NULL
+   );
+   CREATE TABLE newsletter_sends (slug TEXT PRIMARY KEY, mail TEXT NOT NULL, started_at INTEGER NOT NULL, finished_at INTEGER, recipients INTEGER NOT NULL);
+   CREATE TABLE newsletter_deliveries (
+     slug TEXT NOT NULL,
+     email TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('waiting', 'sent', 'failed', 'skipped')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_error TEXT,
+     PRIMARY KEY (slug, email)
+   ) WITHOUT ROWID;
+   CREATE INDEX newsletter_due ON newsletter_deliveries (slug, next_attempt_at) WHERE status = 'waiting';
+   CREATE TABLE newsletter_rejections (email TEXT PRIMARY KEY, count INTEGER NOT NULL, last_error TEXT NOT NULL, last_at INTEGER NOT NULL);`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */
@@ -148,6 +168,7 @@ export function openSqliteStore(file: string): Store {
     outbox: sqliteOutbox(db),
     bookings: sqliteBookings(db, queueMail),
     settings: sqliteSettings(db),
+    newsletter: sqliteNewsletter(db),
 
     async ping() {
       db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();

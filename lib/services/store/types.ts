@@ -1,10 +1,12 @@
 import type { BookingStore } from './bookings/types';
+import type { NewsletterStore } from './newsletter/types';
 import type { OutboxStore } from './outbox/types';
 import type { SettingsStore } from './settings/types';
 import type { SubscriberStore } from './subscribers/types';
 import type { SupportStore } from './support/types';
 
 export type * from './bookings/types';
+export type * from './newsletter/types';
 export type * from './outbox/types';
 export type * from './settings/types';
 export type * from './subscribers/types';
@@ -22,6 +24,7 @@ export interface Store {
   readonly outbox: OutboxStore;
   readonly bookings: BookingStore;
   readonly settings: SettingsStore;
+  readonly newsletter: NewsletterStore;
   /** One cheap round trip to the backend: resolves when it answers (the health check). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -6,8 +6,13 @@ const problems = (result: { success: boolean; error?: { issues: { path: Property
   result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
 
 describe('post frontmatter', () => {
-  it('fills in no tags and not a draft', () => {
-    expect(postFrontmatterSchema.parse(post)).toEqual({ ...post, tags: [], draft: false });
+  it('fills in no tags, not a draft, and mailed to the newsletter', () => {
+    expect(postFrontmatterSchema.parse(post)).toEqual({ ...post, tags: [], draft: false, newsletter: true });
+  });
+
+  it('keeps a post out of the newsletter with newsletter: false, and takes only a boolean there', () => {
+    expect(postFrontmatterSchema.parse({ ...post, newsletter: false })).toMatchObject({ newsletter: false });
+    expect(postFrontmatterSchema.safeParse({ ...post, newsletter: 'no' }).success).toBe(false);
   });
 
   it('refuses an unknown key, so a typo never publishes a draft', () => {

@@ -12,6 +12,7 @@ import type { OutgoingMail, Store } from '@/lib/services/store/types';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 import { redisStoredData, sqliteStoredData, type StoredData } from '../../support/stored';
 import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
+import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 
 const mail = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: 't', html: '<p>t</p>' });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-store-'));
@@ -408,6 +409,142 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await store.bookings.cancel('bk_none', 3_000, [])).toBeUndefined();
       expect(await store.bookings.seatsTaken('course', 's1', 3_000)).toBe(0);
       expect(await stored.unsentMailCount()).toBe(1);
+    });
+  });
+
+  describe('newsletter', () => {
+    /** A subscriber confirmed with tokens named after the address. */
+    const confirmed = async (email: string, now = 1000) => {
+      await store.subscribers.subscribe({
+        email,
+        confirmTokenHash: `c-${email}`,
+        unsubscribeTokenHash: `u-${email}`,
+        now,
+        resend: CONFIRMATION_RESEND,
+        mail: mail('confirm'),
+      });
+      await store.subscribers.confirm(`c-${email}`, now, 0);
+    };
+    // Every claim hands out fresh token hashes, as the sender makes them.
+    let claims = 0;
+    const claim = (slug: string, now: number, count = 10, leaseMs = 60_000) => {
+      claims++;
+      return store.newsletter.claim({ slug, now, leaseMs, tokenHashes: Array.from({ length: count }, (_, index) => `t-${slug}-${claims}-${index}`) });
+    };
+    const send = async (slug: string) => (await store.newsletter.sends()).find((entry) => entry.slug === slug);
+
+    it('records the first baseline once; only recorded posts are reported as recorded', async () => {
+      expect(await store.newsletter.recorded(['a'])).toBeUndefined();
+      expect(await store.newsletter.recordBaseline(['a', 'b'], 1000)).toBe(true);
+      expect(await store.newsletter.recordBaseline(['c'], 2000)).toBe(false);
+      expect(await store.newsletter.recorded(['a', 'b', 'c'])).toEqual(new Set(['a', 'b']));
+      await store.newsletter.recordSkipped('c', 3000);
+      expect(await store.newsletter.recorded(['c', 'd'])).toEqual(new Set(['c']));
+      expect(await store.newsletter.startSend({ slug: 'c', mail: '{}', now: 4000 })).toEqual({ started: false, recipients: 0 });
+      expect(await store.newsletter.recorded([])).toEqual(new Set());
+    });
+
+    it('fixes the audience at the start (confirmed only), once per post, and stores the mail once', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      await confirmed('a@example.com');
+      await confirmed('b@example.com');
+      await store.subscribers.subscribe({
+        email: 'p@example.com',
+        confirmTokenHash: 'cp',
+        unsubscribeTokenHash: 'up',
+        now: 1000,
+        resend: CONFIRMATION_RESEND,
+        mail: mail('confirm'),
+      });
+      expect(await store.newsletter.startSend({ slug: 'post', mail: '{"subject":"S"}', now: 2000 })).toEqual({ started: true, recipients: 2 });
+      expect(await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2001 })).toEqual({ started: false, recipients: 0 });
+      await confirmed('late@example.com', 2500);
+      expect(await store.newsletter.sendMail('post')).toBe('{"subject":"S"}');
+      expect(await store.newsletter.activeSends()).toEqual(['post']);
+      const claimed = await claim('post', 3000);
+      expect(claimed.map((delivery) => delivery.email).sort()).toEqual(['a@example.com', 'b@example.com']);
+      expect(await send('post')).toMatchObject({ state: 'sending', recipients: 2, sent: 0, waiting: 2, failed: 0, skipped: 0, startedAt: 2000 });
+    });
+
+    it('leases claimed messages: nobody else gets them until the lease ends; sent ones never come back', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      await confirmed('a@example.com');
+      await confirmed('b@example.com');
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      const first = await claim('post', 3000, 1);
+      expect(first).toHaveLength(1);
+      const second = await claim('post', 3000, 5);
+      expect(second.map((delivery) => delivery.email)).toEqual(['a@example.com', 'b@example.com'].filter((email) => email !== first[0]?.email));
+      expect(await claim('post', 3000 + 59_999)).toEqual([]);
+      await store.newsletter.markSent('post', [first[0]?.email ?? ''], 4000);
+      await store.newsletter.markSent('post', [first[0]?.email ?? ''], 4001);
+      const again = await claim('post', 3000 + 60_000);
+      expect(again.map((delivery) => delivery.email)).toEqual(second.map((delivery) => delivery.email));
+      expect(await store.newsletter.finish('post', 70_000)).toBeUndefined();
+      await store.newsletter.markSent('post', [again[0]?.email ?? ''], 70_000);
+      expect(await store.newsletter.finish('post', 70_001)).toMatchObject({
+        slug: 'post',
+        state: 'sent',
+        recipients: 2,
+        sent: 2,
+        waiting: 0,
+        finishedAt: 70_001,
+      });
+      expect(await store.newsletter.finish('post', 70_002)).toBeUndefined();
+      expect(await store.newsletter.activeSends()).toEqual([]);
+    });
+
+    it('settles several sent messages in one write, each counted once', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await confirmed(email);
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      await claim('post', 3000);
+      await store.newsletter.markSent('post', ['a@example.com', 'b@example.com'], 4000);
+      await store.newsletter.markSent('post', ['b@example.com', 'c@example.com'], 4001);
+      expect(await send('post')).toMatchObject({ sent: 3, waiting: 0 });
+      expect(await store.newsletter.finish('post', 5000)).toMatchObject({ sent: 3, recipients: 3 });
+    });
+
+    it('records each message’s unsubscribe token, and skips a recipient who unsubscribed before their mail left', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      await confirmed('a@example.com');
+      await confirmed('b@example.com');
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      await store.subscribers.unsubscribe('u-b@example.com', 2500);
+      const claimed = await claim('post', 3000);
+      expect(claimed).toEqual([{ slug: 'post', email: 'a@example.com', attempts: 0, unsubscribeTokenHash: expect.stringMatching(/^t-post-/) }]);
+      expect(await store.subscribers.unsubscribe(claimed[0]?.unsubscribeTokenHash ?? '', 4000)).toMatchObject({
+        email: 'a@example.com',
+        status: 'unsubscribed',
+      });
+      expect(await send('post')).toMatchObject({ skipped: 1, waiting: 1 });
+    });
+
+    it('retries later with the attempts counted; a second permanent rejection suspends the address from later sends', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      await confirmed('a@example.com');
+      await confirmed('bad@example.com');
+      await store.newsletter.startSend({ slug: 'one', mail: '{}', now: 2000 });
+      await claim('one', 3000);
+      await store.newsletter.retryLater('one', 'a@example.com', 1, 10_000, '451 try later');
+      expect(
+        await store.newsletter.markFailed({ slug: 'one', email: 'bad@example.com', attempts: 1, now: 3100, error: '550 no such user', permanent: true }),
+      ).toBe(1);
+      expect(await claim('one', 9_999)).toEqual([]);
+      expect(await claim('one', 10_000)).toMatchObject([{ email: 'a@example.com', attempts: 1 }]);
+      await store.newsletter.markSent('one', ['a@example.com'], 10_001);
+      expect(await store.newsletter.finish('one', 10_002)).toMatchObject({ sent: 1, failed: 1 });
+
+      expect(await store.newsletter.retryFailed('one', 11_000)).toBe(1);
+      expect(await store.newsletter.activeSends()).toEqual(['one']);
+      expect(await claim('one', 11_000)).toMatchObject([{ email: 'bad@example.com' }]);
+      expect(
+        await store.newsletter.markFailed({ slug: 'one', email: 'bad@example.com', attempts: 1, now: 11_100, error: '550 no such user', permanent: true }),
+      ).toBe(2);
+      expect(await store.newsletter.finish('one', 11_200)).toMatchObject({ state: 'sent', sent: 1, failed: 1 });
+      expect(await store.newsletter.rejections()).toEqual([{ email: 'bad@example.com', count: 2, lastError: '550 no such user', at: 11_100, suspended: true }]);
+      expect(await store.newsletter.retryFailed('one', 12_000)).toBe(0);
+      expect(await store.newsletter.startSend({ slug: 'two', mail: '{}', now: 13_000 })).toEqual({ started: true, recipients: 1 });
     });
   });
 

@@ -41,9 +41,9 @@ describe('newsletter links', () => {
   it('tell the confirmation page what a token is without confirming it', async () => {
     const fresh = await pending('fresh@example.com', DAY);
     const old = await pending('old@example.com', 8 * DAY);
-    expect(await confirmationState(fresh)).toBe('pending');
-    expect(await confirmationState(old)).toBe('expired');
-    expect(await confirmationState(newToken().token)).toBeUndefined();
+    expect(await confirmationState(store().subscribers, fresh)).toBe('pending');
+    expect(await confirmationState(store().subscribers, old)).toBe('expired');
+    expect(await confirmationState(store().subscribers, newToken().token)).toBeUndefined();
     expect((await store().subscribers.list()).map((subscriber) => subscriber.status)).toEqual(['pending', 'pending']);
   });
 });

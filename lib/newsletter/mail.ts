@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { convert } from 'html-to-text';
+import juice from 'juice';
+import { CODE_BACKGROUNDS } from '../content/code-theme';
+import { renderMarkdown } from '../content/render';
+import { escapeHtml } from '../http/html';
+import { newsletterHeaders, type UnsubscribeLinks } from '../services/mail/templates';
+import type { OutgoingMail } from '../services/store/types';
+
+/** A post's mail as a send stores it, once: everything but the recipient and their unsubscribe link. */
+export type NewsletterMail = { slug: string; subject: string; html: string; text: string };
+
+/** What the mail is made from: a published post and the site. */
+export type MailPost = { slug: string; title: string; description: string; body: string; url: string; markdownUrl: string; dateMillis: number };
+export type MailSite = { name: string; url: string; language: string };
+
+/** Stands for each recipient's own unsubscribe page in the stored mail; never a real address (RFC 2606 `.invalid`). */
+const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/lectern';
+
+/*
+ * Mail clients keep little of a stylesheet: juice copies each rule into the
+ * elements' style attributes. Only the dark-mode rules stay in a <style>
+ * (clients that honour prefers-color-scheme read it; the others show the light
+ * colours, which read on their own). Code keeps one dark background in both
+ * modes, so it reads whatever a client does to the colours around it.
+ */
+const STYLES = `
+body { margin: 0; padding: 0; background: #ffffff; color: #1d1e22; font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; font-size: 16px; line-height: 1.6; }
+.wrapper { max-width: 36rem; margin: 0 auto; padding: 24px 16px; }
+.site { font-size: 14px; margin: 0 0 16px; }
+.site a { color: #5b5e66; text-decoration: none; }
+h1 { font-size: 26px; line-height: 1.25; margin: 0 0 8px; }
+h1 a { color: #1d1e22; text-decoration: none; }
+h2 { font-size: 21px; line-height: 1.3; margin: 28px 0 8px; }
+h3 { font-size: 18px; margin: 24px 0 8px; }
+.heading-link { color: inherit; text-decoration: none; }
+.meta { font-size: 14px; color: #5b5e66; margin: 0 0 24px; }
+a { color: #1d5fbf; }
+img { max-width: 100%; height: auto; border: 0; }
+pre { background: ${CODE_BACKGROUNDS.dark}; color: #e8e6e1; padding: 12px 14px; border-radius: 6px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; line-height: 1.5; white-space: pre-wrap; word-wrap: break-word; overflow-x: auto; }
+pre code { background: transparent; color: #e8e6e1; padding: 0; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; background: ${CODE_BACKGROUNDS.light}; color: #1d1e22; padding: 1px 4px; border-radius: 4px; }
+blockquote { margin: 16px 0; padding: 0 0 0 14px; border-left: 3px solid #dedbd2; color: #45474d; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #dedbd2; padding: 4px 8px; }
+hr { border: none; border-top: 1px solid #dedbd2; margin: 32px 0 16px; }
+.footer { font-size: 13px; color: #5b5e66; }
+.footer a { color: #5b5e66; }
+`;
+
+const DARK_STYLES = `
+@media (prefers-color-scheme: dark) {
+  body, .wrapper { background: #16171b !important; color: #e8e6e1 !important; }
+  h1 a, .heading-link { color: #e8e6e1 !important; }
+  a { color: #8ab4f8 !important; }
+  .meta, .site a, .footer, .footer a { color: #a9abb2 !important; }
+  code { background: #2a2c33 !important; color: #e8e6e1 !important; }
+  blockquote { color: #c6c4bf !important; }
+}`;
+
+const textOptions = {
+  wordwrap: 78,
+  selectors: [
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    { selector: 'a.heading-link', format: 'inline' },
+    { selector: 'h1', options: { uppercase: false } },
+    { selector: 'h2', options: { uppercase: false } },
+    { selector: 'h3', options: { uppercase: false } },
+    { selector: 'h4', options: { uppercase: false } },
+    { selector: 'table', format: 'dataTable' },
+  ],
+};
+
+const dateLine = (millis: number, language: string) => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(millis);
+
+/**
+ * The post's mail, made once per send from the same rendered HTML as its page
+ * (every URL absolute): an HTML part for mail clients and a plain-text part,
+ * each with links to the post and to its markdown.
+ */
+export async function renderNewsletterMail(post: MailPost, site: MailSite): Promise<NewsletterMail> {
+  const { html: body } = await renderMarkdown(post.body, { baseUrl: post.url });
+  const date = dateLine(post.dateMillis, site.language);
+  const page = `<!DOCTYPE html>
+<html lang="${escapeHtml(site.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">
+<title>${escapeHtml(post.title)}</title><style>${STYLES}</style><style>${DARK_STYLES}</style></head>
+<body><div class="wrapper">
+<p class="site"><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a></p>
+<h1><a href="${escapeHtml(post.url)}">${escapeHtml(post.title)}</a></h1>
+<p class="meta">${escapeHtml(date)} · <a href="${escapeHtml(post.url)}">Read it on the site</a> · <a href="${escapeHtml(post.markdownUrl)}">Markdown</a></p>
+<div class="post">${body}</div>
+<hr>
+<p class="footer">You receive this because you subscribed to <a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a>. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Unsubscribe</a> (one click, nothing to confirm).</p>
+</div></body></html>`;
+  const html = juice(page, { preserveMediaQueries: true, removeStyleTags: true, applyWidthAttributes: true, applyHeightAttributes: false });
+  const text = [
+    post.title,
+    date,
+    convert(body, textOptions),
+    '--',
+    `Read it on the site: ${post.url}`,
+    `Markdown: ${post.markdownUrl}`,
+    `You receive this because you subscribed to ${site.name} (${site.url}).`,
+    `Unsubscribe: ${UNSUBSCRIBE_PLACEHOLDER}`,
+  ].join('\n\n');
+  return { slug: post.slug, subject: post.title, html, text };
+}
+
+/** The Message-ID of a post's mail to one address: the same every time it is sent, so a repeat is recognisably the same message. */
+export function newsletterMessageId(slug: string, email: string, siteUrl: string): string {
+  const digest = createHash('sha256').update(`${slug}\n${email.toLowerCase()}`).digest('base64url').slice(0, 24);
+  return `<${slug}.${digest}@${new URL(siteUrl).hostname}>`;
+}
+
+/**
+ * RFC 2919 List-Id: the site's name and the newsletter's id under the site's
+ * host. The name is kept to characters a phrase takes unquoted: a quoted one
+ * would be sent encoded (RFC 2047), which list filters do not all read.
+ */
+export function newsletterListId(siteName: string, siteUrl: string): string {
+  const name = siteName
+    .replace(/["(),.:;<>@[\]\\\r\n]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `${name} <newsletter.${new URL(siteUrl).hostname}>`;
+}
+
+/** The stored mail for one recipient: their address, their own unsubscribe links, the fixed Message-ID. */
+export function personalMail(
+  mail: NewsletterMail,
+  to: { email: string; name?: string },
+  unsubscribe: UnsubscribeLinks,
+  site: Pick<MailSite, 'name' | 'url'>,
+): OutgoingMail {
+  return {
+    to: { ...(to.name ? { name: to.name } : {}), address: to.email },
+    subject: mail.subject,
+    html: mail.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(unsubscribe.page)),
+    text: mail.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe.page),
+    headers: {
+      ...newsletterHeaders(unsubscribe),
+      'List-Id': newsletterListId(site.name, site.url),
+      'Message-ID': newsletterMessageId(mail.slug, to.email, site.url),
+    },
+  };
+}

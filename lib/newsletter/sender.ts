@@ -1,0 +1,247 @@
+import { describeError } from '../log';
+import { backoffMs } from '../services/mail/worker';
+import { isPermanentFailure, POOL_CONNECTIONS, type MailTransport } from '../services/mail/transport';
+import type { NewsletterDelivery, NewsletterSend, Store } from '../services/store/types';
+import { SUSPEND_AFTER_REJECTIONS } from '../services/store/newsletter/types';
+import { newToken } from '../services/tokens';
+import type { NewsletterMail } from './mail';
+import type { OutgoingMail } from '../services/store/types';
+
+/** What the newsletter needs of a post: published posts only reach it (in development the list also marks unpublished ones). */
+export type NewsletterPost = { slug: string; title: string; newsletter: boolean; published?: boolean; dateMillis: number };
+
+export type NewsletterSettings = {
+  /** Messages per second; 0: as fast as the transport takes them. */
+  rate: number;
+  /** How often published posts and due messages are looked at. */
+  checkMs: number;
+  /** The first retry delay after a temporary failure; it doubles each time. */
+  retryBaseMs: number;
+  /** How long a claimed message is held by its sender before another may take it. */
+  leaseMs?: number;
+  /** Temporary failures after which a message counts as failed (`npm run newsletter -- retry` puts it back). */
+  maxAttempts?: number;
+};
+
+/** Makes a post's mail once per send, and each recipient's copy of it. */
+export type NewsletterMailer<P extends NewsletterPost> = {
+  render(post: P): Promise<NewsletterMail>;
+  personalize(mail: NewsletterMail, recipient: NewsletterDelivery, unsubscribeToken: string): OutgoingMail;
+};
+
+export type Newsletter = {
+  /** Checks now, then every `checkMs`. */
+  start(): void;
+  /** Claims nothing more; what is in flight finishes (drain). */
+  stop(): void;
+  /**
+   * Compares the published posts with what the store has recorded and starts
+   * a send for each new one, then sends what is due. The first run ever only
+   * records the posts already published. Cheap when nothing is new: call it
+   * whenever a post may have gone live.
+   */
+  check(): Promise<void>;
+  /** Sends due messages now. */
+  kick(): void;
+  drain(): Promise<void>;
+};
+
+/** A batch is about a second of sending at the rate: claims are held for far longer than a batch takes. */
+const MAX_BATCH = 100;
+const DEFAULT_LEASE_MS = 120_000;
+const DEFAULT_MAX_ATTEMPTS = 8;
+
+export function createNewsletter<P extends NewsletterPost>(options: {
+  store: Pick<Store, 'newsletter'>;
+  transport: MailTransport;
+  clock: () => number;
+  settings: NewsletterSettings;
+  log: Pick<Console, 'log' | 'warn'>;
+  posts: () => readonly P[];
+  mailer: NewsletterMailer<P>;
+}): Newsletter {
+  const { store, transport, clock, settings, log, mailer } = options;
+  const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
+  const maxAttempts = settings.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const batch = settings.rate > 0 ? Math.min(MAX_BATCH, Math.max(1, Math.ceil(settings.rate))) : MAX_BATCH;
+  // Posts known to be recorded: a check asks the store only about the others.
+  const known = new Set<string>();
+  let baselineSeen = false;
+  const mails = new Map<string, NewsletterMail>();
+  let running: Promise<void> | undefined;
+  let checking: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function checkPosts(): Promise<void> {
+    const posts = options.posts().filter((post) => post.published !== false);
+    const fresh = posts.filter((post) => !known.has(post.slug));
+    if (fresh.length === 0 && baselineSeen) return;
+    let recorded = await store.newsletter.recorded(fresh.map((post) => post.slug));
+    if (!recorded) {
+      if (
+        await store.newsletter.recordBaseline(
+          posts.map((post) => post.slug),
+          clock(),
+        )
+      ) {
+        baselineSeen = true;
+        for (const post of posts) known.add(post.slug);
+        log.log(`newsletter: first run: ${posts.length} published post${posts.length === 1 ? '' : 's'} recorded, none mailed`);
+        return;
+      }
+      recorded = (await store.newsletter.recorded(fresh.map((post) => post.slug))) ?? new Set();
+    }
+    baselineSeen = true;
+    // Oldest first, so two posts of one deploy go out in the order they were written.
+    for (const post of [...fresh].sort((a, b) => a.dateMillis - b.dateMillis || a.slug.localeCompare(b.slug))) {
+      if (stopped) return;
+      if (!recorded.has(post.slug)) {
+        if (!post.newsletter) {
+          await store.newsletter.recordSkipped(post.slug, clock());
+          log.log(`newsletter: "${post.slug}" is not mailed (newsletter: false)`);
+        } else {
+          const mail = await mailer.render(post);
+          const started = await store.newsletter.startSend({ slug: post.slug, mail: JSON.stringify(mail), now: clock() });
+          if (started.started) {
+            mails.set(post.slug, mail);
+            log.log(`newsletter: sending "${post.slug}" to ${started.recipients} subscriber${started.recipients === 1 ? '' : 's'}`);
+          }
+        }
+      }
+      known.add(post.slug);
+    }
+  }
+
+  async function mailOf(slug: string): Promise<NewsletterMail | undefined> {
+    let mail = mails.get(slug);
+    if (!mail) {
+      const stored = await store.newsletter.sendMail(slug);
+      if (!stored) return undefined;
+      mail = JSON.parse(stored) as NewsletterMail;
+      mails.set(slug, mail);
+    }
+    return mail;
+  }
+
+  /**
+   * Records sent messages as they finish: the ones that finish while a write
+   * is under way go in the next write together, so a busy send is a few
+   * writes per batch rather than one per message, and each message is
+   * recorded within a write's time of its server's answer.
+   */
+  function sentRecorder(slug: string): (email: string) => Promise<void> {
+    const pending: string[] = [];
+    let writing: Promise<void> | undefined;
+    return (email) => {
+      pending.push(email);
+      writing ??= (async () => {
+        while (pending.length > 0) await store.newsletter.markSent(slug, pending.splice(0), clock());
+      })().finally(() => (writing = undefined));
+      return writing;
+    };
+  }
+
+  async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string, recordSent: (email: string) => Promise<void>): Promise<void> {
+    const { slug, email } = delivery;
+    try {
+      await transport.send(mailer.personalize(mail, delivery, token));
+    } catch (error) {
+      const attempts = delivery.attempts + 1;
+      const reason = describeError(error);
+      const permanent = isPermanentFailure(error);
+      if (!permanent && attempts < maxAttempts) {
+        await store.newsletter.retryLater(slug, email, attempts, clock() + backoffMs(attempts, settings.retryBaseMs), reason);
+        return;
+      }
+      const rejections = await store.newsletter.markFailed({ slug, email, attempts, now: clock(), error: reason, permanent });
+      if (permanent && rejections === SUSPEND_AFTER_REJECTIONS) {
+        log.warn(`newsletter: an address refused mail permanently ${rejections} times and is suspended (npm run newsletter -- status lists it)`);
+      }
+      return;
+    }
+    await recordSent(email);
+  }
+
+  async function sendDue(slug: string): Promise<void> {
+    const mail = await mailOf(slug);
+    if (!mail) return;
+    const recordSent = sentRecorder(slug);
+    while (!stopped) {
+      const tokens = Array.from({ length: batch }, () => newToken());
+      const claimed = await store.newsletter.claim({ slug, now: clock(), leaseMs, tokenHashes: tokens.map((token) => token.hash) });
+      if (claimed.length === 0) return;
+      const byHash = new Map(tokens.map((token) => [token.hash, token.token]));
+      // Handed to the transport as its connections free up, not all at once: preparing a whole
+      // batch of messages in one go would hold up the reads this process answers meanwhile.
+      const queued = [...claimed];
+      await Promise.all(
+        Array.from({ length: Math.min(POOL_CONNECTIONS, queued.length) }, async () => {
+          for (let delivery = queued.shift(); delivery; delivery = queued.shift()) {
+            await deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent);
+          }
+        }),
+      );
+    }
+  }
+
+  const summary = (send: NewsletterSend) =>
+    `newsletter: "${send.slug}" done: ${send.sent} sent, ${send.failed} failed, ${send.skipped} skipped (unsubscribed meanwhile) of ${send.recipients}`;
+
+  async function pass(): Promise<void> {
+    for (const slug of await store.newsletter.activeSends()) {
+      if (stopped) return;
+      await sendDue(slug);
+      const finished = stopped ? undefined : await store.newsletter.finish(slug, clock());
+      if (finished) log.log(summary(finished));
+    }
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass()
+      .catch((error: unknown) => log.warn(`newsletter: sending paused (${describeError(error)}); trying again at the next check`))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  }
+
+  async function check(): Promise<void> {
+    if (stopped) return;
+    // One check at a time: a second caller waits for the one under way, then looks again.
+    while (checking) await checking;
+    checking = checkPosts()
+      .catch((error: unknown) => log.warn(`newsletter: could not check for new posts (${describeError(error)})`))
+      .finally(() => (checking = undefined));
+    await checking;
+    kick();
+  }
+
+  return {
+    start() {
+      if (timer || stopped) return;
+      void check();
+      timer = setInterval(() => void check(), settings.checkMs);
+      timer.unref();
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+    },
+    check,
+    kick,
+    async drain() {
+      while (running || checking) await (running ?? checking);
+      if (stopped) transport.close?.();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { ScriptRunner } from '../lua';
+import { hashFields } from '../redis-hash';
+import {
+  ACTIVE_SENDS,
+  CLAIM,
+  FINISH,
+  MARK_FAILED,
+  MARK_SENT,
+  RECORD_BASELINE,
+  RECORD_SKIPPED,
+  RECORDED,
+  REJECTIONS,
+  RETRY_FAILED,
+  RETRY_LATER,
+  SEND_MAIL,
+  SENDS,
+  START_SEND,
+} from './redis-scripts';
+import { SUSPEND_AFTER_REJECTIONS, type NewsletterSend, type NewsletterStore } from './types';
+
+const send = (slug: string) => `newsletter:send:${slug}`;
+const queue = (slug: string) => `newsletter:queue:${slug}`;
+const deliveries = (slug: string) => `newsletter:deliveries:${slug}`;
+
+function toSend(row: unknown): NewsletterSend {
+  const [slug, state, started, finished, recipients, sent, waiting, failed, skipped] = (row as unknown[]).map(String);
+  return {
+    slug: slug ?? '',
+    state: state === 'sent' ? 'sent' : 'sending',
+    startedAt: Number(started),
+    ...(finished ? { finishedAt: Number(finished) } : {}),
+    recipients: Number(recipients),
+    sent: Number(sent),
+    waiting: Number(waiting),
+    failed: Number(failed),
+    skipped: Number(skipped),
+  };
+}
+
+export function redisNewsletter(run: ScriptRunner): NewsletterStore {
+  return {
+    async recordBaseline(slugs, now) {
+      return (
+        (await run(RECORD_BASELINE, { keys: { baseline: 'newsletter:baseline', posts: 'newsletter:posts' }, args: { slugs: JSON.stringify(slugs), now } })) ===
+        1
+      );
+    },
+
+    async recorded(slugs) {
+      // An empty Lua table encodes as `{}`, so an empty list comes back as an object.
+      const result = await run(RECORDED, { keys: { baseline: 'newsletter:baseline', posts: 'newsletter:posts' }, args: { slugs: JSON.stringify(slugs) } });
+      if (typeof result !== 'string') return undefined;
+      const list = JSON.parse(result) as unknown;
+      return new Set(Array.isArray(list) ? list.map(String) : []);
+    },
+
+    async recordSkipped(slug) {
+      await run(RECORD_SKIPPED, { keys: { posts: 'newsletter:posts' }, args: { slug } });
+    },
+
+    async startSend({ slug, mail, now }) {
+      const count = Number(
+        await run(START_SEND, {
+          keys: {
+            posts: 'newsletter:posts',
+            send: send(slug),
+            queue: queue(slug),
+            sends: 'newsletter:sends',
+            active: 'newsletter:active',
+            subscribers: 'subscribers',
+            subscriberPrefix: 'subscriber:',
+            rejections: 'newsletter:rejections',
+          },
+          args: { slug, mail, now, suspendAfter: SUSPEND_AFTER_REJECTIONS },
+        }),
+      );
+      return count < 0 ? { started: false, recipients: 0 } : { started: true, recipients: count };
+    },
+
+    async activeSends() {
+      return ((await run(ACTIVE_SENDS, { keys: { active: 'newsletter:active' } })) as unknown[]).map(String);
+    },
+
+    async sendMail(slug) {
+      const mail = await run(SEND_MAIL, { keys: { send: send(slug) } });
+      return typeof mail === 'string' ? mail : undefined;
+    },
+
+    async claim({ slug, now, leaseMs, tokenHashes }) {
+      if (tokenHashes.length === 0) return [];
+      const rows = (await run(CLAIM, {
+        keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), subscriberPrefix: 'subscriber:', tokenPrefix: 'unsubscribe-token:' },
+        args: { now, leaseMs, tokenHashes: JSON.stringify(tokenHashes) },
+      })) as unknown[][];
+      return rows.map((row) => {
+        const [email, name, attempts, unsubscribeTokenHash] = row.map(String);
+        return { slug, email: email ?? '', ...(name ? { name } : {}), attempts: Number(attempts), unsubscribeTokenHash: unsubscribeTokenHash ?? '' };
+      });
+    },
+
+    async markSent(slug, emails) {
+      if (emails.length === 0) return;
+      await run(MARK_SENT, { keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug) }, args: { emails: JSON.stringify(emails) } });
+    },
+
+    async retryLater(slug, email, attempts, nextAttemptAt, error) {
+      await run(RETRY_LATER, {
+        keys: { queue: queue(slug), deliveries: deliveries(slug) },
+        args: { email, attempts, nextAttemptAt, lastError: error.slice(0, 500) },
+      });
+    },
+
+    async markFailed({ slug, email, attempts, now, error, permanent }) {
+      return Number(
+        await run(MARK_FAILED, {
+          keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), rejections: 'newsletter:rejections' },
+          args: { email, attempts, now, lastError: error.slice(0, 500), permanent: permanent ? '1' : '0' },
+        }),
+      );
+    },
+
+    async finish(slug, now) {
+      const row = await run(FINISH, {
+        keys: { posts: 'newsletter:posts', send: send(slug), queue: queue(slug), active: 'newsletter:active' },
+        args: { slug, now },
+      });
+      return Array.isArray(row) ? toSend(row) : undefined;
+    },
+
+    async sends() {
+      const rows = (await run(SENDS, {
+        keys: { posts: 'newsletter:posts', sends: 'newsletter:sends', sendPrefix: 'newsletter:send:', queuePrefix: 'newsletter:queue:' },
+      })) as unknown[];
+      return rows.map(toSend);
+    },
+
+    async rejections() {
+      return Object.entries(hashFields(await run(REJECTIONS, { keys: { rejections: 'newsletter:rejections' } })))
+        .map(([email, json]) => {
+          const { c, e, t } = JSON.parse(json) as { c: number; e: string; t: number };
+          return { email, count: c, lastError: e, at: t, suspended: c >= SUSPEND_AFTER_REJECTIONS };
+        })
+        .sort((a, b) => a.at - b.at || a.email.localeCompare(b.email));
+    },
+
+    async retryFailed(slug, now) {
+      return Number(
+        await run(RETRY_FAILED, {
+          keys: {
+            posts: 'newsletter:posts',
+            send: send(slug),
+            queue: queue(slug),
+            deliveries: deliveries(slug),
+            active: 'newsletter:active',
+            rejections: 'newsletter:rejections',
+          },
+          args: { slug, now, suspendAfter: SUSPEND_AFTER_REJECTIONS },
+        }),
+      );
+    },
+  };
+}

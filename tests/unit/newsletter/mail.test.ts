@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { newsletterMessageId, personalMail, renderNewsletterMail, type MailPost } from '@/lib/newsletter/mail';
+
+const site = { name: 'Field "Notes"', url: 'https://notes.example/', language: 'en' };
+const post: MailPost = {
+  slug: 'hello-mail',
+  title: 'Hello & welcome',
+  description: 'A first post.',
+  dateMillis: Date.UTC(2026, 10, 20),
+  url: 'https://notes.example/blog/hello-mail',
+  markdownUrl: 'https://notes.example/blog/hello-mail.md',
+  body: [
+    'Read [the guide](/guide) and look:',
+    '',
+    '![A chart](/images/chart.png)',
+    '',
+    '<script>alert(1)</script>',
+    '',
+    '## Code',
+    '',
+    '```ts',
+    'const answer = 42;',
+    '```',
+    '',
+    'Inline `npm run build` too.',
+  ].join('\n'),
+};
+const links = { page: 'https://notes.example/subscribe/unsubscribe?token=tok123', oneClick: 'https://notes.example/api/subscribe/unsubscribe?token=tok123' };
+
+describe('the newsletter mail', async () => {
+  const mail = await renderNewsletterMail(post, site);
+  const copy = personalMail(mail, { email: 'reader@example.com', name: 'Reader' }, links, site);
+
+  it('is titled with the post and links to the post and its markdown in both parts', () => {
+    expect(copy.subject).toBe('Hello & welcome');
+    expect(copy.html).toContain('Hello &amp; welcome');
+    for (const part of [copy.html, copy.text]) {
+      expect(part).toContain('https://notes.example/blog/hello-mail');
+      expect(part).toContain('https://notes.example/blog/hello-mail.md');
+    }
+  });
+
+  it('makes every URL of the post absolute and carries no script', () => {
+    expect(copy.html).toContain('href="https://notes.example/guide"');
+    expect(copy.html).toContain('src="https://notes.example/images/chart.png"');
+    expect(copy.html).not.toMatch(/<script/i);
+    expect(copy.html).not.toMatch(/(?:href|src)="\/(?!\/)/);
+  });
+
+  it('inlines its styles, keeps code readable on a fixed dark background, and adapts to dark mode', () => {
+    expect(copy.html).toMatch(/<pre[^>]*style="[^"]*background: ?#1c1d22[^"]*color: ?#e8e6e1/);
+    expect(copy.html).toMatch(/<body[^>]*style="[^"]*color: ?#1d1e22/);
+    expect(copy.html).toContain('<meta name="color-scheme" content="light dark">');
+    expect(copy.html).toContain('@media (prefers-color-scheme: dark)');
+    expect(copy.html.replace(/<[^>]+>/g, '')).toContain('const answer = 42;');
+  });
+
+  it('has a plain-text part made from the same post', () => {
+    expect(copy.text).toContain('Read the guide [https://notes.example/guide]');
+    expect(copy.text).toContain('const answer = 42;');
+    expect(copy.text).toContain('Inline npm run build too.');
+    expect(copy.text).not.toContain('<');
+  });
+
+  it("carries the recipient's own unsubscribe links, one-click headers, List-Id and a Message-ID fixed per post and address", () => {
+    expect(copy.to).toEqual({ name: 'Reader', address: 'reader@example.com' });
+    expect(copy.html).toContain(`href="${links.page}"`);
+    expect(copy.text).toContain(`Unsubscribe: ${links.page}`);
+    expect(copy.html).not.toContain('unsubscribe.invalid');
+    expect(copy.headers).toEqual({
+      'List-Unsubscribe': `<${links.oneClick}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-Id': 'Field Notes <newsletter.notes.example>',
+      'Message-ID': newsletterMessageId('hello-mail', 'reader@example.com', site.url),
+    });
+  });
+
+  it('gives each post and address its own Message-ID, the same every time', () => {
+    const id = newsletterMessageId('hello-mail', 'reader@example.com', site.url);
+    expect(id).toMatch(/^<hello-mail\.[A-Za-z0-9_-]{24}@notes\.example>$/);
+    expect(newsletterMessageId('hello-mail', 'Reader@Example.com', site.url)).toBe(id);
+    expect(newsletterMessageId('hello-mail', 'other@example.com', site.url)).not.toBe(id);
+    expect(newsletterMessageId('other-post', 'reader@example.com', site.url)).not.toBe(id);
+  });
+});
