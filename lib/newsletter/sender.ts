@@ -1,5 +1,6 @@
 import { describeError } from '../log';
 import { backoffMs } from '../services/mail/worker';
+import { singlePass } from '../services/single-pass';
 import { isPermanentFailure, POOL_CONNECTIONS, type MailTransport } from '../services/mail/transport';
 import type { NewsletterDelivery, NewsletterSend, Store } from '../services/store/types';
 import { SUSPEND_AFTER_REJECTIONS } from '../services/store/newsletter/types';
@@ -68,9 +69,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
   const known = new Set<string>();
   let baselineSeen = false;
   const mails = new Map<string, NewsletterMail>();
-  let running: Promise<void> | undefined;
   let checking: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
@@ -198,22 +197,11 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     }
   }
 
-  function kick(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .catch((error: unknown) => log.warn(`newsletter: sending paused (${describeError(error)}); trying again at the next check`))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
+  const passes = singlePass(pass, {
+    failed: (error) => log.warn(`newsletter: sending paused (${describeError(error)}); trying again at the next check`),
+    stopped: () => stopped,
+  });
+  const kick = passes.kick;
 
   async function check(): Promise<void> {
     if (stopped) return;
@@ -240,7 +228,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     check,
     kick,
     async drain() {
-      while (running || checking) await (running ?? checking);
+      while (passes.running || checking) await (passes.running ?? checking);
       if (stopped) transport.close?.();
     },
   };

@@ -1,4 +1,5 @@
 import { describeError } from '../../log';
+import { singlePass } from '../single-pass';
 import type { Store } from '../store';
 import type { MailSettings } from './settings';
 import type { MailTransport } from './transport';
@@ -25,8 +26,6 @@ export function createMailWorker(
   const { store, transport, pollMs, retryBaseMs, retentionMs } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const log = options.log ?? console;
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
   let warned = false;
   let purgedAt = -Infinity;
@@ -71,22 +70,11 @@ export function createMailWorker(
     }
   }
 
-  function kick(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass()
-      .catch((error: unknown) => log.warn(`mail: outbox unavailable (${describeError(error)})`))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          kick();
-        }
-      });
-  }
+  const passes = singlePass(pass, {
+    failed: (error) => log.warn(`mail: outbox unavailable (${describeError(error)})`),
+    stopped: () => stopped,
+  });
+  const kick = passes.kick;
 
   const timer = setInterval(kick, pollMs);
   timer.unref();
@@ -97,8 +85,6 @@ export function createMailWorker(
       stopped = true;
       clearInterval(timer);
     },
-    drain: async () => {
-      while (running) await running;
-    },
+    drain: passes.idle,
   };
 }
