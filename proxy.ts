@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
-import { publishedAtBuild } from '@/lib/content/published-set';
+import { clock } from '@/lib/clock';
+import { dueSlugs } from '@/lib/content/published-set';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl, config as siteConfig } from '@/lib/config';
 import { deployment } from '@/lib/deploy';
@@ -65,17 +66,18 @@ function validPost(pathname: string): boolean {
 }
 
 /**
- * A URL of one post whose slug the build did not publish. Posts past PRERENDER_POSTS are
- * generated on their first request, and Next keeps every page it generates, 404s included: a
- * made-up slug is answered here, from the build's list of slugs, so nothing renders and nothing
- * is kept for it. (In development, and for posts a build generated, Next answers as before.)
+ * A URL of one post that is not live now: a slug the build does not hold, or a post dated
+ * ahead whose time has not come. Posts past PRERENDER_POSTS are generated on their first
+ * request, and Next keeps every page it generates, 404s included: such a slug is answered
+ * here, from the build's list of posts and the clock, so nothing renders and nothing is kept
+ * for it. (In development, and for posts a build generated, Next answers as before.)
  */
 function notAPublishedPost(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
   const { pathname } = request.nextUrl;
   const api = /^\/api\/blog\/([^/]+)\/markdown$/.exec(pathname);
   const page = api ? undefined : /^\/blog\/([^/]+?)(\.md|\/index\.md|\/opengraph-image)?$/.exec(pathname);
   const slug = (api ?? page)?.[1];
-  const published = slug === undefined ? undefined : publishedAtBuild();
+  const published = slug === undefined ? undefined : dueSlugs(clock());
   if (slug === undefined || !published || published.has(slug)) return undefined;
   if (api) return problem('not-found', 'No published post has this slug.');
   const suffix = page?.[2];

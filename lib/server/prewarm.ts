@@ -11,10 +11,16 @@ export function postUrls(slug: string): string[] {
   return [page, `${page}/index.md`, `/api/blog/${slug}/markdown`, `${page}/opengraph-image`];
 }
 
-/** The posts the build left to their first request (past PRERENDER_POSTS), newest first. */
+/**
+ * The posts the build left to their first request (past PRERENDER_POSTS), newest first: of
+ * those published when it ran. A post dated ahead is generated on its first request after its
+ * time, and must not be asked for before.
+ */
 export function postsToPrewarm(): string[] {
   const list = builtList();
-  return list ? list.slugs.slice(list.prerendered) : [];
+  if (!list) return [];
+  const published = list.slugs.filter((_, index) => (list.dates[index] ?? Infinity) <= list.builtAt);
+  return published.slice(list.prerendered);
 }
 
 /**
