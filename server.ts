@@ -38,19 +38,27 @@ if (!dev) {
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
-const server = createServer(
-  createRequestHandler(
-    (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        console.error('request failed', error);
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Internal Server Error');
-      });
-    },
-    security,
-    { dev, contentError },
-  ),
+const handler = createRequestHandler(
+  (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('request failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Internal Server Error');
+    });
+  },
+  security,
+  { dev, contentError },
 );
+const server = createServer(handler);
+
+// Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
+// the clock before the first request is taken: a post whose time came while no instance ran is
+// served from the first request on.
+const scheduler = dev
+  ? undefined
+  : await (await import('./lib/publishing/on-server')).startScheduler((req, res) => {
+      handle(req, res).catch(() => res.destroy());
+    }, handler.clearReads);
 
 server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
@@ -65,6 +73,7 @@ server.listen(port, hostname, () => {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    scheduler?.stop();
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   });

@@ -67,11 +67,12 @@ export type HandlerOptions = {
  *   its response gets the same headers on the way out;
  * - no write reaches Next as a server action call (the site has none).
  */
-export function createRequestHandler(
-  render: Render,
-  security: SecurityOptions,
-  options: HandlerOptions = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
+export type RequestHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** Forgets every read kept in memory (a post went live: lib/publishing). */
+  clearReads: () => void;
+};
+
+export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
     maxBytes: options.dev ? 0 : undefined,
@@ -89,7 +90,7 @@ export function createRequestHandler(
     recordClientIp(req.headers, req.socket.remoteAddress);
     render(req, res);
   };
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = originForm(req.url ?? '/');
     const pathname = req.url.split('?', 1)[0] ?? '/';
@@ -116,4 +117,5 @@ export function createRequestHandler(
     passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
     renderWithClientIp(req, res);
   };
+  return Object.assign(handler, { clearReads: () => readCache.clear() });
 }

@@ -1,7 +1,7 @@
-import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtList } from '../content/published-set';
 import { contentPaths } from '../content/urls';
+import { withLoopback } from './loopback';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -32,27 +32,19 @@ export function postsToPrewarm(): string[] {
  */
 export async function prewarm(render: Render, slugs: string[], log: (line: string) => void = console.log): Promise<void> {
   if (slugs.length === 0) return;
-  const server = createServer(render);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   const started = Date.now();
   log(`generating ${slugs.length} older posts in the background (PRERENDER_POSTS)`);
   try {
-    for (const slug of slugs) {
-      for (const url of postUrls(slug)) {
-        const status = await new Promise<number>((resolve, reject) => {
-          get({ host: '127.0.0.1', port, path: url, agent: false }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          }).on('error', reject);
-        });
-        if (status !== 200) throw new Error(`${url} answered ${status}`);
+    await withLoopback(render, async (get) => {
+      for (const slug of slugs) {
+        for (const url of postUrls(slug)) {
+          const { status } = await get(url);
+          if (status !== 200) throw new Error(`${url} answered ${status}`);
+        }
       }
-    }
+    });
     log(`generated ${slugs.length} older posts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     log(`stopped generating older posts: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    server.close();
   }
 }

@@ -40,6 +40,12 @@ export type ReadCache = {
    * keeping the result) and returns true; returns false for any other method.
    */
   handle: (req: IncomingMessage, res: ServerResponse, render: Render) => boolean;
+  /**
+   * Forgets every kept response, when what they were rendered from changed (a post went live).
+   * A render under way when it is called is sent to its own request but not kept, and later
+   * requests do not wait for it: what they get is rendered after the change.
+   */
+  clear: () => void;
 };
 
 export type ReadCacheOptions = {
@@ -149,13 +155,13 @@ function targetOf(req: IncomingMessage): Target | undefined {
  * A rendered response made ready to share: compressed once (zlib's thread pool, not the event
  * loop) and kept, as long as it fits. Undefined when it may not be shared.
  */
-async function keep(store: ReadStore, key: string, entry: Entry): Promise<Entry | undefined> {
+async function keep(store: ReadStore, key: string, entry: Entry, current: () => boolean = () => true): Promise<Entry | undefined> {
   if (!isShareable(entry)) return undefined;
   if (!store.fits(entry)) return entry;
   if (triesCompression(headerValue(entry.headers, 'content-type'), entry.body)) {
     Object.assign(entry, await compressedCopies(entry.body), { compressible: true });
   }
-  store.set(key, entry);
+  if (current()) store.set(key, entry);
   return entry;
 }
 
@@ -163,9 +169,16 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const settings: Settings = { isHttps: options.isHttps ?? (() => false), csp: options.csp ?? false };
   const store = createReadStore(options.maxBytes ?? DEFAULT_MAX_BYTES);
   /** Renders under way, by key: a request for a key being rendered waits for that render. */
-  const rendering = new Map<string, Promise<Entry | undefined>>();
+  let rendering = new Map<string, Promise<Entry | undefined>>();
+  /** Counts the clears: a render started before the last one is not kept. */
+  let generation = 0;
 
   return {
+    clear() {
+      generation++;
+      rendering = new Map();
+      store?.clear();
+    },
     handle(req, res, render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const target = store ? targetOf(req) : undefined;
@@ -183,9 +196,10 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
           return true;
         }
         req.url = `${target.path}${target.query}`;
+        const started = generation;
         renderEntry(req, res, render, target.variant, (entry) => {
           if (!entry.prerendered) return answer(req, res, entry, settings);
-          keep(store, target.key, entry).then(
+          keep(store, target.key, entry, () => started === generation).then(
             (shared) => answer(req, res, shared ?? entry, settings),
             () => answer(req, res, entry, settings),
           );
@@ -204,11 +218,13 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         void pending.then((entry) => (entry ? send(req, res, entry, settings) : pass(req, res, render, settings)));
         return true;
       }
+      const started = generation;
+      const flights = rendering;
       const flight = new Promise<Entry | undefined>((resolve) => {
         // Requests waiting on a render whose client went away first render for themselves.
         res.once('close', () => resolve(undefined));
         renderEntry(req, res, render, target.variant, (entry) => {
-          keep(store, target.key, entry).then(
+          keep(store, target.key, entry, () => started === generation).then(
             (shared) => {
               answer(req, res, shared ?? entry, settings);
               resolve(shared);
@@ -221,8 +237,8 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
           );
         });
       });
-      rendering.set(target.key, flight);
-      void flight.then(() => rendering.delete(target.key));
+      flights.set(target.key, flight);
+      void flight.then(() => flights.delete(target.key));
       return true;
     },
   };
