@@ -56,7 +56,9 @@ const server = createServer(handler);
 // served from the first request on.
 const scheduler = dev
   ? undefined
-  : await (await import('./lib/publishing/on-server')).startScheduler((req, res) => {
+  : await (
+      await import('./lib/publishing/on-server')
+    ).startScheduler((req, res) => {
       handle(req, res).catch(() => res.destroy());
     }, handler.clearReads);
 

@@ -17,6 +17,9 @@ export async function publishResponse(request: Request): Promise<Response> {
   if (secrets.length === 0) return problem('service-unavailable', 'Set CRON_SECRET to publish scheduled posts from a cron job.', { cache: 'write' });
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!secrets.some((secret) => sameSecret(given, secret)))
-    return problem('unauthorized', 'Send Authorization: Bearer with CRON_SECRET.', { cache: 'write', headers: { 'WWW-Authenticate': 'Bearer realm="publish"' } });
+    return problem('unauthorized', 'Send Authorization: Bearer with CRON_SECRET.', {
+      cache: 'write',
+      headers: { 'WWW-Authenticate': 'Bearer realm="publish"' },
+    });
   return jsonResponse(await publishDue(), { cache: 'write' });
 }

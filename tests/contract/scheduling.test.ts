@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startRecorder } from '../support/recorder';
+import { flushRedis, testRedisUrl } from '../support/redis';
+import { freePort, ROOT, startSite, type RunningSite } from '../support/site';
+
+/**
+ * A post dated ahead goes live at its time with no rebuild and no restart. The fixture's
+ * future-post is dated 2999-01-01; these servers run the contract build with their clock set
+ * (LECTERN_CLOCK_OFFSET_MS) so that its time comes LEAD_MS after they are started. Each runs on
+ * a copy of the build folder, as each machine of a deployment has its own: the pages Next makes
+ * again are written there, out of reach of the other test files' server.
+ */
+const REDIS_DB = 14;
+const DUE = Date.UTC(2999, 0, 1);
+const LEAD_MS = 40_000;
+/** The bound on lectern's server, from the post's time to its being on every output. */
+const BOUND_MS = 5_000;
+const INDEXNOW_KEY = 'schedule-test-key-0001';
+
+const copies: string[] = [];
+const sites: RunningSite[] = [];
+let recorder: Awaited<ReturnType<typeof startRecorder>>;
+/** When future-post is due, on this machine's clock. */
+let dueAt: number;
+let offset: number;
+
+function copyBuild(): string {
+  const name = `${inject('distDir')}-schedule-${copies.length + 1}`;
+  fs.rmSync(path.join(ROOT, name), { recursive: true, force: true });
+  fs.cpSync(path.join(ROOT, inject('distDir')), path.join(ROOT, name), { recursive: true });
+  copies.push(name);
+  return name;
+}
+
+async function start(extraEnv: Record<string, string> = {}, nextStart = false): Promise<RunningSite> {
+  const site = await startSite({
+    contentDir: inject('contentDir'),
+    distDir: copyBuild(),
+    siteUrl: inject('siteUrl'),
+    port: await freePort(),
+    nextStart,
+    extraEnv: {
+      LECTERN_CLOCK_OFFSET_MS: String(offset),
+      REDIS_URL: testRedisUrl(REDIS_DB),
+      INDEXNOW_KEY,
+      INDEXNOW_ENDPOINT: `${recorder.url}/indexnow`,
+      PREWARM: '0',
+      ...extraEnv,
+    },
+  });
+  sites.push(site);
+  return site;
+}
+
+/** Every output the post must be absent from before its time and on after it, and how to tell. */
+const LISTED: [string, Record<string, string>?][] = [
+  ['/'],
+  ['/blog'],
+  ['/tags/testing'],
+  ['/tags/testing/rss.xml'],
+  ['/tags/testing/index.md'],
+  ['/api/blog'],
+  ['/api/rss'],
+  ['/atom.xml'],
+  ['/feed.json'],
+  ['/sitemap.xml'],
+  ['/llms.txt'],
+  ['/llms-full.txt'],
+  ['/index.md'],
+  ['/blog.md'],
+  ['/api/search?q=future'],
+];
+/** The post's own URLs, and those only it fills (404 before its time). */
+const OWN: [string, Record<string, string>?][] = [
+  ['/blog/future-post'],
+  ['/blog/future-post.md'],
+  ['/blog/future-post/index.md'],
+  ['/blog/future-post', { Accept: 'text/markdown' }],
+  ['/api/blog/future-post/markdown'],
+  ['/blog/future-post/opengraph-image'],
+  ['/tags/unpublished-only'],
+  ['/tags/unpublished-only/rss.xml'],
+  ['/blog/page/5'],
+];
+
+type Seen = { status: number; body: string; etag: string | null; lastModified: string | null };
+
+async function fetchFrom(site: RunningSite, pathname: string, headers: Record<string, string> = {}): Promise<Seen> {
+  const response = await fetch(`${site.baseUrl}${pathname}`, { headers });
+  const body = Buffer.from(await response.arrayBuffer()).toString('latin1');
+  return { status: response.status, body, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+}
+
+const shows = (seen: Seen) => seen.status === 200 && (seen.body.includes('future-post') || seen.body.includes('Future post'));
+const hidden = (seen: Seen) => !seen.body.includes('future-post') && !seen.body.includes('Future post') && !seen.body.includes('SECRET-FUTURE-MARKER');
+
+/** Whether every output shows the post (own URLs 200, lists naming it). */
+async function everywhere(site: RunningSite): Promise<string[]> {
+  const missing: string[] = [];
+  for (const [pathname, headers] of LISTED) if (!shows(await fetchFrom(site, pathname, headers))) missing.push(pathname);
+  for (const [pathname, headers] of OWN) if ((await fetchFrom(site, pathname, headers)).status !== 200) missing.push(pathname);
+  return missing;
+}
+
+const indexNowSubmissions = () =>
+  recorder.requests.filter((request) => request.path === '/indexnow').map((request) => JSON.parse(request.body) as { urlList: string[] });
+
+beforeAll(async () => {
+  await flushRedis(testRedisUrl(REDIS_DB));
+  recorder = await startRecorder(() => ({ status: 200, body: {} }));
+  dueAt = Date.now() + LEAD_MS;
+  offset = DUE - dueAt;
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.all(sites.map((site) => site.stop()));
+  await recorder?.close();
+  for (const name of copies) fs.rmSync(path.join(ROOT, name), { recursive: true, force: true });
+});
+
+describe('a post dated ahead, on two instances of one build sharing Redis', () => {
+  const before = new Map<string, Seen>();
+  let one: RunningSite;
+  let two: RunningSite;
+
+  it('is served nowhere before its time, whatever the client sends', async () => {
+    [one, two] = await Promise.all([start(), start()]);
+    expect(Date.now()).toBeLessThan(dueAt - 3_000);
+    for (const site of [one, two]) {
+      for (const [pathname, headers] of LISTED) {
+        const seen = await fetchFrom(site, pathname, headers);
+        expect(seen.status, pathname).toBe(200);
+        expect(hidden(seen), pathname).toBe(true);
+        before.set(`${site.baseUrl}${pathname}`, seen);
+      }
+      for (const [pathname, headers] of OWN) {
+        const seen = await fetchFrom(site, pathname, { ...headers, 'If-None-Match': '*' });
+        expect(seen.status, pathname).toBe(404);
+        expect(hidden(seen), pathname).toBe(true);
+      }
+    }
+    // Up to the last moment: the page and a feed, asked again and again.
+    while (Date.now() < dueAt - 250) {
+      for (const site of [one, two]) {
+        expect((await fetchFrom(site, '/blog/future-post')).status).toBe(404);
+        expect(hidden(await fetchFrom(site, '/feed.json'))).toBe(true);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // The posts live at the first run are the site as it was: none is announced.
+    expect(indexNowSubmissions()).toEqual([]);
+  }, 60_000);
+
+  it('is on every output of both instances within 5 s of its time, with no restart', async () => {
+    const missing = new Map<RunningSite, string[]>([
+      [one, ['not asked yet']],
+      [two, ['not asked yet']],
+    ]);
+    while (Date.now() < dueAt + BOUND_MS && [...missing.values()].some((list) => list.length > 0)) {
+      for (const site of [one, two]) if (missing.get(site)!.length > 0 && Date.now() >= dueAt) missing.set(site, await everywhere(site));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(missing.get(one)).toEqual([]);
+    expect(missing.get(two)).toEqual([]);
+    expect(Date.now() - dueAt).toBeLessThan(BOUND_MS);
+  }, 30_000);
+
+  it('answers a conditional GET of a list or feed with 200 and the new item, with new validators', async () => {
+    for (const site of [one, two]) {
+      for (const pathname of ['/feed.json', '/api/rss', '/atom.xml', '/tags/testing/rss.xml', '/blog', '/api/blog', '/sitemap.xml']) {
+        const old = before.get(`${site.baseUrl}${pathname}`)!;
+        const revalidated = await fetchFrom(site, pathname, { 'If-None-Match': old.etag ?? '' });
+        expect(revalidated.status, pathname).toBe(200);
+        expect(shows(revalidated), pathname).toBe(true);
+        expect(revalidated.etag, pathname).not.toBe(old.etag);
+        if (old.lastModified) {
+          expect((await fetchFrom(site, pathname, { 'If-Modified-Since': old.lastModified })).status, pathname).toBe(200);
+          expect(Date.parse(revalidated.lastModified ?? ''), pathname).toBeGreaterThan(Date.parse(old.lastModified));
+        }
+      }
+    }
+  });
+
+  it('puts the post first, newest first, and counts it in the pages', async () => {
+    const blog = JSON.parse((await fetchFrom(one, '/api/blog')).body) as { posts: { slug: string }[] };
+    expect(blog.posts[0]?.slug).toBe('future-post');
+    // One post a page: five posts now fill /blog/page/5, whose post is the oldest.
+    expect((await fetchFrom(one, '/blog/page/5')).body).toContain('alpha-post');
+  });
+
+  it('is announced to IndexNow once, by one of the two instances', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(indexNowSubmissions()).toEqual([expect.objectContaining({ urlList: [`${inject('siteUrl')}/blog/future-post`] })]);
+  });
+
+  it('is served from the first request by an instance started after its time, which announces nothing again', async () => {
+    const late = await start();
+    expect(await everywhere(late)).toEqual([]);
+    await one.stop();
+    const restarted = await start();
+    expect(shows(await fetchFrom(restarted, '/feed.json'))).toBe(true);
+    expect(indexNowSubmissions()).toHaveLength(1);
+  }, 60_000);
+});
