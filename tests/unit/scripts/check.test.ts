@@ -18,7 +18,18 @@ describe('npm run check', () => {
     const result = runScript('check.ts', [], contentDir);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout.trim().split('\n')).toEqual(['Content is valid: 6 posts (4 published, 1 draft, 1 scheduled), 1 app, 5 products.']);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'Content is valid: 6 posts (4 published, 1 draft, 1 scheduled), 1 app, 5 products.',
+      'Scheduled posts (times in UTC; site.yaml sets no timezone):',
+      '  2999-01-01 00:00 UTC  future-post  "Future post"',
+    ]);
+  });
+
+  it('lists scheduled posts soonest first, at their minute', () => {
+    const post = (slug: string, date: string) => `---\ntitle: ${slug}\ndescription: d\ndate: ${date}\n---\nBody.\n`;
+    fs.writeFileSync(path.join(contentDir, 'posts', 'monday.md'), post('monday', '2998-03-02T09:00:00+01:00'));
+    const lines = runScript('check.ts', [], contentDir).stdout.trim().split('\n');
+    expect(lines.slice(2)).toEqual(['  2998-03-02 08:00 UTC  monday  "monday"', '  2999-01-01 00:00 UTC  future-post  "Future post"']);
   });
 
   it('exits 1 listing every problem of every file, as the build does', () => {
