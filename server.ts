@@ -1,10 +1,12 @@
 import { createServer } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
+import { clock } from './lib/clock';
 import { config } from './lib/config';
 import { deployment } from './lib/deploy';
 import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
+import type { Scheduler } from './lib/publishing/scheduler';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 
 /**
@@ -47,14 +49,15 @@ const handler = createRequestHandler(
     });
   },
   security,
-  { dev, contentError },
+  // What is served may be kept by a cache in front until the next post goes live, and no longer.
+  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange() },
 );
 const server = createServer(handler);
 
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
 // served from the first request on.
-const scheduler = dev
+const scheduler: Scheduler | undefined = dev
   ? undefined
   : await (
       await import('./lib/publishing/on-server')

@@ -17,3 +17,19 @@ export type CacheProfile = keyof typeof cacheProfiles;
 export function cacheHeaders(profile: CacheProfile): Record<string, string> {
   return cacheProfiles[profile];
 }
+
+/**
+ * A Cache-Control value whose freshness ends within `seconds` (the time to the next post going
+ * live): `max-age` and `s-maxage` lowered to it, and no stale-while-revalidate, which would let
+ * a cache serve the old list once more after that. A value without max-age is left as it is.
+ */
+export function boundedCacheControl(value: string, seconds: number): string {
+  if (!/(?:^|,)\s*(?:max-age|s-maxage)=\d+/i.test(value)) return value;
+  const limit = Math.max(0, Math.floor(seconds));
+  return value
+    .split(',')
+    .map((directive) => directive.trim())
+    .filter((directive) => !/^stale-while-revalidate(=|$)/i.test(directive))
+    .map((directive) => directive.replace(/^(max-age|s-maxage)=(\d+)$/i, (_, name: string, age: string) => `${name}=${Math.min(Number(age), limit)}`))
+    .join(', ');
+}

@@ -51,6 +51,9 @@ export type HandlerOptions = {
   dev?: boolean;
   /** Development: the content folder's problems as it is now, answered instead of any page while there are some. */
   contentError?: () => ContentError | undefined;
+  /** The next post's time (see ReadCacheOptions.freshUntil) and the clock it is read against. */
+  freshUntil?: () => number | undefined;
+  clock?: () => number;
 };
 
 /**
@@ -78,6 +81,8 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     maxBytes: options.dev ? 0 : undefined,
     csp: security.csp,
     isHttps: (req) => requestIsHttps(req, security),
+    freshUntil: options.freshUntil,
+    clock: options.clock,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
   const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { boundedCacheControl } from '../http/cache';
 import { negotiate, type Variant } from '../http/negotiate';
 import { canonicalPath } from './canonical-path';
 import { captureResponse } from './capture';
@@ -58,9 +59,25 @@ export type ReadCacheOptions = {
    * least recently used entries go; 0 keeps nothing (every read is rendered).
    */
   maxBytes?: number;
+  /**
+   * When what is served now stops being current (the next post's time, epoch ms), or undefined
+   * when nothing is scheduled: no response may be kept fresh by a cache in front past it.
+   */
+  freshUntil?: () => number | undefined;
+  clock?: () => number;
 };
 
 type Settings = Required<Omit<ReadCacheOptions, 'maxBytes'>>;
+
+/** A finished head with its Cache-Control bounded by `settings.freshUntil`; the same array when nothing is scheduled. */
+function withFreshness(head: OutgoingHttpHeader[], settings: Settings): OutgoingHttpHeader[] {
+  const until = settings.freshUntil();
+  if (until === undefined) return head;
+  const seconds = (until - settings.clock()) / 1000;
+  return head.map((value, index) =>
+    index % 2 === 1 && String(head[index - 1]).toLowerCase() === 'cache-control' ? boundedCacheControl(String(value), seconds) : value,
+  );
+}
 
 /** Where a GET or HEAD is answered from: its key in the cache, the path it is rendered as, and its variant. */
 type Target = { key: string; path: string; query?: string; variant: Variant | undefined };
@@ -93,7 +110,7 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, settings:
     body: entry.body,
     representation: { coding, etag: copy.etag, length: copy.body.length, varyEncoding: entry.compressible },
   }).flat());
-  res.writeHead(status, head);
+  res.writeHead(status, withFreshness(head, settings));
   res.end(notModified || req.method === 'HEAD' ? undefined : copy.body);
 }
 
@@ -105,7 +122,7 @@ function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, setting
     headers: [...entry.headers, ['content-length', entry.body.length]],
     body: entry.body,
   });
-  res.writeHead(entry.status, head.flat());
+  res.writeHead(entry.status, withFreshness(head.flat(), settings));
   res.end(req.method === 'HEAD' ? undefined : entry.body);
 }
 
@@ -166,7 +183,12 @@ async function keep(store: ReadStore, key: string, entry: Entry, current: () => 
 }
 
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
-  const settings: Settings = { isHttps: options.isHttps ?? (() => false), csp: options.csp ?? false };
+  const settings: Settings = {
+    isHttps: options.isHttps ?? (() => false),
+    csp: options.csp ?? false,
+    freshUntil: options.freshUntil ?? (() => undefined),
+    clock: options.clock ?? Date.now,
+  };
   const store = createReadStore(options.maxBytes ?? DEFAULT_MAX_BYTES);
   /** Renders under way, by key: a request for a key being rendered waits for that render. */
   let rendering = new Map<string, Promise<Entry | undefined>>();

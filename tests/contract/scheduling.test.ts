@@ -95,6 +95,8 @@ async function fetchFrom(site: RunningSite, pathname: string, headers: Record<st
 
 const shows = (seen: Seen) => seen.status === 200 && (seen.body.includes('future-post') || seen.body.includes('Future post'));
 const hidden = (seen: Seen) => !seen.body.includes('future-post') && !seen.body.includes('Future post') && !seen.body.includes('SECRET-FUTURE-MARKER');
+/** A 404 may name the URL asked for, never the post's title or text. */
+const hiddenOwn = (seen: Seen) => !seen.body.includes('Future post') && !seen.body.includes('SECRET-FUTURE-MARKER');
 
 /** Whether every output shows the post (own URLs 200, lists naming it). */
 async function everywhere(site: RunningSite): Promise<string[]> {
@@ -138,7 +140,7 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
       for (const [pathname, headers] of OWN) {
         const seen = await fetchFrom(site, pathname, { ...headers, 'If-None-Match': '*' });
         expect(seen.status, pathname).toBe(404);
-        expect(hidden(seen), pathname).toBe(true);
+        expect(hiddenOwn(seen), pathname).toBe(true);
       }
     }
     // Up to the last moment: the page and a feed, asked again and again.
@@ -153,19 +155,23 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
     expect(indexNowSubmissions()).toEqual([]);
   }, 60_000);
 
-  it('is on every output of both instances within 5 s of its time, with no restart', async () => {
-    const missing = new Map<RunningSite, string[]>([
-      [one, ['not asked yet']],
-      [two, ['not asked yet']],
-    ]);
-    while (Date.now() < dueAt + BOUND_MS && [...missing.values()].some((list) => list.length > 0)) {
-      for (const site of [one, two]) if (missing.get(site)!.length > 0 && Date.now() >= dueAt) missing.set(site, await everywhere(site));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(missing.get(one)).toEqual([]);
-    expect(missing.get(two)).toEqual([]);
-    expect(Date.now() - dueAt).toBeLessThan(BOUND_MS);
-  }, 30_000);
+  it(
+    'is on every output of both instances within 5 s of its time, with no restart',
+    async () => {
+      const missing = new Map<RunningSite, string[]>([
+        [one, ['not asked yet']],
+        [two, ['not asked yet']],
+      ]);
+      while (Date.now() < dueAt + BOUND_MS && [...missing.values()].some((list) => list.length > 0)) {
+        for (const site of [one, two]) if (missing.get(site)!.length > 0 && Date.now() >= dueAt) missing.set(site, await everywhere(site));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(missing.get(one)).toEqual([]);
+      expect(missing.get(two)).toEqual([]);
+      expect(Date.now() - dueAt).toBeLessThan(BOUND_MS);
+    },
+    LEAD_MS + 30_000,
+  );
 
   it('answers a conditional GET of a list or feed with 200 and the new item, with new validators', async () => {
     for (const site of [one, two]) {
