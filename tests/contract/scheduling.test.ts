@@ -34,7 +34,7 @@ function copyBuild(): string {
   return name;
 }
 
-async function start(extraEnv: Record<string, string> = {}, nextStart = false): Promise<RunningSite> {
+async function start(extraEnv: Record<string, string> = {}, nextStart = false, clockOffset = offset): Promise<RunningSite> {
   const site = await startSite({
     contentDir: inject('contentDir'),
     distDir: copyBuild(),
@@ -42,11 +42,14 @@ async function start(extraEnv: Record<string, string> = {}, nextStart = false): 
     port: await freePort(),
     nextStart,
     extraEnv: {
-      LECTERN_CLOCK_OFFSET_MS: String(offset),
+      LECTERN_CLOCK_OFFSET_MS: String(clockOffset),
       REDIS_URL: testRedisUrl(REDIS_DB),
       INDEXNOW_KEY,
       INDEXNOW_ENDPOINT: `${recorder.url}/indexnow`,
       PREWARM: '0',
+      // The contract build's settings (global-setup.ts): the pages it generated are made again with them.
+      POSTS_PER_PAGE: '1',
+      PRERENDER_POSTS: '2',
       ...extraEnv,
     },
   });
@@ -143,11 +146,17 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
         expect(hiddenOwn(seen), pathname).toBe(true);
       }
     }
-    // Up to the last moment: the page and a feed, asked again and again.
+    // Up to the last moment: the page and a feed, asked again and again; no cache in front may
+    // keep the feed fresh past the post's time.
     while (Date.now() < dueAt - 250) {
       for (const site of [one, two]) {
         expect((await fetchFrom(site, '/blog/future-post')).status).toBe(404);
-        expect(hidden(await fetchFrom(site, '/feed.json'))).toBe(true);
+        const asked = Date.now();
+        const response = await fetch(`${site.baseUrl}/feed.json`);
+        expect(hidden({ status: response.status, body: await response.text(), etag: null, lastModified: null })).toBe(true);
+        const cacheControl = response.headers.get('cache-control') ?? '';
+        expect(cacheControl).not.toContain('stale-while-revalidate');
+        for (const [, age] of cacheControl.matchAll(/max-age=(\d+)/g)) expect(Number(age) * 1000).toBeLessThanOrEqual(dueAt - asked + 1000);
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -209,4 +218,31 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
     expect(shows(await fetchFrom(restarted, '/feed.json'))).toBe(true);
     expect(indexNowSubmissions()).toHaveLength(1);
   }, 60_000);
+});
+
+describe('a post dated ahead on a platform host (next start, PLATFORM_MODE), made live by its cron job', () => {
+  const CRON_SECRET = 'cron-secret-for-the-contract-test';
+  const cron = (site: RunningSite, authorization?: string) =>
+    fetch(`${site.baseUrl}/api/publish`, { headers: authorization ? { Authorization: authorization } : {} });
+
+  it('is hidden before its time, and on every output once the cron job has called /api/publish after it', async () => {
+    const due = Date.now() + 30_000;
+    const host = await start({ PLATFORM_MODE: '1', SMTP_URL: 'smtp://127.0.0.1:9', CLIENT_IP_HEADER: 'x-real-ip', CRON_SECRET }, true, DUE - due);
+    expect((await cron(host)).status).toBe(401);
+    expect((await cron(host, 'Bearer not-the-secret')).status).toBe(401);
+    const early = await cron(host, `Bearer ${CRON_SECRET}`);
+    expect(early.status).toBe(200);
+    expect(early.headers.get('cache-control')).toBe('no-store');
+    expect(await early.json()).toMatchObject({ revalidated: false, live: 4 });
+    expect(Date.now()).toBeLessThan(due - 1_000);
+    expect(hidden(await fetchFrom(host, '/feed.json'))).toBe(true);
+    expect((await fetchFrom(host, '/blog/future-post')).status).toBe(404);
+
+    await new Promise((resolve) => setTimeout(resolve, due - Date.now() + 100));
+    // The post's own URLs follow the clock; the lists wait for the cron job's next minute.
+    expect((await fetchFrom(host, '/blog/future-post')).status).toBe(200);
+    const published = await cron(host, `Bearer ${CRON_SECRET}`);
+    expect(await published.json()).toMatchObject({ revalidated: true, live: 5 });
+    expect(await everywhere(host)).toEqual([]);
+  }, 90_000);
 });
