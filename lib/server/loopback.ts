@@ -7,12 +7,12 @@ type Render = (req: IncomingMessage, res: ServerResponse) => void;
 export type LoopbackGet = (path: string, headers?: OutgoingHttpHeaders) => Promise<{ status: number; body: string }>;
 
 /**
- * Runs `use` with requests that go to `render` (Next's handler) through a server of their own,
- * on a loopback port that is closed when `use` ends: the server's own requests to Next (the
+ * Runs `work` with requests that go to `render` (Next's handler) through a server of their own,
+ * on a loopback port that is closed when `work` ends: the server's own requests to Next (the
  * posts generated in the background, the scheduler's calls) do not pass lectern's read cache
  * and are reachable from no other machine.
  */
-export async function withLoopback<T>(render: Render, use: (get: LoopbackGet) => Promise<T>): Promise<T> {
+export async function withLoopback<T>(render: Render, work: (get: LoopbackGet) => Promise<T>): Promise<T> {
   const server = createServer(render);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -27,7 +27,7 @@ export async function withLoopback<T>(render: Render, use: (get: LoopbackGet) =>
         .end();
     });
   try {
-    return await use(get);
+    return await work(get);
   } finally {
     server.close();
   }
