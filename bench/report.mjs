@@ -677,6 +677,33 @@ function floodBlock() {
   ].join('\n');
 }
 
+function publishBlock() {
+  const publish = results.publish;
+  if (!publish) return undefined;
+  const s = publish.settings;
+  const measured = publish.sizes.filter((size) => size.error === undefined);
+  const failed = publish.sizes.filter((size) => size.error !== undefined);
+  return [
+    `\`npm run bench -- publish\`: for each size, generated posts of which the newest ${int(s.scheduled)} are dated ahead, ${int(s.spacingSeconds)} s apart; one \`next build\`; lectern's server started with its clock moved so the first comes due ${int(s.leadSeconds)} s later. ` +
+      `From each post's time on, every output is asked at once, again every 20 ms, until each shows it (its page, markdown, API markdown, home, /blog, its tag page and tag feed, RSS, Atom, JSON Feed, sitemap, llms.txt, search): the delay runs from the post's time to the end of that check. ` +
+      `CPU: the server's, from one second before the time to the end of the check, less its idle CPU over the same span (it includes regenerating every asked output). Reads: median of ${int(s.reads)} GETs of a cached post before the first post and between posts.`,
+    '',
+    table(
+      ['posts', 'delay p50', 'delay max', 'CPU per publish (median)', 'CPU max', 'cached read p50 before', 'between'],
+      measured.map((size) => [
+        int(size.size),
+        `${int(size.delayP50Ms)} ms`,
+        `${int(size.delayMaxMs)} ms`,
+        `${ms(size.cpuSecondsMedian * 1000, 0)} ms`,
+        `${ms(size.cpuSecondsMax * 1000, 0)} ms`,
+        `${ms(size.readP50BeforeMs)} ms`,
+        `${ms(size.readP50BetweenMs)} ms`,
+      ]),
+    ),
+    ...(failed.length ? ['', ...failed.map((size) => `${int(size.size)} posts: not measured (${size.error}).`)] : []),
+  ].join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
@@ -686,6 +713,7 @@ const BLOCKS = {
   limits: limitsBlock,
   weight: weightBlock,
   flood: floodBlock,
+  publish: publishBlock,
 };
 
 const HEADINGS = {
@@ -697,6 +725,7 @@ const HEADINGS = {
   limits: '## Write routes: limit decisions',
   weight: '## Page weight',
   flood: '## Memory under a flood of URLs',
+  publish: '## Publishing on time',
 };
 
 const INTRO = `# Benchmarks

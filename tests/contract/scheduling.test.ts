@@ -168,18 +168,22 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
   it(
     'is on every output of both instances within 5 s of its time, with no restart',
     async () => {
-      const missing = new Map<RunningSite, string[]>([
-        [one, ['not asked yet']],
-        [two, ['not asked yet']],
-      ]);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueAt - Date.now())));
-      while (Date.now() < dueAt + BOUND_MS && [...missing.values()].some((list) => list.length > 0)) {
-        await Promise.all([one, two].map(async (site) => missing.get(site)!.length > 0 && missing.set(site, await everywhere(site))));
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(missing.get(one)).toEqual([]);
-      expect(missing.get(two)).toEqual([]);
-      expect(Date.now() - dueAt).toBeLessThan(BOUND_MS);
+      // Each output of each instance is asked again and again from the post's time on; what counts is
+      // when the first request that got the post was sent (its answer may take a render's time more).
+      const watch = async (site: RunningSite, [pathname, headers]: [string, Record<string, string>?], own: boolean) => {
+        while (Date.now() < dueAt + BOUND_MS) {
+          const sent = Date.now();
+          const seen = await fetchFrom(site, pathname, headers);
+          if (own ? seen.status === 200 : shows(seen)) return sent - dueAt;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return `${site.baseUrl}${pathname} not within ${BOUND_MS} ms`;
+      };
+      const delays = await Promise.all(
+        [one, two].flatMap((site) => [...LISTED.map((output) => watch(site, output, false)), ...OWN.map((output) => watch(site, output, true))]),
+      );
+      expect(delays.filter((delay) => typeof delay === 'string')).toEqual([]);
     },
     LEAD_MS + 30_000,
   );
