@@ -19,16 +19,18 @@ export function cacheHeaders(profile: CacheProfile): Record<string, string> {
 }
 
 /**
- * A Cache-Control value whose freshness ends within `seconds` (the time to the next post going
- * live): `max-age` and `s-maxage` lowered to it, and no stale-while-revalidate, which would let
- * a cache serve the old list once more after that. A value without max-age is left as it is.
+ * A Cache-Control value that no cache may serve past `seconds` from now (the time to the next
+ * post going live): where its lifetime (`max-age` or `s-maxage`, plus `stale-while-revalidate`)
+ * would reach further, `max-age` and `s-maxage` are lowered to it and stale-while-revalidate
+ * goes. A value that ends sooner, or has no lifetime, is left as it is.
  */
 export function boundedCacheControl(value: string, seconds: number): string {
-  if (!/(?:^|,)\s*(?:max-age|s-maxage)=\d+/i.test(value)) return value;
+  const directives = value.split(',').map((directive) => directive.trim());
+  const number = (name: string) => Number(directives.find((directive) => directive.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1) ?? 0);
+  const fresh = Math.max(number('max-age'), number('s-maxage'));
+  if (!/(?:^|,)\s*(?:max-age|s-maxage)=\d+/i.test(value) || fresh + number('stale-while-revalidate') <= seconds) return value;
   const limit = Math.max(0, Math.floor(seconds));
-  return value
-    .split(',')
-    .map((directive) => directive.trim())
+  return directives
     .filter((directive) => !/^stale-while-revalidate(=|$)/i.test(directive))
     .map((directive) => directive.replace(/^(max-age|s-maxage)=(\d+)$/i, (_, name: string, age: string) => `${name}=${Math.min(Number(age), limit)}`))
     .join(', ');

@@ -29,8 +29,10 @@ describe('boundedCacheControl', () => {
     expect(boundedCacheControl(read, -3)).toBe('public, max-age=0, s-maxage=0');
   });
 
-  it('keeps a shorter lifetime, and leaves a value without one alone', () => {
+  it('keeps a lifetime that ends first, stale answers included, and leaves a value without one alone', () => {
     expect(boundedCacheControl('public, max-age=60', 3_600)).toBe('public, max-age=60');
+    expect(boundedCacheControl(read, 3_600 + 86_400)).toBe(read);
+    expect(boundedCacheControl(read, 3_600 + 86_399)).toBe('public, max-age=300, s-maxage=3600');
     expect(boundedCacheControl('no-store', 5)).toBe('no-store');
   });
 });
