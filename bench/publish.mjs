@@ -105,7 +105,7 @@ async function measure(size) {
   const posts = schedule(contentDir, SCHEDULED);
   const distDir = `.next-publish-${size}`;
   log(`building ${size} posts (${SCHEDULED} scheduled)`);
-  const build = await nextBuild({ distDir, contentDir, timeoutMs: 60 * 60_000, env: { PRERENDER_POSTS: '100' } });
+  const build = await nextBuild({ distDir, contentDir, timeoutMs: 60 * 60_000, env: { PRERENDER_POSTS: '100', BUILD_WORKERS: '1' } });
   if (!build.ok) throw new Error(`next build of ${size} posts failed`);
   const dataDir = fs.mkdtempSync(path.join(TMP, 'publish-data-'));
   const startAt = Date.now();

@@ -127,7 +127,7 @@ export function staticParams<T>(params: () => T[]): T[] {
  * Every post the site holds that is not a draft, newest first: the published ones and those
  * dated ahead. Only what must exist before a post goes live asks for them: the values of the
  * dynamic segments a build generates (a tag or a page that only a post dated ahead fills is
- * generated as a 404, and made again when the post goes live) and the scheduler.
+ * generated as a 404, and made again when the post goes live).
  */
 export function builtPosts(): readonly Post[] {
   return isLive() ? state().posts.filter((post) => !post.draft) : state().posts;
