@@ -21,7 +21,7 @@ const load = () => import('../../../lib/content/published-set');
 const file = () => path.join(dist, 'lectern', 'published.json');
 
 describe('recordPublishedSet', () => {
-  it("a build writes its posts, their dates, its moment and how many it generated, once per process", async () => {
+  it('a build writes its posts, their dates, its moment and how many it generated, once per process', async () => {
     vi.stubEnv('NEXT_PHASE', 'phase-production-build');
     const { recordPublishedSet } = await load();
     const written = { slugs: ['newest', 'older', 'oldest'], dates: [30, 20, 10], builtAt: 25, prerendered: 2 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedCacheControl, cacheHeaders } from '@/lib/http/cache';
+import { boundedCacheControl, cacheHeaders, cacheProfiles } from '@/lib/http/cache';
 
 describe('cache profiles', () => {
   it('lets a CDN keep a read and revalidate it in the background, from any origin', () => {
@@ -22,7 +22,7 @@ describe('cache profiles', () => {
 });
 
 describe('boundedCacheControl', () => {
-  const read = cacheHeaders('read')['Cache-Control'];
+  const read = cacheProfiles.read['Cache-Control'];
 
   it('ends every freshness lifetime by the next post’s time, with no stale answer after it', () => {
     expect(boundedCacheControl(read, 42.9)).toBe('public, max-age=42, s-maxage=42');
