@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startRecorder } from '../support/recorder';
@@ -110,6 +112,19 @@ async function everywhere(site: RunningSite): Promise<string[]> {
   return (await Promise.all(checks)).filter((pathname) => pathname !== undefined);
 }
 
+/** What /mcp (through the MCP SDK's client) says of the post: whether get_post finds it, and the slugs list_posts gives. */
+async function overMcp(site: RunningSite): Promise<{ found: boolean; listed: string[] }> {
+  const client = new Client({ name: 'lectern-scheduling-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${site.baseUrl}/mcp`)));
+  try {
+    const post = await client.callTool({ name: 'get_post', arguments: { slug: 'future-post' } });
+    const list = await client.callTool({ name: 'list_posts', arguments: {} });
+    return { found: post.isError !== true, listed: (list.structuredContent as { posts: { slug: string }[] }).posts.map((entry) => entry.slug) };
+  } finally {
+    await client.close();
+  }
+}
+
 const indexNowSubmissions = () =>
   recorder.requests.filter((request) => request.path === '/indexnow').map((request) => JSON.parse(request.body) as { urlList: string[] });
 
@@ -146,6 +161,11 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
         expect(seen.status, pathname).toBe(404);
         expect(hiddenOwn(seen), pathname).toBe(true);
       }
+    }
+    for (const site of [one, two]) {
+      const mcp = await overMcp(site);
+      expect(mcp.found).toBe(false);
+      expect(mcp.listed).not.toContain('future-post');
     }
     // Up to the last moment: the page and a feed, asked again and again; no cache in front may
     // keep the feed fresh past the post's time.
@@ -187,6 +207,11 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
     },
     LEAD_MS + 30_000,
   );
+
+  it('is found and listed first over MCP', async () => {
+    for (const site of [one, two]) expect(await overMcp(site)).toMatchObject({ found: true, listed: expect.arrayContaining(['future-post']) as string[] });
+    expect((await overMcp(one)).listed[0]).toBe('future-post');
+  });
 
   it('answers a conditional GET of a list or feed with 200 and the new item, with new validators', async () => {
     for (const site of [one, two]) {
