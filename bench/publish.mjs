@@ -7,7 +7,7 @@
 // (and its children's) from one second before the time to the end of the check, less the same
 // span of idle CPU measured before. Reads of a cached page are timed before the first post and
 // between posts (the same page, the same number of requests).
-//   node bench/publish.mjs [--publish-sizes=1000,10000] [--scheduled=5] [--spacing=6] [--lead=20]
+//   node bench/publish.mjs [--publish-sizes=1000,10000] [--scheduled=5] [--spacing=15] [--lead=20]
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const SIZES = String(options['publish-sizes'] ?? '1000,10000')
   .split(',')
   .map(Number);
 const SCHEDULED = Number(options.scheduled ?? 5);
-const SPACING_S = Number(options.spacing ?? 6);
+const SPACING_S = Number(options.spacing ?? 15);
 const LEAD_S = Number(options.lead ?? 20);
 const READS = 200;
 /** Where the scheduled posts are dated: far ahead, so only the moved clock reaches them. */
@@ -63,13 +63,21 @@ function outputs(post) {
   ];
 }
 
-/** Asks every output, all at once, until each shows the post; resolves with the moment the last did. */
-async function untilEverywhere(baseUrl, post) {
+/**
+ * Asks every output, all at once, again and again until each shows the post; resolves with the
+ * moment the last did and, per output, when its answer showing the post arrived.
+ */
+async function untilEverywhere(baseUrl, post, due) {
   const pending = new Map(outputs(post));
+  const arrived = {};
   for (;;) {
-    const checks = await Promise.all([...pending].map(async ([pathname, shows]) => [pathname, shows(await get(baseUrl, pathname))]));
-    for (const [pathname, shown] of checks) if (shown) pending.delete(pathname);
-    if (pending.size === 0) return Date.now();
+    const checks = await Promise.all([...pending].map(async ([pathname, shows]) => [pathname, shows(await get(baseUrl, pathname)), Date.now()]));
+    for (const [pathname, shown, at] of checks) {
+      if (!shown) continue;
+      pending.delete(pathname);
+      arrived[pathname] = at - due;
+    }
+    if (pending.size === 0) return { everywhere: Date.now(), arrived };
     await sleep(20);
   }
 }
@@ -106,7 +114,15 @@ async function measure(size) {
   const distDir = `.next-publish-${size}`;
   log(`building ${size} posts (${SCHEDULED} scheduled)`);
   const build = await nextBuild({ distDir, contentDir, timeoutMs: 60 * 60_000, env: { PRERENDER_POSTS: '100', BUILD_WORKERS: '1' } });
-  if (!build.ok) throw new Error(`next build of ${size} posts failed`);
+  if (!build.ok) {
+    console.error(
+      build.lines
+        .slice(-30)
+        .map((entry) => entry.line)
+        .join('\n'),
+    );
+    throw new Error(`next build of ${size} posts failed`);
+  }
   const dataDir = fs.mkdtempSync(path.join(TMP, 'publish-data-'));
   const startAt = Date.now();
   const offset = FIRST_DUE - (startAt + LEAD_S * 1000);
@@ -132,10 +148,11 @@ async function measure(size) {
       const cpuFrom = treeCpuSeconds(server.pid);
       const from = Date.now();
       await sleep(due - Date.now());
-      const everywhere = await untilEverywhere(server.baseUrl, post);
+      const { everywhere, arrived } = await untilEverywhere(server.baseUrl, post, due);
       const cpu = treeCpuSeconds(server.pid) - cpuFrom - idlePerSecond * ((everywhere - from) / 1000);
-      runs.push({ slug: post.slug, delayMs: everywhere - due, cpuSeconds: Math.max(0, cpu) });
-      log(`${size} posts: ${post.slug} everywhere ${everywhere - due} ms after its time, ${cpu.toFixed(3)} s CPU`);
+      const slowest = Object.entries(arrived).sort((a, b) => b[1] - a[1])[0];
+      runs.push({ slug: post.slug, delayMs: everywhere - due, cpuSeconds: Math.max(0, cpu), arrivedMs: arrived });
+      log(`${size} posts: ${post.slug} everywhere ${everywhere - due} ms after its time (last: ${slowest[0]}, ${slowest[1]} ms), ${cpu.toFixed(3)} s CPU`);
       readsBetween.push(...(await readTimes(server.baseUrl, `/blog/${oldPost}`)).slice(0, READS / posts.length));
     }
     const delays = runs.map((run) => run.delayMs).sort((a, b) => a - b);
