@@ -10,7 +10,7 @@ import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
-  ['reads', 'build', 'build-workers', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory'].map((part) => [
+  ['reads', 'build', 'build-workers', 'limits', 'flood', 'weight', 'profile', 'render', 'build-profile', 'build-memory', 'publish'].map((part) => [
     part,
     readJson(path.join(RESULTS, `${part}.json`)),
   ]),
@@ -694,11 +694,21 @@ function publishBlock() {
         int(size.size),
         `${int(size.delayP50Ms)} ms`,
         `${int(size.delayMaxMs)} ms`,
-        `${ms(size.cpuSecondsMedian * 1000, 0)} ms`,
-        `${ms(size.cpuSecondsMax * 1000, 0)} ms`,
+        `${int(size.cpuSecondsMedian * 1000)} ms`,
+        `${int(size.cpuSecondsMax * 1000)} ms`,
         `${ms(size.readP50BeforeMs)} ms`,
         `${ms(size.readP50BetweenMs)} ms`,
       ]),
+    ),
+    '',
+    ...measured.map(
+      (size) =>
+        `${int(size.size)} posts, the output each post reached last: ${size.runs
+          .map((run) => {
+            const [pathname, arrived] = Object.entries(run.arrivedMs).sort((a, b) => b[1] - a[1])[0];
+            return `\`${pathname}\` (${int(arrived)} ms)`;
+          })
+          .join(', ')}.`,
     ),
     ...(failed.length ? ['', ...failed.map((size) => `${int(size.size)} posts: not measured (${size.error}).`)] : []),
   ].join('\n');
