@@ -5,8 +5,7 @@ import { builtList } from '../content/published-set';
 import { shared } from '../process-shared';
 import { withLoopback } from '../server/loopback';
 import type { Published } from './publish';
-import { SCHEDULER_TOKEN } from './route';
-import { createScheduler, type Scheduler } from './scheduler';
+import { createScheduler, SCHEDULER_TOKEN, type Scheduler } from './scheduler';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
 

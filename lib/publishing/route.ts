@@ -4,9 +4,7 @@ import { jsonResponse } from '../http/responses';
 import { findShared } from '../process-shared';
 import { sameSecret } from '../services/tokens';
 import { publishDue } from './publish';
-
-/** The name under which lectern's server shares the token its scheduler calls /api/publish with (lib/process-shared.ts). */
-export const SCHEDULER_TOKEN = 'publish:scheduler-token';
+import { SCHEDULER_TOKEN } from './scheduler';
 
 /**
  * GET /api/publish: `Authorization: Bearer CRON_SECRET` (what Vercel's cron sends), or the

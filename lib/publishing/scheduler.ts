@@ -2,6 +2,9 @@ import type { Clock } from '../clock';
 import { aheadCount } from '../content/published-set';
 import { describeError } from '../log';
 
+/** The name under which lectern's server shares the token its scheduler calls /api/publish with (lib/process-shared.ts). */
+export const SCHEDULER_TOKEN = 'publish:scheduler-token';
+
 export type Timers = { set: (run: () => void, ms: number) => unknown; clear: (timer: unknown) => void };
 
 export type Scheduler = {
