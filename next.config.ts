@@ -39,7 +39,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
   reactStrictMode: true,
-  // Inlined at build: "published" means "not in the future when the site was built", in every route.
+  // Inlined at build: the one moment every build worker judges "published" by (a running site asks its clock).
   env: {
     LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME || String(Date.now()),
     LECTERN_RENDERER_VERSION: rendererVersion(),

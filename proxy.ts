@@ -1,7 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
+import { clock } from '@/lib/clock';
 import { notBuilt } from '@/lib/content/built-paths';
-import { builtList } from '@/lib/content/published-set';
+import { builtList, dueSlugs } from '@/lib/content/published-set';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl, config as siteConfig } from '@/lib/config';
 import { deployment } from '@/lib/deploy';
@@ -66,17 +67,18 @@ function validPost(pathname: string): boolean {
 }
 
 /**
- * A URL under one of app/'s dynamic segments whose value the build did not make: a made-up post
- * slug, tag, page number, sitemap file or app (lib/content/built-paths.ts). Posts past
- * PRERENDER_POSTS are generated on their first request, and Next keeps every answer it generates
- * for a dynamic segment, 404s included, on disk and in memory: a made-up value is answered here,
- * from the build's list, so nothing renders and nothing is kept for it. (In development, and for
- * values the build made, Next answers as before.)
+ * A URL under one of app/'s dynamic segments whose value the build did not make, or that is not
+ * live now: a made-up post slug, tag, page number, sitemap file or app, or a post dated ahead
+ * whose time has not come (lib/content/built-paths.ts, with the build's list and the clock).
+ * Posts past PRERENDER_POSTS are generated on their first request, and Next keeps every answer
+ * it generates for a dynamic segment, 404s included, on disk and in memory: such a value is
+ * answered here, so nothing renders and nothing is kept for it. (In development, and for values
+ * the build made, Next answers as before.)
  */
 function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
   const { pathname } = request.nextUrl;
   const list = builtList();
-  const unknown = list && notBuilt(pathname, list);
+  const unknown = list && notBuilt(pathname, list, dueSlugs(clock()) ?? new Set());
   if (!unknown) return undefined;
   if (unknown.answer === 'problem') return problem('not-found', unknown.detail);
   if (unknown.answer === 'card') return textResponse('Not found\n', { status: 404, cache: 'error' });

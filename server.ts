@@ -1,10 +1,12 @@
 import { createServer } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
+import { clock } from './lib/clock';
 import { config } from './lib/config';
 import { deployment } from './lib/deploy';
 import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
+import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm, requestBeforeStart } from './lib/server/prewarm';
 
@@ -40,20 +42,45 @@ if (!dev) await requestBeforeStart((req, res) => void handle(req, res).catch(() 
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
-const server = createServer(
-  createRequestHandler(
-    (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        console.error('request failed', error);
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Internal Server Error');
-      });
-    },
-    security,
-    { dev, contentError, stopping: () => shutdown.stopping },
-  ),
+const handler = createRequestHandler(
+  (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error('request failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Internal Server Error');
+    });
+  },
+  security,
+  // What is served may be kept by a cache in front until the next post goes live, and no longer.
+  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping },
 );
-const shutdown = gracefulShutdown(server, { graceMs, stopServices: async () => running?.stop() });
+const server = createServer(handler);
+
+// Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
+// the clock before the first request is taken: a post whose time came while no instance ran is
+// served from the first request on. When one goes live the read cache forgets what it kept and
+// the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS).
+const scheduler: Scheduler | undefined = dev
+  ? undefined
+  : await (
+      await import('./lib/publishing/on-server')
+    ).startScheduler(
+      (req, res) => {
+        handle(req, res).catch(() => res.destroy());
+      },
+      () => {
+        handler.clearReads();
+        void running?.services.newsletter.check();
+      },
+    );
+// The scheduler stops first (no post goes live on a server that is stopping), then the services.
+const shutdown = gracefulShutdown(server, {
+  graceMs,
+  stopServices: async () => {
+    scheduler?.stop();
+    await running?.stop();
+  },
+});
 
 server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;

@@ -10,10 +10,9 @@ import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
-  ['reads', 'build', 'build-workers', 'limits', 'flood', 'search', 'weight', 'profile', 'render', 'build-profile', 'build-memory', 'newsletter'].map((part) => [
-    part,
-    readJson(path.join(RESULTS, `${part}.json`)),
-  ]),
+  ['reads', 'build', 'build-workers', 'limits', 'flood', 'search', 'weight', 'profile', 'render', 'build-profile', 'build-memory', 'newsletter', 'publish'].map(
+    (part) => [part, readJson(path.join(RESULTS, `${part}.json`))],
+  ),
 );
 
 const GOALS = {
@@ -895,6 +894,43 @@ function newsletterBlock() {
   ].join('\n');
 }
 
+function publishBlock() {
+  const publish = results.publish;
+  if (!publish) return undefined;
+  const s = publish.settings;
+  const measured = publish.sizes.filter((size) => size.error === undefined);
+  const failed = publish.sizes.filter((size) => size.error !== undefined);
+  return [
+    `\`npm run bench -- publish\`: for each size, generated posts of which the newest ${int(s.scheduled)} are dated ahead, ${int(s.spacingSeconds)} s apart; one \`next build\`; lectern's server started with its clock moved so the first comes due ${int(s.leadSeconds)} s later. ` +
+      `From each post's time on, every output is asked at once, again every 20 ms, until each shows it (its page, markdown, API markdown, home, /blog, its tag page and tag feed, RSS, Atom, JSON Feed, sitemap, llms.txt, search): the delay runs from the post's time to the end of that check. ` +
+      `CPU: the server's, from one second before the time to the end of the check, less its idle CPU over the same span (it includes regenerating every asked output). Reads: median of ${int(s.reads)} GETs of a cached post before the first post and between posts.`,
+    '',
+    table(
+      ['posts', 'delay p50', 'delay max', 'CPU per publish (median)', 'CPU max', 'cached read p50 before', 'between'],
+      measured.map((size) => [
+        int(size.size),
+        `${int(size.delayP50Ms)} ms`,
+        `${int(size.delayMaxMs)} ms`,
+        `${int(size.cpuSecondsMedian * 1000)} ms`,
+        `${int(size.cpuSecondsMax * 1000)} ms`,
+        `${ms(size.readP50BeforeMs)} ms`,
+        `${ms(size.readP50BetweenMs)} ms`,
+      ]),
+    ),
+    '',
+    ...measured.map(
+      (size) =>
+        `${int(size.size)} posts, the output each post reached last: ${size.runs
+          .map((run) => {
+            const [pathname, arrived] = Object.entries(run.arrivedMs).sort((a, b) => b[1] - a[1])[0];
+            return `\`${pathname}\` (${int(arrived)} ms)`;
+          })
+          .join(', ')}.`,
+    ),
+    ...(failed.length ? ['', ...failed.map((size) => `${int(size.size)} posts: not measured (${size.error}).`)] : []),
+  ].join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
@@ -906,6 +942,7 @@ const BLOCKS = {
   flood: floodBlock,
   search: searchBlock,
   newsletter: newsletterBlock,
+  publish: publishBlock,
 };
 
 const HEADINGS = {
@@ -919,6 +956,7 @@ const HEADINGS = {
   flood: '## Memory under a flood of URLs',
   search: '## Search',
   newsletter: '## Newsletter',
+  publish: '## Publishing on time',
 };
 
 const INTRO = `# Benchmarks

@@ -37,6 +37,9 @@ parts (default: all of them, in this order)
   newsletter
             one send to 10,000 subscribers through a local SMTP server: time, server memory,
             store bytes per recipient, cached-read p99 during the send; a kill -9 half-way
+  publish   delay from a scheduled post's time to its being on every output (p50, max over
+            --scheduled posts) and the CPU each publish costs lectern's server, at --publish-sizes
+            posts (default 1000,10000); cached reads timed before and between
   report    regenerate BENCHMARKS.md from bench/.work/results (always run last)
 
 options (passed to every part)
@@ -74,12 +77,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | flood | search | build | render | build-profile | build-memory | newsletter | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits flood search newsletter build render build-profile build-memory) ;;
+    reads | profile | weight | limits | flood | search | build | render | build-profile | build-memory | newsletter | publish | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits flood search newsletter build render build-profile build-memory publish) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood search newsletter build render build-profile build-memory)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood search newsletter build render build-profile build-memory publish)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -121,6 +124,8 @@ for part in "${parts[@]}"; do
     build-profile) timeout 90m node bench/build-profile.mjs "${options[@]}" || status=$? ;;
     # One build per memory limit and one without, each limited by --timeout-minutes.
     build-memory) timeout 3h node bench/build-memory.mjs "${options[@]}" || status=$? ;;
+    # One next build per size, then a few scheduled posts watched going live.
+    publish) timeout 2h node bench/publish.mjs "${options[@]}" || status=$? ;;
   esac
 done
 node bench/report.mjs

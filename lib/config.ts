@@ -20,8 +20,9 @@ let cached: Config | undefined;
 
 /**
  * Site facts that come from the environment (lib/env.ts).
- * `LECTERN_BUILD_TIME` is inlined by next.config at build, so "published" means
- * "not in the future when the site was built" in every route, static or not.
+ * `LECTERN_BUILD_TIME` is inlined by next.config at build: the moment every build
+ * worker judges "published" by, and the Last-Modified of what has no date of its
+ * own. A running site judges it by the clock (lib/clock.ts, lib/publishing).
  */
 export function config(): Config {
   if (cached) return cached;

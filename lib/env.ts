@@ -56,6 +56,16 @@ const envSchema = z.object({
   LECTERN_RENDERER_VERSION: z.string().optional(),
   /** "Now" for deciding which posts are published, in epoch ms; next.config inlines it into the build. */
   LECTERN_BUILD_TIME: whole('milliseconds since 1970').positive('must be more than 0').optional(),
+  /**
+   * Tests only: milliseconds added to the system clock wherever lectern asks what time it is
+   * (lib/clock.ts), so a test can stand a few seconds before a fixture post's date.
+   */
+  LECTERN_CLOCK_OFFSET_MS: whole('milliseconds').default(0),
+  /**
+   * Bearer token of /api/publish, which makes posts that reached their time live where lectern's
+   * server does not run (a platform's cron job calls it; Vercel sends this variable's value).
+   */
+  CRON_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
 
   // --- The server
   /** The port lectern's server listens on. */

@@ -1,12 +1,14 @@
 /**
  * Validates the content folder (CONTENT_DIR) with the build's own rules and
  * prints every problem, without building the site. Exits 1 when there are any.
+ * Lists the posts dated ahead with the time each goes live.
  *   npm run check
  */
 import { config } from '../lib/config';
 import path from 'node:path';
 import { frontmatterRendersAsHeading } from '../lib/content/frontmatter';
 import { ContentError, isPublished, loadContent } from '../lib/content/load';
+import { scheduledPostLines } from '../lib/publishing/schedule-list';
 
 const { contentDir } = config();
 try {
@@ -29,6 +31,8 @@ try {
   console.log(
     `Content is valid: ${count(content.posts.length, 'post')} (${published} published, ${count(drafts, 'draft')}, ${scheduled} scheduled), ${count(content.apps.length, 'app')}, ${count(content.products.length, 'product')}.`,
   );
+  // site.yaml's timezone (a date without a time is midnight there).
+  for (const line of scheduledPostLines(content.posts, now, content.site.timezone)) console.log(line);
 } catch (error) {
   if (!(error instanceof ContentError)) throw error;
   console.error(error.message);

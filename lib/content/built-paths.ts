@@ -8,12 +8,13 @@ export type BuiltValue = { post: string } | { tag: string; page: number } | { bl
 const SITEMAP_URLS = 50_000;
 
 /**
- * Whether the build made this post, tag page, blog page or app: THE one check of a dynamic
- * segment's value against the build's list (./published-set.ts). A value it does not know is
- * answered before any rendering, so nothing is generated or kept for it.
+ * Whether the build made this post, tag page, blog page or app, and a post is live: THE one check
+ * of a dynamic segment's value against the build's list (./published-set.ts) and `live`, the
+ * build's posts whose time has come (dueSlugs). A value it does not know, or a post dated ahead,
+ * is answered before any rendering, so nothing is generated or kept for it.
  */
-export function knownToBuild(list: PublishedSet, value: BuiltValue): boolean {
-  if ('post' in value) return list.slugs.includes(value.post);
+export function knownToBuild(list: PublishedSet, value: BuiltValue, live: ReadonlySet<string>): boolean {
+  if ('post' in value) return live.has(value.post);
   if ('tag' in value) {
     const pages = Object.hasOwn(list.tags, value.tag) ? list.tags[value.tag] : undefined;
     return pages !== undefined && value.page >= 1 && value.page <= pages;
@@ -101,8 +102,8 @@ function named(raw: string, value: (name: string) => BuiltValue): BuiltValue | u
  * build could have made; the few numbers under it pass to the route, which takes only those its
  * build made: dynamicParams = false.)
  */
-export function notBuilt(pathname: string, list: PublishedSet): NotBuilt | undefined {
+export function notBuilt(pathname: string, list: PublishedSet, live: ReadonlySet<string>): NotBuilt | undefined {
   const found = valueOf(pathname);
   if (!found) return undefined;
-  return found.value && knownToBuild(list, found.value) ? undefined : found.notBuilt;
+  return found.value && knownToBuild(list, found.value, live) ? undefined : found.notBuilt;
 }

@@ -1,8 +1,9 @@
 import { config } from '../config';
 import { nodeEnv } from '../env';
 import { contentFingerprint } from './fingerprint';
+import { clock } from '../clock';
 import { pageCount } from './pagination';
-import { publishedAtBuild, recordPublishedSet } from './published-set';
+import { aheadCount, building, builtSlugs, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 import { contentPaths, tagSlug, urls } from './urls';
 
@@ -30,29 +31,42 @@ export type Post = LoadedPost & {
   markdownUrl: string;
 };
 
-type State = { content: Content; posts: Post[]; bySlug: Map<string, Post> };
+type State = {
+  content: Content;
+  /** Every post the site holds, newest first: published and dated ahead (in development, drafts too). */
+  posts: Post[];
+  bySlug: Map<string, Post>;
+  /** Their dates, in the same order. */
+  dates: number[];
+  /** The posts live at the last `now` asked, and how many posts were still ahead of it. */
+  view?: { ahead: number; posts: Post[] };
+};
 type Loaded = { fingerprint?: string } & ({ state: State; error?: undefined } | { state?: undefined; error: unknown });
 
 let cache: Loaded | undefined;
 let lookedThisTurn = false;
 
+/** "Now" for deciding what is live: the build's moment while it builds (the same in every worker), else the clock. */
+function now(): number {
+  return building() ? config().publishedBefore : clock();
+}
+
 function build(): State {
-  const { contentDir, publishedBefore } = config();
+  const { contentDir } = config();
   const content = loadContent(contentDir);
   // In development "published" is judged now, for the marks; the list keeps every post.
-  const now = isLive() ? Date.now() : publishedBefore;
-  const builtSet = isLive() ? undefined : publishedAtBuild();
+  const builtSet = isLive() ? undefined : builtSlugs();
   const posts = content.posts
     .map((post) => ({
       ...post,
-      published: isPublished(post, now),
+      published: !isLive() || isPublished(post, Date.now()),
       path: contentPaths.post(post.slug),
       url: urls.post(post.slug),
       markdownUrl: urls.postMarkdown(post.slug),
     }))
-    .filter((post) => isLive() || (post.published && (!builtSet || builtSet.has(post.slug))))
+    .filter((post) => isLive() || (!post.draft && (!builtSet || builtSet.has(post.slug))))
     .sort(newestFirst);
-  return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])) };
+  return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])), dates: posts.map((post) => post.dateMillis) };
 }
 
 function load(fingerprint: string | undefined): Loaded {
@@ -103,14 +117,30 @@ export function contentError(): ContentError | undefined {
  */
 export function staticParams<T>(params: () => T[]): T[] {
   if (isLive()) return [];
-  recordPublishedSet(() => ({
-    slugs: publishedPosts().map((post) => post.slug),
-    prerendered: prerenderedPosts().length,
-    blogPages: pageCount(publishedPosts().length),
-    tags: Object.fromEntries(tags().map((tag) => [tag.slug, pageCount(tag.posts.length)])),
-    apps: apps().map((entry) => entry.slug),
-  }));
+  recordPublishedSet(() => {
+    const posts = state().posts;
+    return {
+      slugs: posts.map((post) => post.slug),
+      dates: posts.map((post) => post.dateMillis),
+      builtAt: now(),
+      prerendered: prerenderedPosts().length,
+      // Pages and tags that only a post dated ahead fills are made too (a 404 until it is live).
+      blogPages: pageCount(builtPosts().length),
+      tags: Object.fromEntries(builtTags().map((tag) => [tag.slug, pageCount(tag.posts.length)])),
+      apps: apps().map((entry) => entry.slug),
+    };
+  });
   return params();
+}
+
+/**
+ * Every post the site holds that is not a draft, newest first: the published ones and those
+ * dated ahead. Only what must exist before a post goes live asks for them: the values of the
+ * dynamic segments a build generates (a tag or a page that only a post dated ahead fills is
+ * generated as a 404, and made again when the post goes live).
+ */
+export function builtPosts(): readonly Post[] {
+  return isLive() ? state().posts.filter((post) => !post.draft) : state().posts;
 }
 
 /**
@@ -123,17 +153,25 @@ export function prerenderedPosts(): readonly Post[] {
 
 /**
  * THE list of posts: published only, newest first. Every output takes its
- * posts from here; nothing else filters drafts or future posts. In development
- * it also lists drafts and future posts, with `published: false`, so the
- * author sees them where they will appear.
+ * posts from here; nothing else filters drafts or future posts. "Published" is
+ * judged at `at` (now by default): a post dated ahead joins the list at its
+ * time, not a millisecond before. The array is the same object until a post
+ * comes due, so whatever is derived from it (tags, the search index) is made
+ * once per change. In development it also lists drafts and future posts, with
+ * `published: false`, so the author sees them where they will appear.
  */
-export function publishedPosts(): readonly Post[] {
-  return state().posts;
+export function publishedPosts(at: number = now()): readonly Post[] {
+  const current = state();
+  if (isLive()) return current.posts;
+  const ahead = aheadCount(current.dates, at);
+  if (current.view?.ahead !== ahead) current.view = { ahead, posts: current.posts.slice(ahead) };
+  return current.view.posts;
 }
 
 /** A published post by slug (in development, any post), or undefined. Never touches the file system with the slug. */
 export function publishedPost(slug: string): Post | undefined {
-  return state().bySlug.get(slug);
+  const post = state().bySlug.get(slug);
+  return post && (isLive() || post.dateMillis <= now()) ? post : undefined;
 }
 
 export function site() {
@@ -166,11 +204,15 @@ export type Tag = {
 
 /** Tags of published posts, by URL slug; tags that slug the same are one tag. */
 export function tags(): Tag[] {
-  const current = state();
-  let list = tagsOf.get(current);
+  return tagsOfPosts(publishedPosts());
+}
+
+/** The tags of a list of posts, made once per list: every list and tag page asks for them. */
+function tagsOfPosts(posts: readonly Post[]): Tag[] {
+  let list = tagsOf.get(posts);
   if (!list) {
     const bySlug = new Map<string, Tag>();
-    for (const post of current.posts) {
+    for (const post of posts) {
       // A post listing two tags that slug the same is in that tag once.
       for (const slug of new Set(post.tags.map(tagSlug))) {
         const tag = bySlug.get(slug) ?? { name: post.tags.find((name) => tagSlug(name) === slug) ?? slug, slug, path: contentPaths.tag(slug), posts: [] };
@@ -179,13 +221,17 @@ export function tags(): Tag[] {
       }
     }
     list = [...bySlug.values()].sort((a, b) => b.posts.length - a.posts.length || a.slug.localeCompare(b.slug));
-    tagsOf.set(current, list);
+    tagsOf.set(posts, list);
   }
   return [...list];
 }
 
-/** The tags of each loaded state, made once: every list and tag page asks for them. */
-const tagsOf = new WeakMap<State, Tag[]>();
+const tagsOf = new WeakMap<readonly Post[], Tag[]>();
+
+/** The tags of every post the site holds, those dated ahead included (see builtPosts). */
+export function builtTags(): Tag[] {
+  return tagsOfPosts(builtPosts());
+}
 
 /** A tag of published posts by its URL slug, or undefined. */
 export function tagBySlug(slug: string): Tag | undefined {

@@ -4,23 +4,30 @@ import { config } from '../config';
 import { env, nodeEnv } from '../env';
 
 /**
- * The slugs a build published (and its tags, page counts and apps), written by the build into
- * its own folder and read by the started site. Posts past PRERENDER_POSTS are generated on their first request; this list is
- * what keeps that to the build's posts: a slug not on it is a 404 before any rendering (and
+ * The posts a build holds (and its tags, page counts and apps), written by the build into its own
+ * folder and read by the started site: every post that is not a draft, those already published
+ * and those dated ahead, each with its date. Which of them are live is decided against the clock
+ * on every request (`dueSlugs`), so a post dated ahead goes live at its time with no rebuild.
+ * Posts past PRERENDER_POSTS are generated on their first request; this list is what keeps that
+ * to the build's posts: a slug not on it, or not due yet, is a 404 before any rendering (and
  * before Next would keep a 404 page for it), and a post file added or re-dated after the build
- * stays unpublished until the next build.
+ * waits for the next build.
  */
 function file(): string {
   return path.join(config().distDir, 'lectern', 'published.json');
 }
 
-const building = () => env().NEXT_PHASE === 'phase-production-build';
+export const building = () => env().NEXT_PHASE === 'phase-production-build';
 let recorded = false;
 
 export type PublishedSet = {
-  /** Every published slug, newest first. */
+  /** Every post of the build that is not a draft, newest first. */
   slugs: string[];
-  /** How many of the first `slugs` the build generated (PRERENDER_POSTS then). */
+  /** Their dates, epoch milliseconds, in the same order. */
+  dates: number[];
+  /** The moment of the build (LECTERN_BUILD_TIME): the posts dated no later were published when it ran. */
+  builtAt: number;
+  /** How many of the posts published at build the build generated (PRERENDER_POSTS then). */
   prerendered: number;
   /** How many pages /blog fills. */
   blogPages: number;
@@ -42,15 +49,16 @@ export function recordPublishedSet(list: () => PublishedSet): void {
   fs.renameSync(temporary, target);
 }
 
-let read: { list?: PublishedSet; set?: ReadonlySet<string> } | undefined;
+type Read = { list?: PublishedSet; all?: ReadonlySet<string>; due?: { index: number; slugs: ReadonlySet<string> } };
+let read: Read | undefined;
 
-/** What the build recorded, or undefined where no build wrote it (see publishedAtBuild). */
+/** What the build recorded, or undefined where no build wrote it (see builtSlugs). */
 export function builtList(): PublishedSet | undefined {
   if (building() || nodeEnv() === 'development') return undefined;
   if (!read) {
     try {
       const list = JSON.parse(fs.readFileSync(file(), 'utf8')) as PublishedSet;
-      read = { list, set: new Set(list.slugs) };
+      read = { list, all: new Set(list.slugs) };
     } catch {
       read = {};
     }
@@ -59,10 +67,35 @@ export function builtList(): PublishedSet | undefined {
 }
 
 /**
- * The build's published slugs, or undefined during a build, in development, or where no build
- * wrote the list (a test loading the modules on their own): then every loaded post counts.
+ * Every post of the build (published or dated ahead), or undefined during a build, in
+ * development, or where no build wrote the list (a test loading the modules on their own):
+ * then every loaded post counts.
  */
-export function publishedAtBuild(): ReadonlySet<string> | undefined {
+export function builtSlugs(): ReadonlySet<string> | undefined {
   builtList();
-  return read?.set;
+  return read?.all;
+}
+
+/** How many of `dates` (newest first) are still ahead of `now`: the due posts are the ones after them. */
+export function aheadCount(dates: readonly number[], now: number): number {
+  let low = 0;
+  let high = dates.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((dates[middle] ?? 0) > now) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The build's posts that are live at `now` (undefined where builtSlugs is). The same set
+ * object while no post comes due, so what is derived from it is made once per change.
+ */
+export function dueSlugs(now: number): ReadonlySet<string> | undefined {
+  const list = builtList();
+  if (!list || !read) return undefined;
+  const index = aheadCount(list.dates, now);
+  if (read.due?.index !== index) read.due = { index, slugs: new Set(list.slugs.slice(index)) };
+  return read.due.slugs;
 }

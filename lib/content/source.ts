@@ -1,11 +1,14 @@
 import { newestChange } from './dates';
-import { prerenderedPosts, publishedPosts, staticParams, tags, type Post } from './index';
+import { builtPosts, builtTags, prerenderedPosts, publishedPosts, staticParams, type Post } from './index';
 import { laterPageNumbers } from './pagination';
 
 /**
  * What routes ask of the content besides the posts themselves: the values of
  * their dynamic segments, when the content last changed, the latest posts.
- * Each list of params is empty in development (see `staticParams`).
+ * Each list of params is empty in development (see `staticParams`). Tags and
+ * pages are listed for every post the build holds, those dated ahead included:
+ * their routes take no other values, so a tag or page that only a post dated
+ * ahead fills is generated now (a 404 until then) and made again when it goes live.
  */
 
 /**
@@ -18,17 +21,17 @@ export function postParams(): { slug: string }[] {
 
 /** `/tags/[tag]` and the routes below it: one entry per tag. */
 export function tagParams(): { tag: string }[] {
-  return staticParams(() => tags().map(({ slug }) => ({ tag: slug })));
+  return staticParams(() => builtTags().map(({ slug }) => ({ tag: slug })));
 }
 
 /** `/blog/page/[page]`: the later pages of the blog, 2 to the last. */
 export function blogPageParams(): { page: string }[] {
-  return staticParams(() => laterPageNumbers(publishedPosts().length).map((number) => ({ page: String(number) })));
+  return staticParams(() => laterPageNumbers(builtPosts().length).map((number) => ({ page: String(number) })));
 }
 
 /** `/tags/[tag]/page/[page]`: the later pages of every tag. */
 export function tagPageParams(): { tag: string; page: string }[] {
-  return staticParams(() => tags().flatMap((tag) => laterPageNumbers(tag.posts.length).map((number) => ({ tag: tag.slug, page: String(number) }))));
+  return staticParams(() => builtTags().flatMap((tag) => laterPageNumbers(tag.posts.length).map((number) => ({ tag: tag.slug, page: String(number) }))));
 }
 
 /** When a list last changed: the newest `updated` or `date` among its posts (every published post by default), or undefined for none. */

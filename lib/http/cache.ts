@@ -17,3 +17,21 @@ export type CacheProfile = keyof typeof cacheProfiles;
 export function cacheHeaders(profile: CacheProfile): Record<string, string> {
   return cacheProfiles[profile];
 }
+
+/**
+ * A Cache-Control value that no cache may serve past `seconds` from now (the time to the next
+ * post going live): where its lifetime (`max-age` or `s-maxage`, plus `stale-while-revalidate`)
+ * would reach further, `max-age` and `s-maxage` are lowered to it and stale-while-revalidate
+ * goes. A value that ends sooner, or has no lifetime, is left as it is.
+ */
+export function boundedCacheControl(value: string, seconds: number): string {
+  const directives = value.split(',').map((directive) => directive.trim());
+  const number = (name: string) => Number(directives.find((directive) => directive.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1) ?? 0);
+  const fresh = Math.max(number('max-age'), number('s-maxage'));
+  if (!/(?:^|,)\s*(?:max-age|s-maxage)=\d+/i.test(value) || fresh + number('stale-while-revalidate') <= seconds) return value;
+  const limit = Math.max(0, Math.floor(seconds));
+  return directives
+    .filter((directive) => !/^stale-while-revalidate(=|$)/i.test(directive))
+    .map((directive) => directive.replace(/^(max-age|s-maxage)=(\d+)$/i, (_, name: string, age: string) => `${name}=${Math.min(Number(age), limit)}`))
+    .join(', ');
+}

@@ -64,6 +64,9 @@ export type HandlerOptions = {
   contentError?: () => ContentError | undefined;
   /** True once the server is stopping (./shutdown.ts): /healthz answers 503. */
   stopping?: () => boolean;
+  /** The next post's time (see ReadCacheOptions.freshUntil) and the clock it is read against. */
+  freshUntil?: () => number | undefined;
+  clock?: () => number;
 };
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
@@ -85,16 +88,19 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
  * - no write reaches Next as a server action call (the site has none);
  * - while the server stops, /healthz is a 503.
  */
-export function createRequestHandler(
-  render: Render,
-  security: SecurityOptions,
-  options: HandlerOptions = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
+export type RequestHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** Forgets every read kept in memory (a post went live: lib/publishing). */
+  clearReads: () => void;
+};
+
+export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
     maxBytes: options.dev ? 0 : undefined,
     csp: security.csp,
     isHttps: (req) => requestIsHttps(req, security),
+    freshUntil: options.freshUntil,
+    clock: options.clock,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
   const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({
@@ -107,7 +113,7 @@ export function createRequestHandler(
     recordClientIp(req.headers, req.socket.remoteAddress);
     render(req, res);
   };
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = postRoute(originForm(req.url ?? '/'));
     const pathname = req.url.split('?', 1)[0] ?? '/';
@@ -138,4 +144,5 @@ export function createRequestHandler(
     passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
     renderWithClientIp(req, res);
   };
+  return Object.assign(handler, { clearReads: () => readCache.clear() });
 }

@@ -1,7 +1,7 @@
-import { createServer, get, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtList } from '../content/published-set';
 import { contentPaths } from '../content/urls';
+import { withLoopback } from './loopback';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -11,10 +11,16 @@ export function postUrls(slug: string): string[] {
   return [page, `${page}/index.md`, `/api/blog/${slug}/markdown`, `${page}/opengraph-image`];
 }
 
-/** The posts the build left to their first request (past PRERENDER_POSTS), newest first. */
+/**
+ * The posts the build left to their first request (past PRERENDER_POSTS), newest first: of
+ * those published when it ran. A post dated ahead is generated on its first request after its
+ * time, and must not be asked for before.
+ */
 export function postsToPrewarm(): string[] {
   const list = builtList();
-  return list ? list.slugs.slice(list.prerendered) : [];
+  if (!list) return [];
+  const published = list.slugs.filter((_, index) => (list.dates[index] ?? Infinity) <= list.builtAt);
+  return published.slice(list.prerendered);
 }
 
 /**
@@ -29,10 +35,10 @@ export async function prewarm(render: Render, slugs: string[], log: (line: strin
   const started = Date.now();
   log(`generating ${slugs.length} older posts in the background (PRERENDER_POSTS)`);
   try {
-    await throughLoopback(render, async (fetchStatus) => {
+    await withLoopback(render, async (get) => {
       for (const slug of slugs) {
         for (const url of postUrls(slug)) {
-          const status = await fetchStatus(url);
+          const { status } = await get(url);
           if (status !== 200) throw new Error(`${url} answered ${status}`);
         }
       }
@@ -48,25 +54,6 @@ export async function prewarm(render: Render, slugs: string[], log: (line: strin
  * loopback port: the routes' own copy of the code does the work of that URL now (the search
  * index is built this way at start), so no reader's request does it. Resolves with the status.
  */
-export function requestBeforeStart(render: Render, url: string): Promise<number> {
-  return throughLoopback(render, (fetchStatus) => fetchStatus(url));
-}
-
-/** Runs `work` with a GET (status only) to `render` through a server on a loopback port, closed when done. */
-async function throughLoopback<T>(render: Render, work: (fetchStatus: (url: string) => Promise<number>) => Promise<T>): Promise<T> {
-  const server = createServer(render);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const fetchStatus = (url: string) =>
-    new Promise<number>((resolve, reject) => {
-      get({ host: '127.0.0.1', port, path: url, agent: false }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      }).on('error', reject);
-    });
-  try {
-    return await work(fetchStatus);
-  } finally {
-    server.close();
-  }
+export async function requestBeforeStart(render: Render, url: string): Promise<number> {
+  return withLoopback(render, async (get) => (await get(url)).status);
 }

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { boundedCacheControl } from '../http/cache';
 import { negotiate, type Variant } from '../http/negotiate';
 import { canonicalPath } from './canonical-path';
 import { captureResponse } from './capture';
@@ -40,6 +41,12 @@ export type ReadCache = {
    * keeping the result) and returns true; returns false for any other method.
    */
   handle: (req: IncomingMessage, res: ServerResponse, render: Render) => boolean;
+  /**
+   * Forgets every kept response, when what they were rendered from changed (a post went live).
+   * A render under way when it is called is sent to its own request but not kept, and later
+   * requests do not wait for it: what they get is rendered after the change.
+   */
+  clear: () => void;
 };
 
 export type ReadCacheOptions = {
@@ -52,9 +59,25 @@ export type ReadCacheOptions = {
    * least recently used entries go; 0 keeps nothing (every read is rendered).
    */
   maxBytes?: number;
+  /**
+   * When what is served now stops being current (the next post's time, epoch ms), or undefined
+   * when nothing is scheduled: no response may be kept fresh by a cache in front past it.
+   */
+  freshUntil?: () => number | undefined;
+  clock?: () => number;
 };
 
 type Settings = Required<Omit<ReadCacheOptions, 'maxBytes'>>;
+
+/** A finished head with its Cache-Control bounded by `settings.freshUntil`; the same array when nothing is scheduled. */
+function withFreshness(head: OutgoingHttpHeader[], settings: Settings): OutgoingHttpHeader[] {
+  const until = settings.freshUntil();
+  if (until === undefined) return head;
+  const seconds = (until - settings.clock()) / 1000;
+  return head.map((value, index) =>
+    index % 2 === 1 && String(head[index - 1]).toLowerCase() === 'cache-control' ? boundedCacheControl(String(value), seconds) : value,
+  );
+}
 
 /** Where a GET or HEAD is answered from: its key in the cache, the path it is rendered as, and its variant. */
 type Target = { key: string; path: string; query?: string; variant: Variant | undefined };
@@ -87,7 +110,7 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, settings:
     body: entry.body,
     representation: { coding, etag: copy.etag, length: copy.body.length, varyEncoding: entry.compressible },
   }).flat());
-  res.writeHead(status, head);
+  res.writeHead(status, withFreshness(head, settings));
   res.end(notModified || req.method === 'HEAD' ? undefined : copy.body);
 }
 
@@ -99,7 +122,7 @@ function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, setting
     headers: [...entry.headers, ['content-length', entry.body.length]],
     body: entry.body,
   });
-  res.writeHead(entry.status, head.flat());
+  res.writeHead(entry.status, withFreshness(head.flat(), settings));
   res.end(req.method === 'HEAD' ? undefined : entry.body);
 }
 
@@ -149,23 +172,35 @@ function targetOf(req: IncomingMessage): Target | undefined {
  * A rendered response made ready to share: compressed once (zlib's thread pool, not the event
  * loop) and kept, as long as it fits. Undefined when it may not be shared.
  */
-async function keep(store: ReadStore, key: string, entry: Entry): Promise<Entry | undefined> {
+async function keep(store: ReadStore, key: string, entry: Entry, current: () => boolean = () => true): Promise<Entry | undefined> {
   if (!isShareable(entry)) return undefined;
   if (!store.fits(entry)) return entry;
   if (triesCompression(headerValue(entry.headers, 'content-type'), entry.body)) {
     Object.assign(entry, await compressedCopies(entry.body), { compressible: true });
   }
-  store.set(key, entry);
+  if (current()) store.set(key, entry);
   return entry;
 }
 
 export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
-  const settings: Settings = { isHttps: options.isHttps ?? (() => false), csp: options.csp ?? false };
+  const settings: Settings = {
+    isHttps: options.isHttps ?? (() => false),
+    csp: options.csp ?? false,
+    freshUntil: options.freshUntil ?? (() => undefined),
+    clock: options.clock ?? Date.now,
+  };
   const store = createReadStore(options.maxBytes ?? DEFAULT_MAX_BYTES);
   /** Renders under way, by key: a request for a key being rendered waits for that render. */
-  const rendering = new Map<string, Promise<Entry | undefined>>();
+  let rendering = new Map<string, Promise<Entry | undefined>>();
+  /** Counts the clears: a render started before the last one is not kept. */
+  let generation = 0;
 
   return {
+    clear() {
+      generation++;
+      rendering = new Map();
+      store?.clear();
+    },
     handle(req, res, render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const target = store ? targetOf(req) : undefined;
@@ -183,9 +218,10 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
           return true;
         }
         req.url = `${target.path}${target.query}`;
+        const started = generation;
         renderEntry(req, res, render, target.variant, (entry) => {
           if (!entry.prerendered) return answer(req, res, entry, settings);
-          keep(store, target.key, entry).then(
+          keep(store, target.key, entry, () => started === generation).then(
             (shared) => answer(req, res, shared ?? entry, settings),
             () => answer(req, res, entry, settings),
           );
@@ -204,11 +240,13 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         void pending.then((entry) => (entry ? send(req, res, entry, settings) : pass(req, res, render, settings)));
         return true;
       }
+      const started = generation;
+      const flights = rendering;
       const flight = new Promise<Entry | undefined>((resolve) => {
         // Requests waiting on a render whose client went away first render for themselves.
         res.once('close', () => resolve(undefined));
         renderEntry(req, res, render, target.variant, (entry) => {
-          keep(store, target.key, entry).then(
+          keep(store, target.key, entry, () => started === generation).then(
             (shared) => {
               answer(req, res, shared ?? entry, settings);
               resolve(shared);
@@ -221,8 +259,8 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
           );
         });
       });
-      rendering.set(target.key, flight);
-      void flight.then(() => rendering.delete(target.key));
+      flights.set(target.key, flight);
+      void flight.then(() => flights.delete(target.key));
       return true;
     },
   };

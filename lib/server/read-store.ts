@@ -7,8 +7,9 @@ import { headerValue, type HeaderList } from './response-headers';
 
 /**
  * Where the read cache keeps rendered responses, within a budget of bytes. Content
- * changes only with a new build, so an entry is dropped only to make room: the
- * least recently used go first.
+ * changes with a new build or when a post dated ahead goes live (then the whole store
+ * is cleared); otherwise an entry is dropped only to make room: the least recently
+ * used go first.
  */
 
 /** What an entry holds besides its bodies (its head, up to twelve finished heads, the key), counted against the budget. */
@@ -52,6 +53,7 @@ export type ReadStore = {
   /** Whether an entry of this size could be kept at all. */
   fits: (entry: Pick<Entry, 'body' | 'gzip' | 'br'>) => boolean;
   set: (key: string, entry: Entry) => void;
+  clear: () => void;
 };
 
 /** A store of at most `maxBytes` (every body and copy, and ENTRY_OVERHEAD_BYTES per entry); undefined for 0, which keeps nothing. */
@@ -62,5 +64,6 @@ export function createReadStore(maxBytes: number): ReadStore | undefined {
     get: (key) => entries.get(key),
     fits: (entry) => sizeOf(entry) <= maxBytes,
     set: (key, entry) => void entries.set(key, entry),
+    clear: () => entries.clear(),
   };
 }

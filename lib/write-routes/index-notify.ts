@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { config } from '../config';
 import { env } from '../env';
 import { indexNowKey } from '../indexnow/key';
+import { accepted as allAccepted, INDEXNOW_BATCH, submitToIndexNow } from '../indexnow/submit';
 import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
 import { defineWriteRoute, problemStatus, type WriteResult } from './route';
 import { storeNow } from './services';
 import { writeRouteAddresses } from '../routes/manifest';
 
-const INDEXNOW_BATCH = 10_000;
 const LAST_SUBMISSION = 'indexnow:last-submission';
 
 /** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
@@ -39,7 +39,6 @@ const responses = { '401': problemStatus('Missing or wrong bearer token.'), '502
  * (every page the first time).
  */
 async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResult> {
-  const key = indexNowKey()!;
   const site = new URL(config().siteUrl);
   const last = Number((await (await storeNow()).settings.get(LAST_SUBMISSION)) ?? Number.NaN);
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
@@ -53,28 +52,15 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
       errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })),
     };
   const endpoint = env().INDEXNOW_ENDPOINT;
-  const batches: { urls: number; status: number }[] = [];
-  for (let start = 0; start < urls.length; start += INDEXNOW_BATCH) {
-    const urlList = urls.slice(start, start + INDEXNOW_BATCH);
-    let status: number;
-    try {
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ host: site.host, key, keyLocation: `${site.origin}/${key}.txt`, urlList }),
-        signal: AbortSignal.timeout(15_000),
-      });
-      status = response.status;
-    } catch {
-      return {
-        ok: false,
-        problem: 'bad-gateway',
-        detail: `IndexNow (${new URL(endpoint).host}) did not answer; ${batches.reduce((sum, batch) => sum + batch.urls, 0)} URLs were submitted before.`,
-      };
-    }
-    batches.push({ urls: urlList.length, status });
-  }
-  const accepted = batches.every((batch) => batch.status === 200 || batch.status === 202);
+  const submission = await submitToIndexNow(urls);
+  if (!submission.ok)
+    return {
+      ok: false,
+      problem: 'bad-gateway',
+      detail: `IndexNow (${new URL(endpoint).host}) did not answer; ${submission.submitted} URLs were submitted before.`,
+    };
+  const { batches } = submission;
+  const accepted = allAccepted(batches);
   // Remembers the newest content date submitted, so the next default run sends what changed after it.
   const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
   if (accepted && input.urls === undefined && changed.length > 0)

@@ -2,35 +2,45 @@ import { describe, expect, it } from 'vitest';
 import { DYNAMIC_PATHS, knownToBuild, notBuilt } from '@/lib/content/built-paths';
 import type { PublishedSet } from '@/lib/content/published-set';
 
+// Three posts: two live, one (delta-post) dated ahead of the moment the tests ask about.
 const list: PublishedSet = {
-  slugs: ['alpha-post', 'beta-post'],
+  slugs: ['delta-post', 'alpha-post', 'beta-post'],
+  dates: [3000, 2000, 1000],
+  builtAt: 2500,
   prerendered: 1,
   blogPages: 2,
   tags: { testing: 2, café: 1 },
   apps: ['fixture-app'],
 };
 
+const live: ReadonlySet<string> = new Set(['alpha-post', 'beta-post']);
+
 describe('knownToBuild', () => {
   it('knows the posts, tag pages, blog pages and apps the build made, and nothing else', () => {
-    expect(knownToBuild(list, { post: 'alpha-post' })).toBe(true);
-    expect(knownToBuild(list, { post: 'gamma-post' })).toBe(false);
-    expect(knownToBuild(list, { tag: 'testing', page: 2 })).toBe(true);
-    expect(knownToBuild(list, { tag: 'testing', page: 3 })).toBe(false);
-    expect(knownToBuild(list, { tag: 'constructor', page: 1 })).toBe(false);
-    expect(knownToBuild(list, { blogPage: 2 })).toBe(true);
-    expect(knownToBuild(list, { blogPage: 3 })).toBe(false);
-    expect(knownToBuild(list, { blogPage: 1 })).toBe(false);
-    expect(knownToBuild(list, { tag: 'testing', page: 0 })).toBe(false);
-    expect(knownToBuild(list, { app: 'fixture-app' })).toBe(true);
-    expect(knownToBuild(list, { app: 'other-app' })).toBe(false);
-    expect(knownToBuild(list, { sitemap: 1 })).toBe(true);
-    expect(knownToBuild(list, { sitemap: 3 })).toBe(false);
+    expect(knownToBuild(list, { post: 'alpha-post' }, live)).toBe(true);
+    expect(knownToBuild(list, { post: 'gamma-post' }, live)).toBe(false);
+    // Built, but dated ahead: not a post until its time.
+    expect(knownToBuild(list, { post: 'delta-post' }, live)).toBe(false);
+    expect(knownToBuild(list, { post: 'delta-post' }, new Set([...live, 'delta-post']))).toBe(true);
+    expect(knownToBuild(list, { tag: 'testing', page: 2 }, live)).toBe(true);
+    expect(knownToBuild(list, { tag: 'testing', page: 3 }, live)).toBe(false);
+    expect(knownToBuild(list, { tag: 'constructor', page: 1 }, live)).toBe(false);
+    expect(knownToBuild(list, { blogPage: 2 }, live)).toBe(true);
+    expect(knownToBuild(list, { blogPage: 3 }, live)).toBe(false);
+    expect(knownToBuild(list, { blogPage: 1 }, live)).toBe(false);
+    expect(knownToBuild(list, { tag: 'testing', page: 0 }, live)).toBe(false);
+    expect(knownToBuild(list, { app: 'fixture-app' }, live)).toBe(true);
+    expect(knownToBuild(list, { app: 'other-app' }, live)).toBe(false);
+    expect(knownToBuild(list, { sitemap: 1 }, live)).toBe(true);
+    expect(knownToBuild(list, { sitemap: 3 }, live)).toBe(false);
   });
 });
 
 describe('notBuilt', () => {
   it.each([
     ['/blog/gamma-post', { answer: 'page' }],
+    ['/blog/delta-post', { answer: 'page' }],
+    ['/blog/delta-post.md', { answer: 'markdown' }],
     ['/blog/gamma-post.md', { answer: 'markdown' }],
     ['/blog/gamma-post/index.md', { answer: 'markdown' }],
     ['/blog/gamma-post/opengraph-image', { answer: 'card' }],
@@ -51,11 +61,11 @@ describe('notBuilt', () => {
     ['/sitemaps/made-up.xml', { answer: 'page' }],
     ['/api/apps/other-app/download', { answer: 'problem', detail: 'No desktop app has this slug.' }],
   ])('answers %s before rendering it', (pathname, answer) => {
-    expect(notBuilt(pathname, list)).toEqual(answer);
+    expect(notBuilt(pathname, list, live)).toEqual(answer);
   });
 
   it.each(DYNAMIC_PATHS)('answers every made-up value of %s, short or long', (shape) => {
-    for (const value of ['made-up', `made-up-${'x'.repeat(500)}`]) expect(notBuilt(shape.replace('X', value).replace('N', '99'), list)).toBeDefined();
+    for (const value of ['made-up', `made-up-${'x'.repeat(500)}`]) expect(notBuilt(shape.replace('X', value).replace('N', '99'), list, live)).toBeDefined();
   });
 
   it.each([
@@ -76,6 +86,6 @@ describe('notBuilt', () => {
     '/tags',
     '/about',
   ])('leaves %s to its route', (pathname) => {
-    expect(notBuilt(pathname, list)).toBeUndefined();
+    expect(notBuilt(pathname, list, live)).toBeUndefined();
   });
 });

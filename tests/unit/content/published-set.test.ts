@@ -21,15 +21,18 @@ const load = () => import('../../../lib/content/published-set');
 const file = () => path.join(dist, 'lectern', 'published.json');
 
 describe('recordPublishedSet', () => {
-  it('a build writes the published slugs and how many it generated, once per process', async () => {
+  it('a build writes its posts, their dates, its moment and how many it generated, once per process', async () => {
     vi.stubEnv('NEXT_PHASE', 'phase-production-build');
     const { recordPublishedSet } = await load();
-    const list = vi.fn(() => ({ slugs: ['newest', 'older', 'oldest'], prerendered: 2, blogPages: 1, tags: { testing: 1 }, apps: [] }));
+    const written = { slugs: ['newest', 'older', 'oldest'], dates: [30, 20, 10], builtAt: 25, prerendered: 2, blogPages: 1, tags: { testing: 1 }, apps: [] };
+    const list = vi.fn(() => written);
     recordPublishedSet(list);
     recordPublishedSet(list);
     expect(list).toHaveBeenCalledTimes(1);
     expect(JSON.parse(fs.readFileSync(file(), 'utf8'))).toEqual({
       slugs: ['newest', 'older', 'oldest'],
+      dates: [30, 20, 10],
+      builtAt: 25,
       prerendered: 2,
       blogPages: 1,
       tags: { testing: 1 },
@@ -40,31 +43,46 @@ describe('recordPublishedSet', () => {
 
   it('writes nothing outside a build', async () => {
     const { recordPublishedSet } = await load();
-    recordPublishedSet(() => ({ slugs: ['a'], prerendered: 1, blogPages: 1, tags: {}, apps: [] }));
+    recordPublishedSet(() => ({ slugs: ['a'], dates: [1], builtAt: 2, prerendered: 1, blogPages: 1, tags: {}, apps: [] }));
     expect(fs.existsSync(file())).toBe(false);
   });
 });
 
-describe('publishedAtBuild and builtList', () => {
+describe('builtSlugs, dueSlugs and builtList', () => {
+  const list = { slugs: ['scheduled', 'newest', 'older'], dates: [3000, 2000, 1000], builtAt: 2500, prerendered: 1 };
+
   it("a started site reads the build's list", async () => {
     fs.mkdirSync(path.dirname(file()), { recursive: true });
-    fs.writeFileSync(file(), JSON.stringify({ slugs: ['newest', 'older'], prerendered: 1 }));
-    const { builtList, publishedAtBuild } = await load();
-    expect(builtList()).toEqual({ slugs: ['newest', 'older'], prerendered: 1 });
-    expect([...(publishedAtBuild() ?? [])]).toEqual(['newest', 'older']);
-    expect(publishedAtBuild()?.has('written-after-the-build')).toBe(false);
+    fs.writeFileSync(file(), JSON.stringify(list));
+    const { builtList, builtSlugs } = await load();
+    expect(builtList()).toEqual(list);
+    expect([...(builtSlugs() ?? [])]).toEqual(['scheduled', 'newest', 'older']);
+    expect(builtSlugs()?.has('written-after-the-build')).toBe(false);
+  });
+
+  it('a post is due from its date on, not a millisecond before, and the set stays one object until one comes due', async () => {
+    fs.mkdirSync(path.dirname(file()), { recursive: true });
+    fs.writeFileSync(file(), JSON.stringify(list));
+    const { dueSlugs } = await load();
+    expect([...(dueSlugs(999) ?? [])]).toEqual([]);
+    expect([...(dueSlugs(2999) ?? [])]).toEqual(['newest', 'older']);
+    expect(dueSlugs(2500)).toBe(dueSlugs(2999));
+    expect([...(dueSlugs(3000) ?? [])]).toEqual(['scheduled', 'newest', 'older']);
+    expect(dueSlugs(3000)).not.toBe(dueSlugs(2999));
   });
 
   it('is undefined where no build wrote a list, during a build, and in development', async () => {
-    expect((await load()).publishedAtBuild()).toBeUndefined();
+    expect((await load()).builtSlugs()).toBeUndefined();
+    vi.resetModules();
+    expect((await load()).dueSlugs(Date.now())).toBeUndefined();
     fs.mkdirSync(path.dirname(file()), { recursive: true });
-    fs.writeFileSync(file(), JSON.stringify({ slugs: ['a'], prerendered: 1, blogPages: 1, tags: {}, apps: [] }));
+    fs.writeFileSync(file(), JSON.stringify({ slugs: ['a'], dates: [1], builtAt: 2, prerendered: 1, blogPages: 1, tags: {}, apps: [] }));
     vi.resetModules();
     vi.stubEnv('NEXT_PHASE', 'phase-production-build');
-    expect((await load()).publishedAtBuild()).toBeUndefined();
+    expect((await load()).builtSlugs()).toBeUndefined();
     vi.resetModules();
     vi.stubEnv('NEXT_PHASE', '');
     vi.stubEnv('NODE_ENV', 'development');
-    expect((await load()).publishedAtBuild()).toBeUndefined();
+    expect((await load()).builtSlugs()).toBeUndefined();
   });
 });

@@ -18,7 +18,29 @@ describe('npm run check', () => {
     const result = runScript('check.ts', [], contentDir);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout.trim().split('\n')).toEqual(['Content is valid: 6 posts (4 published, 1 draft, 1 scheduled), 1 app, 5 products.']);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'Content is valid: 6 posts (4 published, 1 draft, 1 scheduled), 1 app, 5 products.',
+      'Scheduled posts (America/New_York, then UTC):',
+      // A date-only post goes live at midnight in the site's time zone.
+      '  2999-01-01 00:00 America/New_York (2999-01-01 05:00 UTC)  future-post  "Future post"',
+    ]);
+  });
+
+  it('lists the times in UTC alone when site.yaml sets no timezone (UTC then)', () => {
+    const site = path.join(contentDir, 'site.yaml');
+    fs.writeFileSync(site, fs.readFileSync(site, 'utf8').replace(/^timezone: .*\n/m, ''));
+    const lines = runScript('check.ts', [], contentDir).stdout.trim().split('\n');
+    expect(lines.slice(1)).toEqual(['Scheduled posts (times in UTC):', '  2999-01-01 00:00 UTC  future-post  "Future post"']);
+  });
+
+  it('lists scheduled posts soonest first, at their minute', () => {
+    const post = (slug: string, date: string) => `---\ntitle: ${slug}\ndescription: d\ndate: ${date}\n---\nBody.\n`;
+    fs.writeFileSync(path.join(contentDir, 'posts', 'monday.md'), post('monday', '2998-03-02T09:00:00+01:00'));
+    const lines = runScript('check.ts', [], contentDir).stdout.trim().split('\n');
+    expect(lines.slice(2)).toEqual([
+      '  2998-03-02 03:00 America/New_York (2998-03-02 08:00 UTC)  monday  "monday"',
+      '  2999-01-01 00:00 America/New_York (2999-01-01 05:00 UTC)  future-post  "Future post"',
+    ]);
   });
 
   it('exits 1 listing every problem of every file, as the build does', () => {

@@ -31,9 +31,10 @@ function fakeNext(missing: string[] = []) {
 }
 
 describe('postsToPrewarm', () => {
-  it('lists the posts past the ones the build generated, newest first', async () => {
+  it('lists the posts past the ones the build generated, newest first, and none dated after the build', async () => {
     fs.mkdirSync(path.join(dist, 'lectern'));
-    fs.writeFileSync(path.join(dist, 'lectern', 'published.json'), JSON.stringify({ slugs: ['d', 'c', 'b', 'a'], prerendered: 2 }));
+    const list = { slugs: ['scheduled', 'd', 'c', 'b', 'a'], dates: [500, 400, 300, 200, 100], builtAt: 450, prerendered: 2 };
+    fs.writeFileSync(path.join(dist, 'lectern', 'published.json'), JSON.stringify(list));
     expect((await load()).postsToPrewarm()).toEqual(['b', 'a']);
   });
 

@@ -555,6 +555,16 @@ describe.each(backends)('the $name store', ({ open }) => {
       await store.settings.set('k', 'v2');
       expect(await store.settings.get('k')).toBe('v2');
     });
+
+    it('a claim succeeds once, for one of two callers at once, and leaves the first value', async () => {
+      const claims = await Promise.all([store.settings.claim('once', 'first'), store.settings.claim('once', 'second')]);
+      expect(claims.toSorted()).toEqual([false, true]);
+      expect(await store.settings.get('once')).toBe(claims[0] ? 'first' : 'second');
+      expect(await store.settings.claim('once', 'third')).toBe(false);
+      await store.settings.set('taken', 'v');
+      expect(await store.settings.claim('taken', 'w')).toBe(false);
+      expect(await store.settings.get('taken')).toBe('v');
+    });
   });
 });
 

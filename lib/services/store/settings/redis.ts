@@ -1,5 +1,5 @@
 import type { ScriptRunner } from '../lua';
-import { GET_SETTING, SET_SETTING } from './redis-scripts';
+import { CLAIM_SETTING, GET_SETTING, SET_SETTING } from './redis-scripts';
 import type { SettingsStore } from './types';
 
 export function redisSettings(run: ScriptRunner): SettingsStore {
@@ -11,6 +11,10 @@ export function redisSettings(run: ScriptRunner): SettingsStore {
 
     async set(key, value) {
       await run(SET_SETTING, { keys: { setting: `setting:${key}` }, args: { value } });
+    },
+
+    async claim(key, value) {
+      return Number(await run(CLAIM_SETTING, { keys: { setting: `setting:${key}` }, args: { value } })) === 1;
     },
   };
 }

@@ -10,5 +10,9 @@ export function sqliteSettings(db: Database): SettingsStore {
     async set(key, value) {
       db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
     },
+
+    async claim(key, value) {
+      return db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value).changes === 1;
+    },
   };
 }

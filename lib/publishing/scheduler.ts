@@ -1,0 +1,94 @@
+import type { Clock } from '../clock';
+import { aheadCount } from '../content/published-set';
+import { describeError } from '../log';
+
+/** The name under which lectern's server shares the token its scheduler calls /api/publish with (lib/process-shared.ts). */
+export const SCHEDULER_TOKEN = 'publish:scheduler-token';
+
+export type Timers = { set: (run: () => void, ms: number) => unknown; clear: (timer: unknown) => void };
+
+export type Scheduler = {
+  /** Brings the site up to the clock now (posts that came due while no instance ran), then waits for the next post's time. */
+  start: () => Promise<void>;
+  stop: () => void;
+  /**
+   * The time of the next post whose going live this instance has not yet made (one already
+   * due counts until it is made), or undefined when none is ahead: what is served now may be
+   * kept by caches until then and no longer.
+   */
+  nextChange: () => number | undefined;
+};
+
+export type SchedulerOptions = {
+  clock: Clock;
+  /** The dates of the build's posts, newest first (epoch ms). */
+  dates: readonly number[];
+  /**
+   * Called at start and each time a post comes due, with how many posts are still ahead: makes
+   * what depends on the set of live posts anew. A failure is logged and retried.
+   */
+  onChange: (ahead: number) => Promise<void>;
+  timers?: Timers;
+  log?: Pick<Console, 'warn'>;
+  /** The longest a timer waits before the clock is read again (a clock set forward is noticed then). */
+  maxWaitMs?: number;
+  /** How long after a failed onChange it is tried again. */
+  retryMs?: number;
+};
+
+const nodeTimers: Timers = {
+  set: (run, ms) => setTimeout(run, ms).unref(),
+  clear: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+/**
+ * Publishes posts at their time: one timer, set for the next post dated ahead. Each instance
+ * decides alone from its clock and the build's dates, so instances of one build agree without
+ * talking to each other, and one started after a post's time makes it live at start.
+ */
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  const { clock, dates, onChange } = options;
+  const timers = options.timers ?? nodeTimers;
+  const log = options.log ?? console;
+  const maxWaitMs = options.maxWaitMs ?? 60_000;
+  const retryMs = options.retryMs ?? 1_000;
+  let done: number | undefined;
+  let timer: unknown;
+  let stopped = false;
+
+  function arm(ms: number): void {
+    if (stopped) return;
+    timer = timers.set(() => void check(), Math.max(0, Math.min(ms, maxWaitMs)));
+  }
+
+  async function check(): Promise<void> {
+    timer = undefined;
+    const ahead = aheadCount(dates, clock());
+    if (ahead !== done) {
+      try {
+        await onChange(ahead);
+        done = ahead;
+      } catch (error) {
+        log.warn(`scheduler: publishing failed (${describeError(error)}); trying again`);
+        arm(retryMs);
+        return;
+      }
+    }
+    // The next post to come due is the oldest of those still ahead.
+    const next = ahead > 0 ? dates[ahead - 1] : undefined;
+    if (next !== undefined) arm(next - clock());
+  }
+
+  return {
+    start: () => check(),
+    nextChange: () => {
+      const ahead = done ?? dates.length;
+      return ahead > 0 ? dates[ahead - 1] : undefined;
+    },
+    stop: () => {
+      stopped = true;
+      if (timer !== undefined) timers.clear(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { createScheduler, type Timers } from '@/lib/publishing/scheduler';
+
+/** A clock and timers a test moves by hand: `advance` runs each timer whose time has come, in order. */
+function fakeTime(start: number) {
+  let now = start;
+  let next = 1;
+  const pending = new Map<number, { at: number; run: () => void }>();
+  const timers: Timers = {
+    set: (run, ms) => {
+      const id = next++;
+      pending.set(id, { at: now + ms, run });
+      return id;
+    },
+    clear: (id) => void pending.delete(id as number),
+  };
+  return {
+    clock: () => now,
+    timers,
+    pending: () => [...pending.values()].map((timer) => timer.at),
+    async advance(to: number) {
+      for (;;) {
+        const due = [...pending.entries()].filter(([, timer]) => timer.at <= to).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        pending.delete(due[0]);
+        now = due[1].at;
+        due[1].run();
+        // Lets the scheduler's onChange and its next timer settle.
+        for (let turn = 0; turn < 10; turn++) await Promise.resolve();
+      }
+      now = to;
+    },
+  };
+}
+
+// Dates newest first, as the build records them: two posts ahead of 1000, two behind it.
+const DATES = [5_000, 2_000, 900, 100];
+
+describe('the scheduler', () => {
+  it('at start makes the site match the clock, then changes it at each post’s time, never before', async () => {
+    const time = fakeTime(1_000);
+    const changes: { at: number; ahead: number }[] = [];
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: DATES,
+      timers: time.timers,
+      onChange: async (ahead) => void changes.push({ at: time.clock(), ahead }),
+    });
+    await scheduler.start();
+    expect(changes).toEqual([{ at: 1_000, ahead: 2 }]);
+    await time.advance(1_999);
+    expect(changes).toHaveLength(1);
+    await time.advance(2_000);
+    expect(changes).toEqual([
+      { at: 1_000, ahead: 2 },
+      { at: 2_000, ahead: 1 },
+    ]);
+    await time.advance(10_000);
+    expect(changes.at(-1)).toEqual({ at: 5_000, ahead: 0 });
+    // Nothing is ahead any more: no timer is left.
+    expect(time.pending()).toEqual([]);
+  });
+
+  it('started after a post’s time makes it live at start', async () => {
+    const time = fakeTime(3_000);
+    const changes: number[] = [];
+    await createScheduler({ clock: time.clock, dates: DATES, timers: time.timers, onChange: async (ahead) => void changes.push(ahead) }).start();
+    expect(changes).toEqual([1]);
+  });
+
+  it('reads the clock again at least every maxWaitMs (a clock set forward), and a timer that fires early changes nothing', async () => {
+    const time = fakeTime(1_000);
+    const changes: number[] = [];
+    await createScheduler({
+      clock: time.clock,
+      dates: [100_000],
+      timers: time.timers,
+      maxWaitMs: 10_000,
+      onChange: async (ahead) => void changes.push(ahead),
+    }).start();
+    expect(time.pending()).toEqual([11_000]);
+    await time.advance(11_000);
+    expect(changes).toEqual([1]);
+    expect(time.pending()).toEqual([21_000]);
+  });
+
+  it('tries a failed change again, and counts it done only once it succeeds', async () => {
+    const time = fakeTime(1_000);
+    const warnings: string[] = [];
+    let failures = 2;
+    const changes: number[] = [];
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [1_500],
+      timers: time.timers,
+      retryMs: 100,
+      log: { warn: (line: string) => void warnings.push(line) },
+      onChange: async (ahead) => {
+        if (ahead === 0 && failures-- > 0) throw new Error('store down');
+        changes.push(ahead);
+      },
+    });
+    await scheduler.start();
+    await time.advance(1_500);
+    expect(changes).toEqual([1]);
+    await time.advance(1_700);
+    expect(changes).toEqual([1, 0]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('store down');
+  });
+
+  it('does nothing after stop', async () => {
+    const time = fakeTime(1_000);
+    const changes: number[] = [];
+    const scheduler = createScheduler({ clock: time.clock, dates: [2_000], timers: time.timers, onChange: async (ahead) => void changes.push(ahead) });
+    await scheduler.start();
+    scheduler.stop();
+    await time.advance(5_000);
+    expect(changes).toEqual([1]);
+    expect(time.pending()).toEqual([]);
+  });
+});
