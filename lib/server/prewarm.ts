@@ -43,15 +43,6 @@ export async function prewarm(render: Render, slugs: string[], log: (line: strin
   }
 }
 
-/**
- * Asks Next for `url` before lectern's server answers anyone, through a server of its own on a
- * loopback port: the routes' own copy of the code does the work of that URL now (the search
- * index is built this way at start), so no reader's request does it. Resolves with the status.
- */
-export function requestBeforeStart(render: Render, url: string): Promise<number> {
-  return throughLoopback(render, (fetchStatus) => fetchStatus(url));
-}
-
 /** Runs `work` with a GET (status only) to `render` through a server on a loopback port, closed when done. */
 async function throughLoopback<T>(render: Render, work: (fetchStatus: (url: string) => Promise<number>) => Promise<T>): Promise<T> {
   const server = createServer(render);

@@ -15,7 +15,11 @@ import type { OwnReads } from './read-cache';
 /** Searches handed to the thread at once; more wait in the server's queue. */
 export const SEARCHES_IN_THREAD = 16;
 
-export type FromSearchWorker = { ready: true } | { id: number; results: SearchResults };
+/** The wait before starting a thread again when the one before it died while building its index. */
+const RESTART_DELAY_MS = 1000;
+
+/** What the thread says: ready (its index built: posts in it, milliseconds), or a search's results. */
+export type FromSearchWorker = { ready: true; posts: number; ms: number } | { id: number; results: SearchResults };
 
 export type SearchThread = {
   /** Resolves once the thread has built its index; rejects if the first thread could not start. */
@@ -35,7 +39,7 @@ export type SearchThreadOptions = {
   workerUrl?: URL;
   /** Searches handed to the thread at once (SEARCHES_IN_THREAD). */
   inThread?: number;
-  log?: Pick<Console, 'warn'>;
+  log?: Pick<Console, 'info' | 'warn'>;
 };
 
 export function startSearchThread(options: SearchThreadOptions = {}): SearchThread {
@@ -77,6 +81,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
     worker = thread;
     thread.on('message', (message: FromSearchWorker) => {
       if ('ready' in message) {
+        log.info(`search thread ${started === 1 ? 'ready' : 'started again'}: ${message.posts} posts indexed in ${message.ms} ms`);
         live = true;
         markReady();
         pump();
@@ -95,6 +100,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
         markFailed(new Error(`the search thread exited (${code}) before its index was built`));
         return;
       }
+      const wasLive = live;
       log.warn(`search thread exited (${code}); starting another`);
       // Searches it held go to the new thread first, once each; one that was already retried is answered another way.
       const retried = [...handed.values()];
@@ -103,7 +109,9 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
         if (pending.tries >= 2) fail(pending, 'the search thread died on this search twice');
         else waiting.unshift(pending);
       }
-      start();
+      // One that died before its index was built is not started again at once, so a thread that cannot start does not spin.
+      if (wasLive) start();
+      else setTimeout(() => stopping || start(), RESTART_DELAY_MS).unref();
     });
   }
   start();

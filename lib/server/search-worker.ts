@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { publishedPosts } from '../content';
 import { prepareSearchIndex, searchPublishedPosts, type SearchQuery } from '../search/site';
 import type { FromSearchWorker } from './search-thread';
 
@@ -12,9 +13,11 @@ if (!port) throw new Error("lib/server/search-worker.ts runs as a worker thread 
 
 const send = (message: FromSearchWorker) => port.postMessage(message);
 
-// Built before the thread says it is ready: the server does not listen before that.
-prepareSearchIndex();
+// Built before the thread says it is ready: the server does not listen before that. The server logs
+// the thread's build in a line of its own; `search index of … built` stays the line of the app's index.
+const started = performance.now();
+prepareSearchIndex(() => undefined);
 port.on('message', ({ id, query }: { id: number; query: SearchQuery }) => {
   send({ id, results: searchPublishedPosts(query) });
 });
-send({ ready: true });
+send({ ready: true, posts: publishedPosts().length, ms: Math.round(performance.now() - started) });
