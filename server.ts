@@ -8,7 +8,8 @@ import { envOrExit } from './lib/env';
 import { createRequestHandler } from './lib/server/handler';
 import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
-import { postsToPrewarm, prewarm, requestBeforeStart } from './lib/server/prewarm';
+import { postsToPrewarm, prewarm } from './lib/server/prewarm';
+import { searchReads, startSearchThread } from './lib/server/search-thread';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -34,9 +35,11 @@ await app.prepare();
 // starts none: a store and a worker would run on the author's machine.
 const running = dev ? undefined : (await import('./lib/services')).startServices();
 
-// The search index is built now, by the routes' own code (a search asked through Next, before anyone can
-// connect; lib/search/site.ts keeps one index per process), so no reader's search waits for it.
-if (!dev) await requestBeforeStart((req, res) => void handle(req, res).catch(() => res.destroy()), '/api/search?q=index');
+// /api/search runs in a thread of its own that holds the index (lib/server/search-thread.ts), so reads answered
+// from memory do not wait behind searches. The server listens once that thread has built its index, so no
+// reader's search waits for it. Development answers searches with the Next route, in this thread.
+const searchThread = dev ? undefined : startSearchThread();
+await searchThread?.ready;
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };
@@ -52,7 +55,7 @@ const handler = createRequestHandler(
   },
   security,
   // What is served may be kept by a cache in front until the next post goes live, and no longer.
-  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping },
+  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
 );
 const server = createServer(handler);
 
@@ -73,12 +76,13 @@ const scheduler: Scheduler | undefined = dev
         void running?.services.newsletter.check();
       },
     );
-// The scheduler stops first (no post goes live on a server that is stopping), then the services.
+// The scheduler stops first (no post goes live on a server that is stopping), then the services and the
+// search thread, once requests in flight have finished.
 const shutdown = gracefulShutdown(server, {
   graceMs,
   stopServices: async () => {
     scheduler?.stop();
-    await running?.stop();
+    await Promise.all([running?.stop(), searchThread?.stop()]);
   },
 });
 

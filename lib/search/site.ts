@@ -98,24 +98,24 @@ function keyOf(posts: readonly Post[]): string {
   return key;
 }
 
-function built(index: SearchIndex<Post>, started: number, how = ''): SearchIndex<Post> {
-  console.log(`search index of ${index.size} posts built ${how}in ${Math.round(performance.now() - started)} ms`);
+function built(index: SearchIndex<Post>, started: number, how = '', log: (line: string) => void = console.log): SearchIndex<Post> {
+  log(`search index of ${index.size} posts built ${how}in ${Math.round(performance.now() - started)} ms`);
   return index;
 }
 
 /**
- * Builds the index of the published posts now, unless this process has it:
- * instrumentation.ts calls it as a platform host starts the app (lectern's
- * own server asks for a search before it listens instead: server.ts), so no
- * reader's request builds it.
+ * Builds the index of the published posts now, unless this process (or
+ * thread) has it: instrumentation.ts calls it as the app starts, and lectern's
+ * server's search thread before the server listens (lib/server/search-worker.ts,
+ * which says so in a line of its own: `log`), so no reader's request builds it.
  */
-export function prepareSearchIndex(): void {
+export function prepareSearchIndex(log: (line: string) => void = console.log): void {
   const posts = publishedPosts();
   const state = indexed();
   const key = keyOf(posts);
   if (state.ready?.key === key) return;
   const started = performance.now();
-  state.ready = { key, index: built(buildSearchIndex(posts), started, 'at start ') };
+  state.ready = { key, index: built(buildSearchIndex(posts), started, 'at start ', log) };
   byList.set(posts, state.ready.index);
 }
 

@@ -7,7 +7,7 @@ import { recordClientIp } from '../http/client-ip';
 import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
-import { createReadCache } from './read-cache';
+import { createReadCache, type OwnReads } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
 import { passThrough, requestIsHttps, type SecurityOptions } from './security';
 import { originForm, unroutable, unroutableResponse } from './unroutable';
@@ -67,6 +67,8 @@ export type HandlerOptions = {
   /** The next post's time (see ReadCacheOptions.freshUntil) and the clock it is read against. */
   freshUntil?: () => number | undefined;
   clock?: () => number;
+  /** Reads answered without Next (the search: ./search-thread.ts), sent as the read cache sends a rendered one. */
+  own?: OwnReads;
 };
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
@@ -82,6 +84,7 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
  *   an absolute-form target is taken as its path;
  * - a GET or HEAD is answered by the read cache: from memory once rendered,
  *   with every header final and computed once per page (no Next on that path);
+ *   a read of `options.own` (a search) is answered by lectern the same way;
  * - any other request (the write routes) reaches Next with the socket address
  *   recorded as the client IP, with its proof (headers no client can set), and
  *   its response gets the same headers on the way out;
@@ -101,6 +104,7 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     isHttps: (req) => requestIsHttps(req, security),
     freshUntil: options.freshUntil,
     clock: options.clock,
+    own: options.own,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
   const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({

@@ -48,12 +48,3 @@ export async function prewarm(render: Render, slugs: string[], log: (line: strin
     log(`stopped generating older posts: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
-
-/**
- * Asks Next for `url` before lectern's server answers anyone, through a server of its own on a
- * loopback port: the routes' own copy of the code does the work of that URL now (the search
- * index is built this way at start), so no reader's request does it. Resolves with the status.
- */
-export async function requestBeforeStart(render: Render, url: string): Promise<number> {
-  return withLoopback(render, async (get) => (await get(url)).status);
-}

@@ -65,9 +65,18 @@ export type ReadCacheOptions = {
    */
   freshUntil?: () => number | undefined;
   clock?: () => number;
+  /**
+   * Reads lectern answers itself instead of rendering them: the response for a path (in its
+   * canonical spelling) and query, or undefined to render it. Such an answer is kept nowhere and
+   * sent as a rendered one is (validators, HEAD, head); if it fails, the read is rendered.
+   */
+  own?: OwnReads;
 };
 
-type Settings = Required<Omit<ReadCacheOptions, 'maxBytes'>>;
+/** The response for a read lectern answers itself, by path (canonical spelling) and query string (with its `?`, or empty). */
+export type OwnReads = (path: string, query: string) => Promise<Response> | undefined;
+
+type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own'>>;
 
 /** A finished head with its Cache-Control bounded by `settings.freshUntil`; the same array when nothing is scheduled. */
 function withFreshness(head: OutgoingHttpHeader[], settings: Settings): OutgoingHttpHeader[] {
@@ -150,6 +159,13 @@ function renderEntry(req: IncomingMessage, res: ServerResponse, render: Render, 
   render(req, res);
 }
 
+/** A response lectern made itself, as an entry, like a rendered one: its own validator, not kept. */
+async function entryOf(response: Response, variant: Variant | undefined): Promise<Entry> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Entry['headers'] = [...response.headers].filter(([name]) => !HOP_HEADERS.has(name));
+  return { status: response.status, headers, body, etag: strongEtag(body), gzip: null, br: null, compressible: false, heads: {}, variant, prerendered: false };
+}
+
 /** A request answered by rendering it, kept nowhere: identity, so no client makes the server compress at will. */
 function pass(req: IncomingMessage, res: ServerResponse, render: Render, settings: Settings): void {
   const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
@@ -206,6 +222,20 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       const target = store ? targetOf(req) : undefined;
       if (!store || !target) {
         pass(req, res, render, settings);
+        return true;
+      }
+      const own = options.own?.(target.path, target.query ?? '');
+      if (own) {
+        own
+          .then((response) => entryOf(response, target.variant))
+          .then(
+            (entry) => answer(req, res, entry, settings),
+            (error: unknown) => {
+              console.error(`read cache: ${target.path} could not be answered without Next; rendering it`, error);
+              req.url = `${target.path}${target.query ?? ''}`;
+              pass(req, res, render, settings);
+            },
+          );
         return true;
       }
       if (target.query !== undefined) {

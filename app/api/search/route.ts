@@ -1,14 +1,8 @@
 import type { NextRequest } from 'next/server';
-import { lastModified } from '@/lib/content/source';
-import { problem } from '@/lib/http/problem';
-import { jsonResponse } from '@/lib/http/responses';
-import { parseSearchQuery, searchPublishedPosts } from '@/lib/search/site';
+import { searchResponse } from '@/lib/search/response';
+import { searchPublishedPosts } from '@/lib/search/site';
 
+/** Under lectern's server the server answers this path itself (lib/server/search-thread.ts); this route answers it under `next start`, a platform host and `npm run dev`. */
 export function GET(request: NextRequest) {
-  const query = parseSearchQuery(request.nextUrl.searchParams);
-  if (!query.ok) {
-    const [first] = query.errors;
-    return problem('invalid-query', first ? `${first.path} ${first.message}` : 'The query is invalid.', { errors: query.errors });
-  }
-  return jsonResponse(searchPublishedPosts(query.query), { lastModified: lastModified() });
+  return searchResponse(request.nextUrl.searchParams, searchPublishedPosts);
 }

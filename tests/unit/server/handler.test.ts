@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_IP_HEADER } from '@/lib/http/client-ip';
 import { ContentError } from '@/lib/content/load';
 import { createRequestHandler, type HandlerOptions } from '@/lib/server/handler';
@@ -170,6 +170,43 @@ describe("lectern's request handler", () => {
 
     problem = undefined;
     expect(await (await fetch(`${base}/blog/a`)).text()).toBe('page');
+  });
+});
+
+describe('reads lectern answers itself (options.own: the search)', () => {
+  const own: HandlerOptions['own'] = (path, query) => {
+    if (path !== '/api/search') return undefined;
+    if (query === '?q=broken') return Promise.reject(new Error('no answer'));
+    return Promise.resolve(
+      new Response(JSON.stringify({ query }), { headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' } }),
+    );
+  };
+
+  it('answers them without rendering, each spelling of the path alike, with an ETag, a 304 to it and no body to HEAD', async () => {
+    const { base, seen } = await serve(shareable('rendered'), { own });
+    const first = await fetch(`${base}/api/search?q=a`);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ query: '?q=a' });
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(await (await fetch(`${base}/api/%73earch?q=a`)).json()).toEqual({ query: '?q=a' });
+    expect((await fetch(`${base}/api/search?q=a`, { headers: { 'If-None-Match': etag! } })).status).toBe(304);
+    const head = await rawGet(base, '/api/search?q=a', { method: 'HEAD' });
+    expect(head.headers.etag).toBe(etag);
+    expect(head.body).toBe('');
+    expect(seen).toEqual([]);
+  });
+
+  it('renders one it cannot answer, and every other path', async () => {
+    const { base, seen } = await serve(shareable('rendered'), { own });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(await (await fetch(`${base}/api/search?q=broken`)).text()).toBe('rendered');
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
+    expect(await (await fetch(`${base}/api/blog`)).text()).toBe('rendered');
+    expect(seen.map(({ url }) => url)).toEqual(['/api/search?q=broken', '/api/blog']);
   });
 });
 

@@ -81,13 +81,3 @@ describe('prewarm', () => {
     expect(log).not.toHaveBeenCalled();
   });
 });
-
-describe('requestBeforeStart', () => {
-  it('asks the handler for one URL through a loopback server and answers its status', async () => {
-    const { requestBeforeStart } = await load();
-    const next = fakeNext(['/missing']);
-    expect(await requestBeforeStart(next.render, '/api/search?q=index')).toBe(200);
-    expect(await requestBeforeStart(next.render, '/missing')).toBe(404);
-    expect(next.asked).toEqual(['/api/search?q=index', '/missing']);
-  });
-});

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRequestHandler } from '@/lib/server/handler';
+import { searchReads, startSearchThread, type SearchThread } from '@/lib/server/search-thread';
+
+const workerUrl = new URL('../../fixtures/search-thread-worker.ts', import.meta.url);
+const quiet = { info: () => undefined, warn: () => undefined };
+const threads: SearchThread[] = [];
+let server: Server | undefined;
+
+afterEach(async () => {
+  await Promise.all(threads.splice(0).map((thread) => thread.stop()));
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+  for (const name of ['SEARCH_TEST_MARKER', 'SEARCH_TEST_RELEASE', 'SEARCH_TEST_FAIL_START']) delete process.env[name];
+});
+
+/** A thread on the test's worker, with files of its own for the worker's markers. */
+async function thread(inThread?: number): Promise<{ thread: SearchThread; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-search-thread-'));
+  process.env.SEARCH_TEST_MARKER = path.join(dir, 'crashed');
+  process.env.SEARCH_TEST_RELEASE = path.join(dir, 'release');
+  const started = startSearchThread({ workerUrl, inThread, log: quiet });
+  threads.push(started);
+  await started.ready;
+  return { thread: started, dir };
+}
+
+const search = (running: SearchThread, q: string) => running.search({ q, limit: 10 });
+
+describe("lectern's search thread", () => {
+  it('answers every search, handing the thread at most its cap at once while the others wait (none refused)', async () => {
+    const { thread: running } = await thread(2);
+    const answers = await Promise.all(Array.from({ length: 7 }, () => search(running, 'slow')));
+    expect(answers).toHaveLength(7);
+    expect(Math.max(...answers.map((answer) => answer.total))).toBe(2);
+  });
+
+  it('starts another thread when it dies, and the search it held is answered by the new one', async () => {
+    const { thread: running } = await thread();
+    const [dying, waiting] = await Promise.all([search(running, 'crash-once'), search(running, 'slow')]);
+    expect(dying).toEqual({ query: 'crash-once', total: 0, results: [] });
+    expect(waiting.query).toBe('slow');
+    expect(running.started).toBe(2);
+  });
+
+  it('gives up on a search the thread dies on twice, and keeps answering the others', async () => {
+    const { thread: running } = await thread();
+    await expect(search(running, 'crash')).rejects.toThrow(/twice/);
+    expect((await search(running, 'slow')).query).toBe('slow');
+    expect(running.started).toBe(3);
+  });
+
+  it('fails its start when the first thread dies before its index is built', async () => {
+    process.env.SEARCH_TEST_FAIL_START = '1';
+    const failing = startSearchThread({ workerUrl, log: quiet });
+    threads.push(failing);
+    await expect(failing.ready).rejects.toThrow(/before its index was built/);
+  });
+
+  it('stops: searches not answered and any asked later are refused to the caller, which answers them another way', async () => {
+    const { thread: running } = await thread();
+    const held = expect(search(running, 'hold')).rejects.toThrow(/stopped/);
+    await running.stop();
+    await held;
+    await expect(search(running, 'slow')).rejects.toThrow(/stopped/);
+  });
+
+  it("lets lectern's server answer reads while a search keeps the thread busy", async () => {
+    const { thread: running, dir } = await thread();
+    const rendered: string[] = [];
+    const handler = createRequestHandler(
+      (req, res) => {
+        rendered.push(req.url ?? '');
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=60' });
+        res.end('page');
+      },
+      { siteUrl: 'http://localhost:3000', trustProxy: 0, csp: true },
+      { own: searchReads(running) },
+    );
+    server = createServer(handler);
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    let searched = false;
+    const searching = fetch(`${base}/api/search?q=hold`).then(async (response) => {
+      searched = true;
+      return { status: response.status, body: (await response.json()) as unknown };
+    });
+    // The search holds its thread until the reads below have been answered.
+    const reads = [];
+    for (let i = 0; i < 3; i += 1) reads.push(await (await fetch(`${base}/page`)).text());
+    expect(reads).toEqual(['page', 'page', 'page']);
+    expect(searched).toBe(false);
+    fs.writeFileSync(path.join(dir, 'release'), '');
+    expect(await searching).toEqual({ status: 200, body: { query: 'hold', total: 0, results: [] } });
+    expect(rendered).toEqual(['/page']);
+  });
+});
