@@ -2,9 +2,11 @@ import { revalidatePath } from 'next/cache';
 import { clock } from '../clock';
 import { publishedPosts } from '../content';
 import { aheadCount, builtList } from '../content/published-set';
+import { deployment } from '../deploy';
 import { describeError } from '../log';
 import { indexNowKey } from '../indexnow/key';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
+import { prepareSearchIndex } from '../search/site';
 import { store } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
 
@@ -41,6 +43,11 @@ export async function publishDue(): Promise<Published> {
     revalidatePath('/', 'layout');
     revalidatedAt = ahead;
     revalidated = true;
+    // Where no lectern server runs (a platform), an instance may live only for this request: the
+    // search index of the posts live now is built before the answer, not in slices between requests
+    // that may never come. (lectern's server answers searches from its search thread, which follows
+    // the clock itself.)
+    if (deployment().platform) prepareSearchIndex(() => undefined);
   }
   // The posts are live whatever the store does; only their announcement waits for it.
   let wentLive: LivePost[];

@@ -15,7 +15,7 @@ import { startSmtp, type ReceivedMail, type Refusal } from '../support/smtp';
  * content with three more posts is the next deploy: two are mailed, one says
  * `newsletter: false`.
  */
-const REDIS_DB = 14;
+const REDIS_DB = 8;
 const NEXT_DIST = '.next-newsletter';
 const NEW_POSTS = { news: 'Newsletter news', more: 'More news', quiet: 'Quiet news' };
 const OLD_TITLES = ['Alpha post', 'Beta post', 'Gamma post'];

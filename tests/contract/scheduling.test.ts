@@ -15,7 +15,8 @@ import { freePort, ROOT, startSite, type RunningSite } from '../support/site';
  * again are written there, out of reach of the other test files' server.
  */
 const REDIS_DB = 14;
-const DUE = Date.UTC(2999, 0, 1);
+// A date without a time is midnight in the site's time zone: the fixture's is America/New_York (UTC-5 in January).
+const DUE = Date.parse('2999-01-01T00:00:00-05:00');
 const LEAD_MS = 40_000;
 /** The bound on lectern's server, from the post's time to its being on every output. */
 const BOUND_MS = 5_000;

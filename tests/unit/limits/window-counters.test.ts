@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryWindowCounter, scriptWindowCounter, weightedPrevious, type WindowCounter } from '@/lib/limits/window-counters';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 
-const url = testRedisUrl(14);
+const url = testRedisUrl(5);
 const client = createClient({ url });
 beforeAll(async () => {
   await flushRedis(url);
