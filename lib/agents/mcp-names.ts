@@ -1,5 +1,7 @@
-/** Where the MCP server answers and the tools it offers, for the server and the pages that describe it. */
-export const MCP_PATH = '/mcp';
+import { mcpRoute } from '../routes/manifest';
+
+/** Where the MCP server answers (its address in the route manifest) and the tools it offers, for the server and the pages that describe it. */
+export const MCP_PATH = mcpRoute.path;
 /** The methods the MCP endpoint answers: POST for every message, OPTIONS to ask. */
 export const MCP_ALLOW = 'OPTIONS, POST';
 export const MCP_SERVER_CARD_PATH = '/.well-known/mcp.json';

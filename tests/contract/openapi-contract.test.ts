@@ -172,7 +172,7 @@ describe('write responses match /openapi.json', () => {
     const spec = await loadSpec();
     const response = await fetch(url(path), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     expect(response.headers.get('ratelimit-policy')).toMatch(/;q=\d+;w=\d+$/);
-    expect(response.headers.get('content-type')).toBeTruthy();
+    expect(response.headers.get('content-type')).toMatch(/^application\/(problem\+)?json; charset=utf-8$/);
     await expectDeclared(spec, 'post', path, response);
   });
 });
