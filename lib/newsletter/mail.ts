@@ -126,15 +126,14 @@ export function newsletterListId(siteName: string, siteUrl: string): string {
   return `${name} <newsletter.${new URL(siteUrl).hostname}>`;
 }
 
-/** The stored mail for one recipient: their address, their own unsubscribe links, the fixed Message-ID. */
-export function personalMail(
-  mail: NewsletterMail,
-  to: { email: string; name?: string },
-  unsubscribe: UnsubscribeLinks,
-  site: Pick<MailSite, 'name' | 'url'>,
-): OutgoingMail {
+/**
+ * The stored mail for one recipient: their address, their own unsubscribe links, the fixed
+ * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
+ * it for the address (README, Mail bombing).
+ */
+export function personalMail(mail: NewsletterMail, to: { email: string }, unsubscribe: UnsubscribeLinks, site: Pick<MailSite, 'name' | 'url'>): OutgoingMail {
   return {
-    to: { ...(to.name ? { name: to.name } : {}), address: to.email },
+    to: { address: to.email },
     subject: mail.subject,
     html: mail.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(unsubscribe.page)),
     text: mail.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe.page),

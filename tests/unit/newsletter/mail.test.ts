@@ -29,7 +29,9 @@ const links = { page: 'https://notes.example/subscribe/unsubscribe?token=tok123'
 
 describe('the newsletter mail', async () => {
   const mail = await renderNewsletterMail(post, site);
-  const copy = personalMail(mail, { email: 'reader@example.com', name: 'Reader' }, links, site);
+  // As the store gives it: with the name typed when subscribing.
+  const recipient = { email: 'reader@example.com', name: 'URGENT: call +1 555 0100' };
+  const copy = personalMail(mail, recipient, links, site);
 
   it('is titled with the post and links to the post and its markdown in both parts', () => {
     expect(copy.subject).toBe('Hello & welcome');
@@ -63,7 +65,9 @@ describe('the newsletter mail', async () => {
   });
 
   it("carries the recipient's own unsubscribe links, one-click headers, List-Id and a Message-ID fixed per post and address", () => {
-    expect(copy.to).toEqual({ name: 'Reader', address: 'reader@example.com' });
+    // The typed name is nowhere in the headers.
+    expect(copy.to).toEqual({ address: 'reader@example.com' });
+    expect(JSON.stringify(copy.headers)).not.toContain('URGENT');
     expect(copy.html).toContain(`href="${links.page}"`);
     expect(copy.text).toContain(`Unsubscribe: ${links.page}`);
     expect(copy.html).not.toContain('unsubscribe.invalid');
