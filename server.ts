@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
 import { clock } from './lib/clock';
@@ -63,19 +63,15 @@ const server = createServer(handler);
 // the clock before the first request is taken: a post whose time came while no instance ran is
 // served from the first request on. When one goes live the read cache forgets what it kept and
 // the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS).
-const scheduler: Scheduler | undefined = dev
-  ? undefined
-  : await (
-      await import('./lib/publishing/on-server')
-    ).startScheduler(
-      (req, res) => {
-        handle(req, res).catch(() => res.destroy());
-      },
-      () => {
-        handler.clearReads();
-        void running?.services.newsletter.check();
-      },
-    );
+// Next's handler, for the server's own requests over a private loopback port (lib/server/loopback.ts).
+const render = (req: IncomingMessage, res: ServerResponse) => {
+  handle(req, res).catch(() => res.destroy());
+};
+const publishing = dev ? undefined : await import('./lib/publishing/on-server');
+const scheduler: Scheduler | undefined = await publishing?.startScheduler(render, () => {
+  handler.clearReads();
+  void running?.services.newsletter.check();
+});
 // The scheduler stops first (no post goes live on a server that is stopping), then the services and the
 // search thread, once requests in flight have finished.
 const shutdown = gracefulShutdown(server, {
@@ -89,12 +85,14 @@ const shutdown = gracefulShutdown(server, {
 server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
   console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
-  // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
-  if (!dev && config().prewarm) {
-    void prewarm((req, res) => {
-      handle(req, res).catch(() => res.destroy());
-    }, postsToPrewarm());
-  }
+  if (dev) return;
+  void (async () => {
+    // With posts ahead, every list and feed is made once now rather than at the first post's time.
+    const nextPost = scheduler?.nextChange();
+    if (nextPost !== undefined) await publishing?.warmLists(render, { nextPost });
+    // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
+    if (config().prewarm) await prewarm(render, postsToPrewarm());
+  })();
 });
 
 // Stop cleanly (lib/server/shutdown.ts): no new connections, requests in flight finish, then the

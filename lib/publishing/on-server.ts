@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clock } from '../clock';
+import { clock, type Clock } from '../clock';
 import { builtList } from '../content/published-set';
-import { shared } from '../process-shared';
+import { findShared, shared } from '../process-shared';
 import { withLoopback } from '../server/loopback';
+import { listUrls } from '../server/prewarm';
 import type { Published } from './publish';
 import { createScheduler, SCHEDULER_TOKEN, type Scheduler } from './scheduler';
 
@@ -33,4 +34,38 @@ export async function startScheduler(render: Render, changed: () => void): Promi
   });
   await scheduler.start();
   return scheduler;
+}
+
+/** How long before the next post's time lists are no longer made ahead (one made then could finish after it). */
+export const WARM_MARGIN_MS = 30_000;
+
+/**
+ * Makes every list and feed once, in Next's copy of the code, while the next scheduled post is
+ * still more than WARM_MARGIN_MS away: the first time Next makes a route anew it loads that
+ * route's code and the content folder for it, which for a large site takes seconds. Done after
+ * start, in the background, it keeps that cost away from the first post's time (README,
+ * "Scheduling a post"). Each list is made with the posts live now, so readers see nothing change;
+ * one still being made at the post's time could be kept with the post missing, so the work stops
+ * at the margin. A failure is logged; the post then goes live all the same.
+ */
+export async function warmLists(render: Render, options: { nextPost: number; clock?: Clock; log?: (line: string) => void }): Promise<void> {
+  const { nextPost, clock: now = clock, log = console.log } = options;
+  const token = findShared<string>(SCHEDULER_TOKEN);
+  const inTime = () => now() < nextPost - WARM_MARGIN_MS;
+  if (!token || !inTime()) return;
+  const started = Date.now();
+  try {
+    await withLoopback(render, async (get) => {
+      const { status } = await get('/api/publish?regenerate=1', { authorization: `Bearer ${token}` });
+      if (status !== 200) throw new Error(`/api/publish answered ${status}`);
+      for (const url of listUrls()) {
+        if (!inTime()) throw new Error('the next post is due soon');
+        const answer = await get(url);
+        if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+      }
+    });
+    log(`made the lists and feeds ready for the next scheduled post in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    log(`stopped making the lists and feeds ready for the next scheduled post: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -30,15 +30,18 @@ let revalidatedAt: number | undefined;
  * each is made again on its next request, with the posts live now; then the posts that went
  * live since the last run (on any instance) are announced, once each. Called by lectern's
  * scheduler at each post's time and at start, and by a platform's cron job (GET /api/publish).
+ * `regenerate` marks them stale even when nothing changed: lectern's server does so once after
+ * start when posts are ahead, and asks for every list and feed, so their code and the content it
+ * loads are ready before the first post's time (lib/server/prewarm.ts).
  */
-export async function publishDue(): Promise<Published> {
+export async function publishDue(options: { regenerate?: boolean } = {}): Promise<Published> {
   const now = clock();
   const live = publishedPosts(now);
   const list = builtList();
   const ahead = list ? aheadCount(list.dates, now) : undefined;
   const atBuild = list ? aheadCount(list.dates, list.builtAt) : undefined;
   let revalidated = false;
-  if (ahead === undefined || (ahead !== atBuild && ahead !== revalidatedAt)) {
+  if (options.regenerate || ahead === undefined || (ahead !== atBuild && ahead !== revalidatedAt)) {
     // Every route's implicit tags include the root layout's: one call covers pages, feeds and files.
     revalidatePath('/', 'layout');
     revalidatedAt = ahead;

@@ -9,6 +9,7 @@ import { SCHEDULER_TOKEN } from './scheduler';
 /**
  * GET /api/publish: `Authorization: Bearer CRON_SECRET` (what Vercel's cron sends), or the
  * token of lectern's own scheduler, which never leaves the process. Answers what it did.
+ * `?regenerate=1` makes every generated page, feed and file anew even when no post went live.
  */
 export async function publishResponse(request: Request): Promise<Response> {
   const secrets = [env().CRON_SECRET, findShared<string>(SCHEDULER_TOKEN)].filter((secret): secret is string => Boolean(secret));
@@ -19,5 +20,6 @@ export async function publishResponse(request: Request): Promise<Response> {
       cache: 'write',
       headers: { 'WWW-Authenticate': 'Bearer realm="publish"' },
     });
-  return jsonResponse(await publishDue(), { cache: 'write' });
+  const regenerate = new URL(request.url).searchParams.get('regenerate') === '1';
+  return jsonResponse(await publishDue({ regenerate }), { cache: 'write' });
 }

@@ -12,6 +12,21 @@ export function postUrls(slug: string): string[] {
 }
 
 /**
+ * One URL of every kind that lists the live posts (the home page, /blog and its pages, a tag's page,
+ * markdown and feed, the site's feeds, sitemap, llms files, the JSON list): what a post's going
+ * live makes anew. The tag is the one with the most pages. Empty where no build wrote its list.
+ */
+export function listUrls(): string[] {
+  const list = builtList();
+  if (!list) return [];
+  const lists = ['/', '/index.md', '/blog', '/blog.md', '/api/blog', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt', '/llms-full.txt'];
+  if (list.blogPages > 1) lists.push('/blog/page/2');
+  const [tag] = Object.entries(list.tags).sort(([, a], [, b]) => b - a)[0] ?? [];
+  if (tag !== undefined) lists.push(contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag));
+  return lists;
+}
+
+/**
  * The posts the build left to their first request (past PRERENDER_POSTS), newest first: of
  * those published when it ran. A post dated ahead is generated on its first request after its
  * time, and must not be asked for before.

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { shared } from '../../../lib/process-shared';
+import { SCHEDULER_TOKEN } from '../../../lib/publishing/scheduler';
+
+let dist: string;
+const token = shared(SCHEDULER_TOKEN, () => 'the-scheduler-token');
+
+beforeEach(() => {
+  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-warm-'));
+  vi.resetModules();
+  vi.stubEnv('NEXT_DIST_DIR', dist);
+  fs.mkdirSync(path.join(dist, 'lectern'));
+  const list = { slugs: ['ahead', 'b', 'a'], dates: [900_000, 200, 100], builtAt: 450, prerendered: 2, blogPages: 2, tags: { small: 1, large: 3 }, apps: [] };
+  fs.writeFileSync(path.join(dist, 'lectern', 'published.json'), JSON.stringify(list));
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+const load = () => import('../../../lib/publishing/on-server');
+
+/** Next's handler, stood in for: records each request (and its Authorization), answers 200 or the status given for a path. */
+function fakeNext(statuses: Record<string, number> = {}, onRequest: () => void = () => undefined) {
+  const asked: { url: string; authorization?: string }[] = [];
+  const render = (req: IncomingMessage, res: ServerResponse) => {
+    asked.push({ url: req.url ?? '', authorization: req.headers.authorization });
+    onRequest();
+    res.writeHead(statuses[req.url ?? ''] ?? 200, { 'Content-Type': 'text/plain' });
+    res.end('{}');
+  };
+  return { asked, render };
+}
+
+describe('warmLists', () => {
+  it('marks every output stale with the scheduler token, then asks for one URL of every list and feed, the largest tag for the tag routes', async () => {
+    const { warmLists } = await load();
+    const { asked, render } = fakeNext();
+    const lines: string[] = [];
+    await warmLists(render, { nextPost: 900_000, clock: () => 0, log: (line) => lines.push(line) });
+    expect(asked[0]).toEqual({ url: '/api/publish?regenerate=1', authorization: `Bearer ${token}` });
+    const urls = asked.slice(1).map((request) => request.url);
+    expect(urls).toEqual(expect.arrayContaining(['/', '/blog', '/blog/page/2', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt']));
+    expect(urls).toEqual(expect.arrayContaining(['/tags/large', '/tags/large.md', '/tags/large/rss.xml']));
+    expect(urls.some((url) => url.includes('small'))).toBe(false);
+    // Lists are public: only the call that marks them stale carries the token.
+    expect(asked.slice(1).every((request) => request.authorization === undefined)).toBe(true);
+    expect(lines).toEqual([expect.stringMatching(/^made the lists and feeds ready for the next scheduled post in \d+\.\d s$/)]);
+  });
+
+  it('does nothing when the next post is due within the margin', async () => {
+    const { warmLists, WARM_MARGIN_MS } = await load();
+    const { asked, render } = fakeNext();
+    const log = vi.fn();
+    await warmLists(render, { nextPost: 900_000, clock: () => 900_000 - WARM_MARGIN_MS, log });
+    expect(asked).toEqual([]);
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('stops asking once the clock reaches the margin before the post, and says so', async () => {
+    const { warmLists, WARM_MARGIN_MS } = await load();
+    let now = 0;
+    // Each request takes the clock 20 s on: the third would be asked inside the margin.
+    const { asked, render } = fakeNext({}, () => (now += 20_000));
+    const lines: string[] = [];
+    await warmLists(render, { nextPost: 20_000 + WARM_MARGIN_MS + 1, clock: () => now, log: (line) => lines.push(line) });
+    expect(asked.map((request) => request.url)).toEqual(['/api/publish?regenerate=1', '/']);
+    expect(lines).toEqual(['stopped making the lists and feeds ready for the next scheduled post: the next post is due soon']);
+  });
+
+  it('stops at an answer that is not a 200 and says which', async () => {
+    const { warmLists } = await load();
+    const { asked, render } = fakeNext({ '/blog': 500 });
+    const lines: string[] = [];
+    await warmLists(render, { nextPost: 900_000, clock: () => 0, log: (line) => lines.push(line) });
+    expect(asked.at(-1)?.url).toBe('/blog');
+    expect(lines).toEqual(['stopped making the lists and feeds ready for the next scheduled post: /blog answered 500']);
+  });
+});
