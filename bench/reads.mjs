@@ -1,7 +1,9 @@
 // Reads: requests/s and p50/p99 latency at 50 connections for five read URLs, served by
 // lectern (server.ts + read cache), by a bare node:http server with the same bytes (a),
 // and by nginx serving the same bytes from disk (b). Interleaved, in rounds; medians kept.
-//   node bench/reads.mjs [--duration=10] [--warmup=2] [--rounds=3] [--connections=50] [--tool=autocannon|wrk] [--diagnose]
+// --before=REF also serves the project as it was at that commit (built from the same content/) in
+// the same rounds, so a change's effect on reads is measured before and after in one run.
+//   node bench/reads.mjs [--duration=10] [--warmup=2] [--rounds=3] [--connections=50] [--tool=autocannon|wrk] [--diagnose] [--before=REF]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -16,6 +18,7 @@ import {
   TMP,
   WORK,
   ensureSiteBuilt,
+  snapshotRef,
   freePort,
   log,
   median,
@@ -41,6 +44,7 @@ const CONNECTIONS = Number(options.connections ?? 50);
  */
 const TOOL = options.tool ?? process.env.BENCH_TOOL ?? (hasWrk() ? 'wrk' : 'autocannon');
 const CEILING = (options.ceiling ?? 'true') !== 'false';
+const BEFORE = options.before;
 
 function hasWrk() {
   try {
@@ -216,6 +220,15 @@ async function main() {
     log('starting lectern');
     const lectern = await startLectern({ distDir, cpu: 0 });
     servers.push(lectern);
+    let before;
+    if (BEFORE) {
+      const snapshot = snapshotRef(BEFORE);
+      const built = await ensureSiteBuilt(snapshot);
+      log(`starting lectern at ${snapshot.short}`);
+      const proc = await startLectern({ distDir: built.distDir, cpu: 0, site: snapshot.site, name: 'lectern-before' });
+      servers.push(proc);
+      before = { id: 'before', label: `lectern at ${snapshot.short}`, baseUrl: proc.baseUrl, proc, ref: snapshot.digest };
+    }
 
     // Warm each URL (the first GET renders through Next, later ones come from memory),
     // then take the exact bytes and headers a load-generator request gets.
@@ -288,6 +301,7 @@ async function main() {
 
     const kinds = [
       { id: 'lectern', label: 'lectern', baseUrl: lectern.baseUrl, proc: lectern },
+      ...(before ? [before] : []),
       { id: 'node', label: '(a) bare node:http', baseUrl: bareUrl, proc: bare },
       ...diagnostics,
       { id: 'nginx', label: '(b) nginx', baseUrl: nginxUrl, proc: nginx },
@@ -297,7 +311,9 @@ async function main() {
       for (const target of targets) {
         const got = await rawGet(`${kind.baseUrl}${target.path}`);
         const type = got.headers.find(([name]) => name === 'content-type')?.[1];
-        if (got.status !== 200 || !got.body.equals(fs.readFileSync(path.join(root, target.file))) || type !== target.contentType) {
+        // The project at an earlier commit may send other bytes for the same URL; it must answer it.
+        const same = kind.id === 'before' || (got.body.equals(fs.readFileSync(path.join(root, target.file))) && type === target.contentType);
+        if (got.status !== 200 || !same) {
           throw new Error(`${kind.label} does not serve the same bytes and type for ${target.path} (status ${got.status}, type ${type})`);
         }
         target.headerBytes = { ...target.headerBytes, [kind.id]: headerBytes(got.headers) };
@@ -384,7 +400,16 @@ async function main() {
     });
 
     saveResult('reads', {
-      settings: { tool: TOOL, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, rounds: ROUNDS, pinned: PIN, acceptEncoding: 'none' },
+      settings: {
+        tool: TOOL,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        warmupSeconds: WARMUP,
+        rounds: ROUNDS,
+        pinned: PIN,
+        acceptEncoding: 'none',
+        before: before?.ref,
+      },
       servers: kinds.map(({ id, label }) => ({ id, label })),
       summary,
       ceiling,

@@ -170,6 +170,33 @@ function readsBlock() {
       ]),
     ),
   ];
+  if (reads.summary[0]?.servers.before) {
+    const label = reads.summary[0].servers.before.label;
+    lines.push(
+      '',
+      `**Before and after.** ${label.replace('lectern at ', 'The project at ')} (\`--before=${s.before?.slice(0, 7) ?? '?'}\`), built from the same content/, served in the same rounds:`,
+      '',
+      table(
+        ['URL', 'before req/s', 'p50 ms', 'p99 ms', 'µs CPU', 'now req/s', 'p50 ms', 'p99 ms', 'µs CPU', 'now ÷ before req/s'],
+        reads.summary.map((row) => {
+          const was = row.servers.before;
+          const now = row.servers.lectern;
+          return [
+            `\`${row.path}\``,
+            int(was.rps),
+            ms(was.p50),
+            ms(was.p99),
+            ms(was.serverCpuUsPerRequest, 0),
+            int(now.rps),
+            ms(now.p50),
+            ms(now.p99),
+            ms(now.serverCpuUsPerRequest, 0),
+            `**${ratio(now.rps / was.rps)}**`,
+          ];
+        }),
+      ),
+    );
+  }
   if (reads.summary[0]?.servers['node-next']) {
     lines.push(
       '',

@@ -48,6 +48,8 @@ options (passed to every part)
   --rounds=N            interleaved rounds of read runs; medians are kept (default 3)
   --tool=wrk|autocannon load generator for reads (default wrk when installed)
   --diagnose=false      skip the two diagnostic servers of the reads
+  --before=REF          reads: also serve the project at that commit (git archive, built from the
+                        same content/) in the same rounds, for a before/after comparison
   --sizes=100,1000      post counts for the build part (default 100,1000,10000)
   --timeout-minutes=M   limit for each next build (default 45)
   --posts=N             posts for render (default 300), build-profile (default 1000),

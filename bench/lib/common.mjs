@@ -368,12 +368,23 @@ export const NEXT_BIN = path.join('node_modules', 'next', 'dist', 'bin', 'next')
  * loaded into every Node process of the build (NODE_OPTIONS=--import), `env` is added to the
  * build's environment, and `prefix` is a command the build runs under (it ends with `exec "$@"`).
  */
-export async function nextBuild({ distDir, contentDir, siteUrl = SITE_URL, timeoutMs, onLine, preload, env = {}, prefix = [], keepCache = false }) {
+export async function nextBuild({
+  distDir,
+  contentDir,
+  siteUrl = SITE_URL,
+  timeoutMs,
+  onLine,
+  preload,
+  env = {},
+  prefix = [],
+  keepCache = false,
+  site = SITE,
+}) {
   // keepCache: a rebuild as a CI that keeps `.next/cache` runs it (Next empties the rest itself).
-  if (!keepCache) fs.rmSync(path.join(SITE, distDir), { recursive: true, force: true });
+  if (!keepCache) fs.rmSync(path.join(site, distDir), { recursive: true, force: true });
   const [command, ...args] = [...prefix, process.execPath, NEXT_BIN, 'build'];
   return measureCommand(command, args, {
-    cwd: SITE,
+    cwd: site,
     env: {
       NEXT_DIST_DIR: distDir,
       CONTENT_DIR: contentDir,
@@ -388,14 +399,17 @@ export async function nextBuild({ distDir, contentDir, siteUrl = SITE_URL, timeo
   });
 }
 
-/** The site for reads and page weight: the real content/, built once per change of the source. */
-export async function ensureSiteBuilt() {
-  const { digest } = snapshotSite();
+/**
+ * The site for reads and page weight: the real content/, built once per change of the source.
+ * `snapshot` is another copy to build instead (snapshotRef's, for a before/after comparison).
+ */
+export async function ensureSiteBuilt(snapshot) {
+  const { site, digest } = snapshot ?? { site: SITE, digest: snapshotSite().digest };
   const distDir = '.next-bench';
-  const stamp = path.join(SITE, distDir, '.bench-source');
+  const stamp = path.join(site, distDir, '.bench-source');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest) return { distDir, built: false };
-  log('building content/ with next build (into the snapshot, NEXT_DIST_DIR=.next-bench)');
-  const result = await nextBuild({ distDir, contentDir: 'content', timeoutMs: 30 * 60_000 });
+  log(`building content/ with next build (into ${site}, NEXT_DIST_DIR=.next-bench)`);
+  const result = await nextBuild({ distDir, contentDir: 'content', timeoutMs: 30 * 60_000, site });
   if (!result.ok) {
     console.error(
       result.lines
@@ -410,11 +424,36 @@ export async function ensureSiteBuilt() {
   return { distDir, built: true };
 }
 
+/**
+ * A copy of the project as it was at a commit (`git archive`), for measuring before and after a
+ * change in one run: its own folder under TMP, with a copy of node_modules, brought to that
+ * commit's lockfile by `npm install` when it differs (install scripts skipped: the native
+ * modules of the copy are already built). Made once per commit.
+ */
+export function snapshotRef(ref) {
+  const sha = execFileSync('git', ['-C', REPO, 'rev-parse', '--verify', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
+  const site = path.join(TMP, `site-${sha.slice(0, 12)}`);
+  const stamp = path.join(site, '.bench-source');
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === sha) return { site, digest: sha, short: sha.slice(0, 7) };
+  log(`copying the project at ${sha.slice(0, 7)} to ${site}`);
+  fs.rmSync(site, { recursive: true, force: true });
+  mkdirp(site);
+  execFileSync('sh', ['-c', `git -C "${REPO}" archive ${sha} | tar -x -C "${site}"`]);
+  execFileSync('cp', ['-a', path.join(REPO, 'node_modules'), path.join(site, 'node_modules')]);
+  const lock = (dir) => fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+  if (lock(site) !== lock(REPO)) {
+    log(`installing ${sha.slice(0, 7)}'s dependencies`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: site, stdio: 'ignore' });
+  }
+  fs.writeFileSync(stamp, sha);
+  return { site, digest: sha, short: sha.slice(0, 7) };
+}
+
 /** Starts lectern's server (server.ts, as `npm start` runs it) on a loopback port. */
-export async function startLectern({ distDir = '.next-bench', cpu = 0, env = {}, nodeArgs = [] } = {}) {
+export async function startLectern({ distDir = '.next-bench', cpu = 0, env = {}, nodeArgs = [], site = SITE, name = 'lectern' } = {}) {
   const port = await freePort();
-  const proc = startProcess('lectern', process.execPath, [...nodeArgs, '--import', 'tsx', 'server.ts'], {
-    cwd: SITE,
+  const proc = startProcess(name, process.execPath, [...nodeArgs, '--import', 'tsx', 'server.ts'], {
+    cwd: site,
     cpu,
     env: { PORT: String(port), HOSTNAME: '127.0.0.1', NEXT_DIST_DIR: distDir, SITE_URL, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
   });
