@@ -62,7 +62,8 @@ const server = createServer(handler);
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
 // served from the first request on. When one goes live the read cache forgets what it kept and
-// the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS).
+// the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS). Two minutes before
+// the first post it makes live, the scheduler has every list and feed made once (warmLists).
 // Next's handler, for the server's own requests over a private loopback port (lib/server/loopback.ts).
 const render = (req: IncomingMessage, res: ServerResponse) => {
   handle(req, res).catch(() => res.destroy());
@@ -85,14 +86,8 @@ const shutdown = gracefulShutdown(server, {
 server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
   console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
-  if (dev) return;
-  void (async () => {
-    // With posts ahead, every list and feed is made once now rather than at the first post's time.
-    const nextPost = scheduler?.nextChange();
-    if (nextPost !== undefined) await publishing?.warmLists(render, { nextPost });
-    // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
-    if (config().prewarm) await prewarm(render, postsToPrewarm());
-  })();
+  // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
+  if (!dev && config().prewarm) void prewarm(render, postsToPrewarm());
 });
 
 // Stop cleanly (lib/server/shutdown.ts): no new connections, requests in flight finish, then the

@@ -31,20 +31,23 @@ export async function startScheduler(render: Render, changed: () => void): Promi
       // Tried again shortly (the posts are live already; only their announcement waits).
       if (!published.claimed) throw new Error('the posts that went live could not be claimed');
     },
+    prepare: { leadMs: WARM_LEAD_MS, run: (nextPost) => void warmLists(render, { nextPost }) },
   });
   await scheduler.start();
   return scheduler;
 }
 
+/** How long before the first post this instance makes live its lists are made ready (warmLists). */
+export const WARM_LEAD_MS = 120_000;
 /** How long before the next post's time lists are no longer made ahead (one made then could finish after it). */
 export const WARM_MARGIN_MS = 30_000;
 
 /**
  * Makes every list and feed once, in Next's copy of the code, while the next scheduled post is
  * still more than WARM_MARGIN_MS away: the first time Next makes a route anew it loads that
- * route's code and the content folder for it, which for a large site takes seconds. Done after
- * start, in the background, it keeps that cost away from the first post's time (README,
- * "Scheduling a post"). Each list is made with the posts live now, so readers see nothing change;
+ * route's code and the content folder for it, which for a large site takes seconds. Done in the
+ * background WARM_LEAD_MS before the first post an instance makes live (at start when that is
+ * nearer), it keeps that cost away from the post's time (README, "Scheduling a post"). Each list is made with the posts live now, so readers see nothing change;
  * one still being made at the post's time could be kept with the post missing, so the work stops
  * at the margin. A failure is logged; the post then goes live all the same.
  */

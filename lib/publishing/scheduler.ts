@@ -34,6 +34,11 @@ export type SchedulerOptions = {
   maxWaitMs?: number;
   /** How long after a failed onChange it is tried again. */
   retryMs?: number;
+  /**
+   * Work done once, `leadMs` before the first post this instance will make live (at start when
+   * that post is nearer): what makes its going live quicker. Given that post's time.
+   */
+  prepare?: { leadMs: number; run: (due: number) => void };
 };
 
 const nodeTimers: Timers = {
@@ -55,6 +60,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let done: number | undefined;
   let timer: unknown;
   let stopped = false;
+  let prepared = options.prepare === undefined;
 
   function arm(ms: number): void {
     if (stopped) return;
@@ -76,7 +82,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
     // The next post to come due is the oldest of those still ahead.
     const next = ahead > 0 ? dates[ahead - 1] : undefined;
-    if (next !== undefined) arm(next - clock());
+    if (next === undefined) return;
+    if (!prepared && options.prepare && next - clock() <= options.prepare.leadMs) {
+      prepared = true;
+      options.prepare.run(next);
+    }
+    arm(prepared || !options.prepare ? next - clock() : next - options.prepare.leadMs - clock());
   }
 
   return {

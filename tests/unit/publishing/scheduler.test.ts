@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createScheduler, type Timers } from '@/lib/publishing/scheduler';
 
 /** A clock and timers a test moves by hand: `advance` runs each timer whose time has come, in order. */
@@ -118,5 +118,58 @@ describe('the scheduler', () => {
     await time.advance(5_000);
     expect(changes).toEqual([1]);
     expect(time.pending()).toEqual([]);
+  });
+});
+
+describe('the scheduler’s preparation', () => {
+  it('runs once, its lead before the first post it makes live, and not again before later posts', async () => {
+    const time = fakeTime(1_000);
+    const prepared: { at: number; due: number }[] = [];
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [9_000, 5_000, 100],
+      timers: time.timers,
+      onChange: async () => undefined,
+      prepare: { leadMs: 1_500, run: (due) => void prepared.push({ at: time.clock(), due }) },
+    });
+    await scheduler.start();
+    expect(prepared).toEqual([]);
+    await time.advance(3_499);
+    expect(prepared).toEqual([]);
+    await time.advance(3_500);
+    expect(prepared).toEqual([{ at: 3_500, due: 5_000 }]);
+    await time.advance(20_000);
+    expect(prepared).toHaveLength(1);
+    scheduler.stop();
+  });
+
+  it('runs at start when the first post is nearer than its lead', async () => {
+    const time = fakeTime(1_000);
+    const prepared: number[] = [];
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [1_200, 100],
+      timers: time.timers,
+      onChange: async () => undefined,
+      prepare: { leadMs: 1_500, run: () => void prepared.push(time.clock()) },
+    });
+    await scheduler.start();
+    expect(prepared).toEqual([1_000]);
+    scheduler.stop();
+  });
+
+  it('does not run when no post is ahead', async () => {
+    const time = fakeTime(1_000);
+    const run = vi.fn();
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [100],
+      timers: time.timers,
+      onChange: async () => undefined,
+      prepare: { leadMs: 1_500, run },
+    });
+    await scheduler.start();
+    await time.advance(100_000);
+    expect(run).not.toHaveBeenCalled();
   });
 });
