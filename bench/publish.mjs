@@ -27,7 +27,17 @@ const FIRST_DUE = Date.UTC(2990, 0, 1);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
-function get(baseUrl, pathname) {
+/** A GET over the keep-alive agent; one whose reused connection the server had just closed is sent again, as browsers do. */
+async function get(baseUrl, pathname) {
+  try {
+    return await getOnce(baseUrl, pathname);
+  } catch (error) {
+    if (error.code !== 'ECONNRESET') throw error;
+    return getOnce(baseUrl, pathname);
+  }
+}
+
+function getOnce(baseUrl, pathname) {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const started = performance.now();

@@ -13,13 +13,15 @@ export function postUrls(slug: string): string[] {
 
 /**
  * One URL of every kind that lists the live posts (the home page, /blog and its pages, a tag's page,
- * markdown and feed, the site's feeds, sitemap, llms files, the JSON list): what a post's going
+ * markdown and feed, the site's feeds, sitemap, llms.txt, the JSON list): what a post's going
  * live makes anew. The tag is the one with the most pages. Empty where no build wrote its list.
  */
 export function listUrls(): string[] {
   const list = builtList();
   if (!list) return [];
-  const lists = ['/', '/index.md', '/blog', '/blog.md', '/api/blog', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt', '/llms-full.txt'];
+  // Not llms-full.txt: every post's text in one file, it would hold the server's one thread for
+  // seconds on a large site, for a file few ask for; it is made on its first request after the time.
+  const lists = ['/', '/index.md', '/blog', '/blog.md', '/api/blog', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt'];
   if (list.blogPages > 1) lists.push('/blog/page/2');
   const [tag] = Object.entries(list.tags).sort(([, a], [, b]) => b - a)[0] ?? [];
   if (tag !== undefined) lists.push(contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag));
