@@ -21,6 +21,8 @@ const SIZES = String(options['publish-sizes'] ?? '1000,10000')
 const SCHEDULED = Number(options.scheduled ?? 5);
 const SPACING_S = Number(options.spacing ?? 15);
 const LEAD_S = Number(options.lead ?? 20);
+/** --profile-dir=DIR: the server's main thread is profiled (V8's --cpu-prof) into DIR, to see what a publish spends its CPU on. */
+const PROFILE_DIR = options['profile-dir'];
 const READS = 200;
 /** Where the scheduled posts are dated: far ahead, so only the moved clock reaches them. */
 const FIRST_DUE = Date.UTC(2990, 0, 1);
@@ -136,7 +138,11 @@ async function measure(size) {
   const dataDir = fs.mkdtempSync(path.join(TMP, 'publish-data-'));
   const startAt = Date.now();
   const offset = FIRST_DUE - (startAt + LEAD_S * 1000);
-  const server = await startLectern({ distDir, env: { CONTENT_DIR: contentDir, LECTERN_CLOCK_OFFSET_MS: String(offset), PREWARM: '0', DATA_DIR: dataDir } });
+  const server = await startLectern({
+    distDir,
+    env: { CONTENT_DIR: contentDir, LECTERN_CLOCK_OFFSET_MS: String(offset), PREWARM: '0', DATA_DIR: dataDir },
+    nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [],
+  });
   const realTime = (due) => due - offset;
   try {
     const oldPost = fs

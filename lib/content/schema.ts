@@ -9,18 +9,30 @@ export const contentDateSchema = z.union([z.iso.date(), z.iso.datetime({ offset:
   error: 'must be YYYY-MM-DD or an ISO 8601 date-time with offset',
 });
 
+/** One formatter per time zone: making one costs far more than using it, and every date-only post date asks three times. */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+function wallClock(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClocks.set(timeZone, format);
+  }
+  return format;
+}
+
 /** The offset of a time zone from UTC at an instant, in milliseconds (east positive). */
 export function zoneOffset(millis: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(millis);
+  const parts = wallClock(timeZone).formatToParts(millis);
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((entry) => entry.type === type)?.value);
   const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
   return wall - (millis - (((millis % 1000) + 1000) % 1000));

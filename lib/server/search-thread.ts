@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { config } from '../config';
-import { searchResponse } from '../search/response';
-import type { SearchQuery, SearchResults } from '../search/site';
+import { searchResponse, type SearchAnswer } from '../search/response';
+import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
 
 /**
@@ -19,20 +19,20 @@ export const SEARCHES_IN_THREAD = 16;
 const RESTART_DELAY_MS = 1000;
 
 /** What the thread says: ready (its index built: posts in it, milliseconds), or a search's results. */
-export type FromSearchWorker = { ready: true; posts: number; ms: number } | { id: number; results: SearchResults };
+export type FromSearchWorker = { ready: true; posts: number; ms: number } | ({ id: number } & SearchAnswer);
 
 export type SearchThread = {
   /** Resolves once the thread has built its index; rejects if the first thread could not start. */
   ready: Promise<void>;
-  /** The results of a search; rejects only after the thread has died on it twice (the caller then answers it another way). */
-  search(query: SearchQuery): Promise<SearchResults>;
+  /** The results of a search (and the posts' Last-Modified); rejects only after the thread has died on it twice (the caller then answers it another way). */
+  search(query: SearchQuery): Promise<SearchAnswer>;
   /** Stops the thread; searches not answered yet reject. */
   stop(): Promise<void>;
   /** Threads started so far (1 until one dies). */
   readonly started: number;
 };
 
-type Pending = { id: number; query: SearchQuery; tries: number; resolve: (results: SearchResults) => void; reject: (error: Error) => void };
+type Pending = { id: number; query: SearchQuery; tries: number; resolve: (answer: SearchAnswer) => void; reject: (error: Error) => void };
 
 export type SearchThreadOptions = {
   /** The thread's module (./search-worker.ts); tests give one of their own. */
@@ -91,7 +91,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
       const pending = handed.get(message.id);
       if (!pending) return;
       handed.delete(message.id);
-      pending.resolve(message.results);
+      pending.resolve({ results: message.results, lastModified: message.lastModified });
       pump();
     });
     thread.on('error', (error) => log.warn(`search thread failed: ${error.message}`));

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { publishedPosts } from '../content';
-import { prepareSearchIndex, searchPublishedPosts, type SearchQuery } from '../search/site';
+import { searchHere } from '../search/response';
+import { prepareSearchIndex, type SearchQuery } from '../search/site';
 import type { FromSearchWorker } from './search-thread';
 
 /**
@@ -18,6 +19,6 @@ const send = (message: FromSearchWorker) => port.postMessage(message);
 const started = performance.now();
 prepareSearchIndex(() => undefined);
 port.on('message', ({ id, query }: { id: number; query: SearchQuery }) => {
-  send({ id, results: searchPublishedPosts(query) });
+  send({ id, ...searchHere(query) });
 });
 send({ ready: true, posts: publishedPosts().length, ms: Math.round(performance.now() - started) });
