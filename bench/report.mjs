@@ -30,6 +30,7 @@ const GOALS = {
   searchIndexBytes: 100 * 2 ** 20,
   searchBuildMs: 5000,
   searchReadRatio: 2,
+  publishSeconds: 5,
 };
 
 const int = (value) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en-US'));
@@ -495,6 +496,7 @@ const GOAL_PARTS = [
   ['flood', /^\| (server memory after a flood|[\d,]+ made-up URLs)/],
   ['search', /^\| search /],
   ['newsletter', /^\| newsletter to /],
+  ['publish', /^\| scheduled post on every output/],
 ];
 
 function goalsBlock(existing) {
@@ -509,6 +511,7 @@ function goalsBlock(existing) {
     flood: rowsOf('flood'),
     search: rowsOf('search'),
     newsletter: rowsOf('newsletter'),
+    publish: rowsOf('publish'),
   };
   const reads = results.reads;
   if (reads) {
@@ -643,6 +646,16 @@ function goalsBlock(existing) {
       ),
     ]);
   }
+  const publish = results.publish;
+  if (publish) {
+    for (const size of publish.sizes.filter((entry) => entry.error === undefined)) {
+      out.publish.push([
+        `scheduled post on every output within ${GOALS.publishSeconds} s on lectern's server, ${int(size.size)} posts`,
+        `p50 ${int(size.delayP50Ms)} ms, max ${int(size.delayMaxMs)} ms over ${int(size.runs.length)} posts; ${int(size.cpuSecondsMedian * 1000)} ms CPU per publish (median)`,
+        yes(size.delayMaxMs <= GOALS.publishSeconds * 1000),
+      ]);
+    }
+  }
   const flood = results.flood;
   if (flood) {
     out.flood.push([
@@ -703,9 +716,17 @@ function goalsBlock(existing) {
         yes(search.http.ratio <= GOALS.searchReadRatio),
       ]);
   }
-  const all = [...out.reads, ...out.build, ...out['build-workers'], ...out['build-memory'], ...out.limits, ...out.flood, ...out.search, ...out.newsletter].map(
-    (row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`),
-  );
+  const all = [
+    ...out.reads,
+    ...out.build,
+    ...out['build-workers'],
+    ...out['build-memory'],
+    ...out.limits,
+    ...out.flood,
+    ...out.search,
+    ...out.newsletter,
+    ...out.publish,
+  ].map((row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`));
   if (!all.length) return undefined;
   return [table(['goal', 'measured', ''], [], 3), ...all].join('\n');
 }
