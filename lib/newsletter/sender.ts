@@ -144,6 +144,8 @@ export function createNewsletter<P extends NewsletterPost>(options: {
 
   async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string, recordSent: (email: string) => Promise<void>): Promise<void> {
     const { slug, email } = delivery;
+    // The last look before the message leaves: a reader who unsubscribed since the claim gets nothing.
+    if (!(await store.newsletter.stillWanted(slug, email))) return;
     try {
       await transport.send(mailer.personalize(mail, delivery, token));
     } catch (error) {

@@ -56,9 +56,10 @@ afterEach(async () => {
   await store.close();
 });
 
-function newsletter(): Newsletter {
+/** A sender on the test's store (or on a view of it that does more around its calls). */
+function newsletter(on: Pick<Store, 'newsletter'> = store): Newsletter {
   const made = createNewsletter({
-    store,
+    store: on,
     transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, { rate: 0 }),
     clock: () => now,
     settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000 },
@@ -186,5 +187,27 @@ describe('the newsletter sender', () => {
     ]);
     expect(await store.newsletter.rejections()).toEqual([expect.objectContaining({ email: 'gone@example.com', count: 2, suspended: true })]);
     expect(logged.some((line) => line.includes('suspended'))).toBe(true);
+  });
+
+  it('sends nothing to a reader who unsubscribes after their message was claimed and before it left', async () => {
+    await confirmed('stays@example.com');
+    await confirmed('leaves@example.com');
+    // Each claim is followed at once by leaves@'s unsubscribe, before any message of the batch is sent.
+    const unsubscribingAfterClaims: Pick<Store, 'newsletter'> = {
+      newsletter: {
+        ...store.newsletter,
+        claim: async (input) => {
+          const claimed = await store.newsletter.claim(input);
+          if (claimed.length > 0) await store.subscribers.unsubscribe('u-leaves@example.com', now);
+          return claimed;
+        },
+      },
+    };
+    const sender = newsletter(unsubscribingAfterClaims);
+    await settle(sender);
+    posts = [post('fresh'), ...posts];
+    await settle(sender);
+    expect(received('Title of fresh').map((mail) => mail.envelopeTo)).toEqual([['stays@example.com']]);
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', recipients: 2, sent: 1, skipped: 1, waiting: 0 });
   });
 });
