@@ -210,4 +210,36 @@ describe('the newsletter sender', () => {
     expect(received('Title of fresh').map((mail) => mail.envelopeTo)).toEqual([['stays@example.com']]);
     expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', recipients: 2, sent: 1, skipped: 1, waiting: 0 });
   });
+
+  it('sends in steps of at most a batch, none once its time has passed, and says when more may be due', async () => {
+    for (const index of [1, 2, 3, 4, 5]) await confirmed(`r${index}@example.com`);
+    const sender = newsletter();
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 0, more: false });
+    posts = [post('fresh'), ...posts];
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 2, more: true });
+    expect(received('Title of fresh')).toHaveLength(2);
+    expect(await sender.step({ messages: 2, until: now })).toEqual({ messages: 0, more: true });
+    expect(received('Title of fresh')).toHaveLength(2);
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 2, more: true });
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 1, more: false });
+    expect(
+      received('Title of fresh')
+        .map((mail) => mail.envelopeTo[0])
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5].map((index) => `r${index}@example.com`));
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', sent: 5, waiting: 0 });
+  });
+
+  it('sends each message once when steps of two senders on one store overlap', async () => {
+    const emails = Array.from({ length: 12 }, (_, index) => `r${index}@example.com`);
+    for (const email of emails) await confirmed(email);
+    const [one, two] = [newsletter(), newsletter()];
+    await one.step({ messages: 3, until: now + 1000 });
+    posts = [post('fresh'), ...posts];
+    for (let round = 0; round < 4; round++) {
+      await Promise.all([one.step({ messages: 3, until: now + 1000 }), two.step({ messages: 3, until: now + 1000 })]);
+    }
+    const recipients = received('Title of fresh').map((mail) => mail.envelopeTo[0]);
+    expect(recipients.toSorted()).toEqual(emails.toSorted());
+  });
 });
