@@ -67,7 +67,6 @@ local function skip(queue, send, deliveries, email)
   redis.call('ZREM', queue, email)
   redis.call('HSET', deliveries, email, cjson.encode({ s = 'skipped', a = attempts }))
   redis.call('HINCRBY', send, 'skipped', 1)
-  return attempts
 end`;
 
 export const CLAIM = luaScript(
