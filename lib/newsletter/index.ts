@@ -44,14 +44,14 @@ export const siteMailer: NewsletterMailer<Post> = {
 };
 
 /**
- * The newsletter of this site: its own pooled SMTP transport at NEWSLETTER_RATE
+ * The newsletter of this site: its own pooled SMTP transport, sent on at NEWSLETTER_RATE
  * (so a long send never holds up the forms' mail, which has its own worker and
  * connection), the published posts, and the real clock.
  */
 export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<Console, 'log' | 'warn'> = console): Newsletter {
   return createNewsletter({
     store,
-    transport: createTransport(settings, () => site().name, { rate: settings.NEWSLETTER_RATE }),
+    transport: createTransport(settings, () => site().name, true),
     clock: newsletterClock,
     settings: {
       rate: settings.NEWSLETTER_RATE,

@@ -62,6 +62,25 @@ export type StepResult = { messages: number; more: boolean };
 /** Messages still to claim and the moment claiming stops, counted down by the sending of one pass or step. */
 type Budget = { left: number; until: number };
 
+/**
+ * Spaces the messages of a sender `rate` a second apart (0: not at all), on the sender's clock,
+ * waiting with `wait`. Each message gets its moment before its last look at the store, so it leaves
+ * right after that look instead of waiting for the rate in the transport's queue.
+ */
+export function pacer(rate: number, clock: () => number, wait: (ms: number) => Promise<void>): () => Promise<void> {
+  if (rate <= 0) return async () => {};
+  const interval = 1000 / rate;
+  let next = -Infinity;
+  return async () => {
+    const now = clock();
+    const at = Math.max(now, next);
+    next = at + interval;
+    if (at > now) await wait(at - now);
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** A batch is about a second of sending at the rate: claims are held for far longer than a batch takes. */
 const MAX_BATCH = 100;
 const DEFAULT_LEASE_MS = 120_000;
@@ -80,6 +99,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
   const maxAttempts = settings.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const batch = settings.rate > 0 ? Math.min(MAX_BATCH, Math.max(1, Math.ceil(settings.rate))) : MAX_BATCH;
+  const pace = pacer(settings.rate, clock, sleep);
   // Posts known to be recorded: a check asks the store only about the others.
   const known = new Set<string>();
   let baselineSeen = false;
@@ -159,6 +179,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
 
   async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string, recordSent: (email: string) => Promise<void>): Promise<void> {
     const { slug, email } = delivery;
+    await pace();
     // The last look before the message leaves: a reader who unsubscribed since the claim gets nothing.
     if (!(await store.newsletter.stillWanted(slug, email))) return;
     try {

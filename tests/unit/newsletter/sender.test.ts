@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { personalMail, renderNewsletterMail } from '@/lib/newsletter/mail';
-import { createNewsletter, type Newsletter, type NewsletterPost } from '@/lib/newsletter/sender';
+import { createNewsletter, pacer, type Newsletter, type NewsletterPost } from '@/lib/newsletter/sender';
 import { createTransport } from '@/lib/services/mail/transport';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { Store } from '@/lib/services/store/types';
@@ -60,7 +60,7 @@ afterEach(async () => {
 function newsletter(on: Pick<Store, 'newsletter'> = store): Newsletter {
   const made = createNewsletter({
     store: on,
-    transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, { rate: 0 }),
+    transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
     clock: () => now,
     settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000 },
     log: { log: (line: string) => logged.push(line), warn: (line: string) => logged.push(line) },
@@ -241,5 +241,35 @@ describe('the newsletter sender', () => {
     }
     const recipients = received('Title of fresh').map((mail) => mail.envelopeTo[0]);
     expect(recipients.toSorted()).toEqual(emails.toSorted());
+  });
+});
+
+describe('the pacer of a sender', () => {
+  it('gives each message its moment at the rate, waiting only for moments ahead of the clock', async () => {
+    let clock = 0;
+    const waits: number[] = [];
+    const pace = pacer(
+      4,
+      () => clock,
+      async (ms) => void waits.push(ms),
+    );
+    await Promise.all([pace(), pace(), pace()]);
+    expect(waits).toEqual([250, 500]);
+    clock = 2_000;
+    await pace();
+    clock = 2_100;
+    await pace();
+    expect(waits).toEqual([250, 500, 150]);
+  });
+
+  it('never waits at rate 0', async () => {
+    const waits: number[] = [];
+    const pace = pacer(
+      0,
+      () => 0,
+      async (ms) => void waits.push(ms),
+    );
+    await Promise.all([pace(), pace(), pace()]);
+    expect(waits).toEqual([]);
   });
 });
