@@ -130,6 +130,10 @@ const envSchema = z.object({
   NEWSLETTER_LEASE_SECONDS: whole('seconds').min(5, 'must be at least 5').max(3600, 'must be at most 3600').default(120),
   /** How often the newsletter looks for newly published posts and due messages. */
   NEWSLETTER_CHECK_MS: whole('milliseconds').positive('must be more than 0').default(5000),
+  /** In platform mode: the messages one batch of a cron call claims at most. */
+  NEWSLETTER_BATCH_SIZE: whole('messages').min(1, 'must be at least 1').max(10000, 'must be at most 10000').default(100),
+  /** In platform mode: how long one cron call goes on sending, under the platform's limit on a function (the route asks for 60 s). */
+  NEWSLETTER_BUDGET_SECONDS: whole('seconds').min(1, 'must be at least 1').max(800, 'must be at most 800').default(40),
 
   // --- Payments (Stripe)
   /** Stripe's secret API key; without it checkouts answer 503. */

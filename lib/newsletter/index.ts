@@ -1,3 +1,4 @@
+import { after } from 'next/server';
 import { absoluteUrl } from '../config';
 import { publishedPosts, site, type Post } from '../content';
 import type { Env } from '../env';
@@ -5,14 +6,15 @@ import { createTransport } from '../services/mail/transport';
 import type { Store } from '../services/store/types';
 import { unsubscribeLinks } from '../subscribers/links';
 import { personalMail, renderNewsletterMail, type NewsletterMail } from './mail';
-import { createNewsletter, type Newsletter, type NewsletterMailer } from './sender';
+import { sendBatches, type BatchSettings } from './platform';
+import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResult } from './sender';
 
 /**
  * The newsletter: every post that becomes published is mailed once to the
  * subscribers confirmed at that moment (lib/newsletter/sender.ts), as a mail
  * made for mail clients (lib/newsletter/mail.ts).
  */
-export type { Newsletter } from './sender';
+export type { Newsletter, StepResult } from './sender';
 
 export type NewsletterEnv = Pick<
   Env,
@@ -27,6 +29,9 @@ export type NewsletterEnv = Pick<
   | 'MAIL_RETRY_BASE_MS'
 >;
 
+/** The newsletter's clock: leases, retries and batch budgets are real time (the content's clock may be moved in tests). */
+const newsletterClock = Date.now;
+
 const mailSite = () => {
   const { name, language } = site();
   return { name, language, url: absoluteUrl('/') };
@@ -39,15 +44,15 @@ export const siteMailer: NewsletterMailer<Post> = {
 };
 
 /**
- * The newsletter of this site: its own pooled SMTP transport at NEWSLETTER_RATE
+ * The newsletter of this site: its own pooled SMTP transport, sent on at NEWSLETTER_RATE
  * (so a long send never holds up the forms' mail, which has its own worker and
  * connection), the published posts, and the real clock.
  */
 export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<Console, 'log' | 'warn'> = console): Newsletter {
   return createNewsletter({
     store,
-    transport: createTransport(settings, () => site().name, { rate: settings.NEWSLETTER_RATE }),
-    clock: Date.now,
+    transport: createTransport(settings, () => site().name, true),
+    clock: newsletterClock,
     settings: {
       rate: settings.NEWSLETTER_RATE,
       checkMs: settings.NEWSLETTER_CHECK_MS,
@@ -58,4 +63,9 @@ export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<
     posts: publishedPosts,
     mailer: siteMailer,
   });
+}
+
+/** A cron call's sending on a platform (lib/newsletter/platform.ts): one batch before the answer, the rest in `after()`. */
+export function sendSiteBatches(newsletter: Newsletter, settings: BatchSettings): Promise<StepResult> {
+  return sendBatches(newsletter, settings, { clock: newsletterClock, defer: after });
 }

@@ -44,8 +44,42 @@ export type Newsletter = {
   check(): Promise<void>;
   /** Sends due messages now. */
   kick(): void;
+  /**
+   * One bounded batch, for a host that keeps no process running (a platform's
+   * cron call): looks for new posts as `check()` does, then sends due messages
+   * until `messages` are claimed or `until` (on the clock) has passed, with the
+   * same claims as `start()`'s sending, and resolves once they are settled.
+   */
+  step(budget: StepBudget): Promise<StepResult>;
   drain(): Promise<void>;
 };
+
+/** What one step may do: claim at most `messages`, and none once the clock reaches `until`. */
+export type StepBudget = { messages: number; until: number };
+/** What a step did: the messages it claimed, and whether its budget ran out while messages may still be due. */
+export type StepResult = { messages: number; more: boolean };
+
+/** Messages still to claim and the moment claiming stops, counted down by the sending of one pass or step. */
+type Budget = { left: number; until: number };
+
+/**
+ * Spaces the messages of a sender `rate` a second apart (0: not at all), on the sender's clock,
+ * waiting with `wait`. Each message gets its moment before its last look at the store, so it leaves
+ * right after that look instead of waiting for the rate in the transport's queue.
+ */
+export function pacer(rate: number, clock: () => number, wait: (ms: number) => Promise<void>): () => Promise<void> {
+  if (rate <= 0) return async () => {};
+  const interval = 1000 / rate;
+  let next = -Infinity;
+  return async () => {
+    const now = clock();
+    const at = Math.max(now, next);
+    next = at + interval;
+    if (at > now) await wait(at - now);
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A batch is about a second of sending at the rate: claims are held for far longer than a batch takes. */
 const MAX_BATCH = 100;
@@ -65,6 +99,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
   const maxAttempts = settings.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const batch = settings.rate > 0 ? Math.min(MAX_BATCH, Math.max(1, Math.ceil(settings.rate))) : MAX_BATCH;
+  const pace = pacer(settings.rate, clock, sleep);
   // Posts known to be recorded: a check asks the store only about the others.
   const known = new Set<string>();
   let baselineSeen = false;
@@ -144,6 +179,9 @@ export function createNewsletter<P extends NewsletterPost>(options: {
 
   async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string, recordSent: (email: string) => Promise<void>): Promise<void> {
     const { slug, email } = delivery;
+    await pace();
+    // The last look before the message leaves: a reader who unsubscribed since the claim gets nothing.
+    if (!(await store.newsletter.stillWanted(slug, email))) return;
     try {
       await transport.send(mailer.personalize(mail, delivery, token));
     } catch (error) {
@@ -163,14 +201,17 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     await recordSent(email);
   }
 
-  async function sendDue(slug: string): Promise<void> {
+  /** Sends a send's due messages while the budget lasts; false when it ran out first (messages may still be due). */
+  async function sendDue(slug: string, budget: Budget): Promise<boolean> {
     const mail = await mailOf(slug);
-    if (!mail) return;
+    if (!mail) return true;
     const recordSent = sentRecorder(slug);
     while (!stopped) {
-      const tokens = Array.from({ length: batch }, () => newToken());
+      if (budget.left <= 0 || clock() >= budget.until) return false;
+      const tokens = Array.from({ length: Math.min(batch, budget.left) }, () => newToken());
       const claimed = await store.newsletter.claim({ slug, now: clock(), leaseMs, tokenHashes: tokens.map((token) => token.hash) });
-      if (claimed.length === 0) return;
+      if (claimed.length === 0) return true;
+      budget.left -= claimed.length;
       const byHash = new Map(tokens.map((token) => [token.hash, token.token]));
       // Handed to the transport as its connections free up, not all at once: preparing a whole
       // batch of messages in one go would hold up the reads this process answers meanwhile.
@@ -183,35 +224,50 @@ export function createNewsletter<P extends NewsletterPost>(options: {
         }),
       );
     }
+    return true;
   }
 
   const summary = (send: NewsletterSend) =>
     `newsletter: "${send.slug}" done: ${send.sent} sent, ${send.failed} failed, ${send.skipped} skipped (unsubscribed meanwhile) of ${send.recipients}`;
 
-  async function pass(): Promise<void> {
+  /** Sends what is due of every send in progress, oldest first; false when the budget ran out first. */
+  async function pass(budget: Budget): Promise<boolean> {
     for (const slug of await store.newsletter.activeSends()) {
-      if (stopped) return;
-      await sendDue(slug);
+      if (stopped) return true;
+      if (!(await sendDue(slug, budget))) return false;
       const finished = stopped ? undefined : await store.newsletter.finish(slug, clock());
       if (finished) log.log(summary(finished));
     }
+    return true;
   }
 
-  const passes = singlePass(pass, {
+  const passes = singlePass(async () => void (await pass({ left: Infinity, until: Infinity })), {
     failed: (error) => log.warn(`newsletter: sending paused (${describeError(error)}); trying again at the next check`),
     stopped: () => stopped,
   });
   const kick = passes.kick;
 
-  async function check(): Promise<void> {
-    if (stopped) return;
+  async function lookForPosts(): Promise<void> {
     // One check at a time: a second caller waits for the one under way, then looks again.
     while (checking) await checking;
     checking = checkPosts()
       .catch((error: unknown) => log.warn(`newsletter: could not check for new posts (${describeError(error)})`))
       .finally(() => (checking = undefined));
     await checking;
+  }
+
+  async function check(): Promise<void> {
+    if (stopped) return;
+    await lookForPosts();
     kick();
+  }
+
+  async function step({ messages, until }: StepBudget): Promise<StepResult> {
+    if (stopped) return { messages: 0, more: false };
+    await lookForPosts();
+    const budget = { left: messages, until };
+    const done = await pass(budget);
+    return { messages: messages - budget.left, more: !done };
   }
 
   return {
@@ -227,6 +283,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     },
     check,
     kick,
+    step,
     async drain() {
       while (passes.running || checking) await (passes.running ?? checking);
       if (stopped) transport.close?.();

@@ -3,11 +3,13 @@ import { clock } from '../clock';
 import { publishedPosts } from '../content';
 import { aheadCount, builtList } from '../content/published-set';
 import { deployment } from '../deploy';
+import { env } from '../env';
 import { describeError } from '../log';
 import { indexNowKey } from '../indexnow/key';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
+import { sendSiteBatches, type StepResult } from '../newsletter';
 import { prepareSearchIndex } from '../search/site';
-import { store } from '../services';
+import { services, store } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
 
 export type Published = {
@@ -19,6 +21,11 @@ export type Published = {
   wentLive: string[];
   /** False when the store could not be asked which posts to announce: a later run announces them. */
   claimed: boolean;
+  /**
+   * On a platform, the newsletter's batch this call sent before answering: the messages it claimed,
+   * and whether more may be due (the call goes on with them in `after()`, within its time budget).
+   */
+  newsletter?: StepResult;
 };
 
 /** How many of the build's posts were still ahead when this copy last revalidated (per process). */
@@ -29,12 +36,24 @@ let revalidatedAt: number | undefined;
  * build generated its lists with, every page, feed and file Next generated is marked stale, so
  * each is made again on its next request, with the posts live now; then the posts that went
  * live since the last run (on any instance) are announced, once each. Called by lectern's
- * scheduler at each post's time and at start, and by a platform's cron job (GET /api/publish).
- * `regenerate` marks them stale even when nothing changed: lectern's server does so once after
- * start when posts are ahead, and asks for every list and feed, so their code and the content it
- * loads are ready before the first post's time (lib/server/prewarm.ts).
+ * scheduler at each post's time and at start, and by a platform's cron job (GET /api/publish),
+ * where it also sends the newsletter (lectern's server has its own sender, which the scheduler
+ * tells when a post goes live). `regenerate` marks them stale even when nothing changed: lectern's
+ * server does so before the first post it makes live, and asks for every list and feed, so their
+ * code and the content it loads are ready at the post's time (lib/publishing/on-server.ts).
  */
 export async function publishDue(options: { regenerate?: boolean } = {}): Promise<Published> {
+  const published = await publishLive(options);
+  if (!deployment().platform) return published;
+  try {
+    return { ...published, newsletter: await sendSiteBatches(services().newsletter, env()) };
+  } catch (error) {
+    console.warn(`newsletter: sending paused (${describeError(error)}); the next cron call goes on`);
+    return published;
+  }
+}
+
+async function publishLive(options: { regenerate?: boolean }): Promise<Published> {
   const now = clock();
   const live = publishedPosts(now);
   const list = builtList();

@@ -6,7 +6,7 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, testRedisUrl } from '../support/redis';
-import { buildSite, freePort, startSite, type RunningSite } from '../support/site';
+import { buildSite, copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 import { startSmtp, type ReceivedMail, type Refusal } from '../support/smtp';
 
 /**
@@ -229,6 +229,17 @@ function seedSqlite(dataDir: string, emails: string[]) {
   db.close();
 }
 
+/** Confirmed subscribers written straight into a Redis store. */
+async function seedRedis(url: string, emails: string[]) {
+  const client = createClient({ url });
+  await client.connect();
+  for (const email of emails) {
+    await client.hSet(`lectern:store:subscriber:${email}`, { email, status: 'confirmed', created: '1', confirmed: '1', updated: '1' });
+    await client.zAdd('lectern:store:subscribers', { score: 1, value: email });
+  }
+  await client.quit();
+}
+
 /** Each address's copies of each subject: more than one only for a message in flight at a crash, then with one Message-ID. */
 function copies(messages: ReceivedMail[]) {
   const byKey = new Map<string, Set<string>>();
@@ -252,13 +263,7 @@ describe('the newsletter on one Redis with two instances', () => {
       const first = await deploy('first', { SMTP_URL: smtp.url, REDIS_URL: url });
       await firstStarted(first);
       await first.stop();
-      const client = createClient({ url });
-      await client.connect();
-      for (const email of emails) {
-        await client.hSet(`lectern:store:subscriber:${email}`, { email, status: 'confirmed', created: '1', confirmed: '1', updated: '1' });
-        await client.zAdd('lectern:store:subscribers', { score: 1, value: email });
-      }
-      await client.quit();
+      await seedRedis(url, emails);
       // Slow enough that both instances are sending at once.
       const env = { SMTP_URL: smtp.url, REDIS_URL: url, NEWSLETTER_RATE: '20' };
       const [one, two] = await Promise.all([deploy('next', env), deploy('next', env)]);
@@ -303,6 +308,89 @@ describe('the newsletter killed mid-send', () => {
       await next.stop();
     } finally {
       await smtp.close();
+    }
+  }, 120_000);
+});
+
+describe('the newsletter on a platform (next start, PLATFORM_MODE), sent by the cron calls of /api/publish', () => {
+  const CRON_SECRET = 'cron-secret-for-the-newsletter-test';
+  // The fixture's future-post is dated 2999-01-01: midnight in the site's time zone (America/New_York, UTC-5 in January).
+  const FUTURE_DUE = Date.parse('2999-01-01T00:00:00-05:00');
+  const BATCH = 3;
+  const emails = Array.from({ length: 10 }, (_, index) => `reader${index}@example.com`);
+  type Published = { newsletter?: { messages: number; more: boolean } };
+  const cron = (site: RunningSite, authorization?: string) =>
+    fetch(`${site.baseUrl}/api/publish`, { headers: authorization ? { Authorization: authorization } : {} });
+  const authorized = async (site: RunningSite): Promise<Published> => {
+    const response = await cron(site, `Bearer ${CRON_SECRET}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Published;
+  };
+
+  it('mails a post that went live to each confirmed subscriber once, in bounded batches, however calls overlap; a call without the secret sends nothing', async () => {
+    const url = testRedisUrl(REDIS_DB);
+    await flushRedis(url);
+    await seedRedis(url, emails);
+    const smtp = await startSmtp();
+    // Next writes the lists it makes again into the build folder: this server gets a copy of its own.
+    const copy = copyContractBuild(path.join(ROOT, inject('distDir')), 'newsletter-platform');
+    let host: RunningSite | undefined;
+    try {
+      const due = Date.now() + 25_000;
+      host = await startSite({
+        contentDir: inject('contentDir'),
+        distDir: path.relative(ROOT, copy),
+        siteUrl: inject('siteUrl'),
+        port: await freePort(),
+        nextStart: true,
+        extraEnv: {
+          PLATFORM_MODE: '1',
+          REDIS_URL: url,
+          SMTP_URL: smtp.url,
+          CLIENT_IP_HEADER: 'x-real-ip',
+          CRON_SECRET,
+          LECTERN_CLOCK_OFFSET_MS: String(FUTURE_DUE - due),
+          NEWSLETTER_BATCH_SIZE: String(BATCH),
+          // Slow enough that the batches of the overlapping calls are on the wire together.
+          NEWSLETTER_RATE: '20',
+          // The contract build's settings (global-setup.ts): the pages it generated are made again with them.
+          POSTS_PER_PAGE: '1',
+          PRERENDER_POSTS: '2',
+          PREWARM: '0',
+        },
+      });
+
+      // The first call records the posts live now, and mails none of them.
+      expect(await authorized(host)).toMatchObject({ newsletter: { messages: 0, more: false } });
+      expect(Date.now()).toBeLessThan(due - 1_000);
+      await sleep(due - Date.now() + 100);
+      expect((await cron(host)).status).toBe(401);
+      expect((await cron(host, 'Bearer not-the-secret')).status).toBe(401);
+      await sleep(1_000);
+      expect(smtp.messages).toEqual([]);
+
+      // Two calls at once, as two minutes' calls may overlap: each sends at most a batch before it
+      // answers, and the rest goes out in batches after the answers.
+      const pair = await Promise.all([authorized(host), authorized(host)]);
+      for (const published of pair) expect(published.newsletter?.messages).toBeLessThanOrEqual(BATCH);
+      expect(pair.some((published) => published.newsletter?.more)).toBe(true);
+      // No other call: what their batches left goes out in batches after their answers.
+      await until(() => smtp.messages.length >= emails.length, 'every message', 20_000);
+      await sleep(1_000);
+      expect(await authorized(host)).toMatchObject({ newsletter: { messages: 0, more: false } });
+
+      const { counts } = copies(smtp.messages);
+      expect([...counts.keys()].sort()).toEqual(emails.map((email) => `Future post ${email}`).sort());
+      expect([...counts.values()].every((count) => count === 1)).toBe(true);
+      const mail = smtp.messages[0]!;
+      expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+      expect(mail.text).toContain(`${inject('siteUrl')}/blog/future-post`);
+      expect(host.output()).toContain('newsletter: sending "future-post" to 10 subscribers');
+      expect(host.output()).toContain('newsletter: "future-post" done: 10 sent, 0 failed, 0 skipped');
+    } finally {
+      await host?.stop();
+      await smtp.close();
+      fs.rmSync(copy, { recursive: true, force: true });
     }
   }, 120_000);
 });

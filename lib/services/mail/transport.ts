@@ -53,21 +53,16 @@ export function message(mail: OutgoingMail, from: Sender, messageId?: string) {
  * SMTP through nodemailer when SMTP_URL is set; otherwise one readable .eml
  * file per message in MAIL_OUTBOX_DIR (default DATA_DIR/outbox). `siteName` is
  * asked for when a message is sent: the sender's name when MAIL_FROM gives none.
- * With `pool`, SMTP keeps a few connections open and sends at most `rate`
- * messages a second over them (0: no limit), for a long run of messages.
+ * `pooled`: SMTP keeps a few connections open, for a long run of messages (its
+ * sender keeps to a rate itself: a message handed over here goes out at once).
  */
-export function createTransport(settings: TransportSettings, siteName: () => string, pool?: { rate: number }): MailTransport {
+export function createTransport(settings: TransportSettings, siteName: () => string, pooled = false): MailTransport {
   const from = () => mailFrom(settings, siteName());
   const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.SITE_URL).hostname}>` : undefined);
   const smtpUrl = settings.SMTP_URL;
   if (smtpUrl) {
-    const transporter: Transporter = pool
-      ? nodemailer.createTransport({
-          url: smtpUrl,
-          pool: true,
-          maxConnections: POOL_CONNECTIONS,
-          ...(pool.rate > 0 ? { rateDelta: 1000, rateLimit: Math.max(1, Math.round(pool.rate)) } : {}),
-        })
+    const transporter: Transporter = pooled
+      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: POOL_CONNECTIONS })
       : nodemailer.createTransport(smtpUrl);
     return {
       kind: 'smtp',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 import { personalMail, renderNewsletterMail } from '@/lib/newsletter/mail';
-import { createNewsletter, type Newsletter, type NewsletterPost } from '@/lib/newsletter/sender';
+import { createNewsletter, pacer, type Newsletter, type NewsletterPost } from '@/lib/newsletter/sender';
 import { createTransport } from '@/lib/services/mail/transport';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { Store } from '@/lib/services/store/types';
@@ -56,10 +56,11 @@ afterEach(async () => {
   await store.close();
 });
 
-function newsletter(): Newsletter {
+/** A sender on the test's store (or on a view of it that does more around its calls). */
+function newsletter(on: Pick<Store, 'newsletter'> = store): Newsletter {
   const made = createNewsletter({
-    store,
-    transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, { rate: 0 }),
+    store: on,
+    transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
     clock: () => now,
     settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000 },
     log: { log: (line: string) => logged.push(line), warn: (line: string) => logged.push(line) },
@@ -186,5 +187,89 @@ describe('the newsletter sender', () => {
     ]);
     expect(await store.newsletter.rejections()).toEqual([expect.objectContaining({ email: 'gone@example.com', count: 2, suspended: true })]);
     expect(logged.some((line) => line.includes('suspended'))).toBe(true);
+  });
+
+  it('sends nothing to a reader who unsubscribes after their message was claimed and before it left', async () => {
+    await confirmed('stays@example.com');
+    await confirmed('leaves@example.com');
+    // Each claim is followed at once by leaves@'s unsubscribe, before any message of the batch is sent.
+    const unsubscribingAfterClaims: Pick<Store, 'newsletter'> = {
+      newsletter: {
+        ...store.newsletter,
+        claim: async (input) => {
+          const claimed = await store.newsletter.claim(input);
+          if (claimed.length > 0) await store.subscribers.unsubscribe('u-leaves@example.com', now);
+          return claimed;
+        },
+      },
+    };
+    const sender = newsletter(unsubscribingAfterClaims);
+    await settle(sender);
+    posts = [post('fresh'), ...posts];
+    await settle(sender);
+    expect(received('Title of fresh').map((mail) => mail.envelopeTo)).toEqual([['stays@example.com']]);
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', recipients: 2, sent: 1, skipped: 1, waiting: 0 });
+  });
+
+  it('sends in steps of at most a batch, none once its time has passed, and says when more may be due', async () => {
+    for (const index of [1, 2, 3, 4, 5]) await confirmed(`r${index}@example.com`);
+    const sender = newsletter();
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 0, more: false });
+    posts = [post('fresh'), ...posts];
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 2, more: true });
+    expect(received('Title of fresh')).toHaveLength(2);
+    expect(await sender.step({ messages: 2, until: now })).toEqual({ messages: 0, more: true });
+    expect(received('Title of fresh')).toHaveLength(2);
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 2, more: true });
+    expect(await sender.step({ messages: 2, until: now + 1000 })).toEqual({ messages: 1, more: false });
+    expect(
+      received('Title of fresh')
+        .map((mail) => mail.envelopeTo[0])
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5].map((index) => `r${index}@example.com`));
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', sent: 5, waiting: 0 });
+  });
+
+  it('sends each message once when steps of two senders on one store overlap', async () => {
+    const emails = Array.from({ length: 12 }, (_, index) => `r${index}@example.com`);
+    for (const email of emails) await confirmed(email);
+    const [one, two] = [newsletter(), newsletter()];
+    await one.step({ messages: 3, until: now + 1000 });
+    posts = [post('fresh'), ...posts];
+    for (let round = 0; round < 4; round++) {
+      await Promise.all([one.step({ messages: 3, until: now + 1000 }), two.step({ messages: 3, until: now + 1000 })]);
+    }
+    const recipients = received('Title of fresh').map((mail) => mail.envelopeTo[0]);
+    expect(recipients.toSorted()).toEqual(emails.toSorted());
+  });
+});
+
+describe('the pacer of a sender', () => {
+  it('gives each message its moment at the rate, waiting only for moments ahead of the clock', async () => {
+    let clock = 0;
+    const waits: number[] = [];
+    const pace = pacer(
+      4,
+      () => clock,
+      async (ms) => void waits.push(ms),
+    );
+    await Promise.all([pace(), pace(), pace()]);
+    expect(waits).toEqual([250, 500]);
+    clock = 2_000;
+    await pace();
+    clock = 2_100;
+    await pace();
+    expect(waits).toEqual([250, 500, 150]);
+  });
+
+  it('never waits at rate 0', async () => {
+    const waits: number[] = [];
+    const pace = pacer(
+      0,
+      () => 0,
+      async (ms) => void waits.push(ms),
+    );
+    await Promise.all([pace(), pace(), pace()]);
+    expect(waits).toEqual([]);
   });
 });

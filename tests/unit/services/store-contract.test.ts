@@ -520,6 +520,23 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await send('post')).toMatchObject({ skipped: 1, waiting: 1 });
     });
 
+    it('has a claimed message sent only while it waits and its address is confirmed: an unsubscribe after the claim skips it', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      await confirmed('a@example.com');
+      await confirmed('b@example.com');
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      expect(await claim('post', 3000)).toHaveLength(2);
+      await store.subscribers.unsubscribe('u-b@example.com', 3500);
+      expect(await store.newsletter.stillWanted('post', 'a@example.com')).toBe(true);
+      expect(await store.newsletter.stillWanted('post', 'b@example.com')).toBe(false);
+      expect(await send('post')).toMatchObject({ waiting: 1, skipped: 1 });
+      expect(await claim('post', 3000 + 60_000)).toMatchObject([{ email: 'a@example.com' }]);
+      await store.newsletter.markSent('post', ['a@example.com'], 4000);
+      expect(await store.newsletter.stillWanted('post', 'a@example.com')).toBe(false);
+      expect(await store.newsletter.stillWanted('post', 'b@example.com')).toBe(false);
+      expect(await store.newsletter.finish('post', 5000)).toMatchObject({ recipients: 2, sent: 1, skipped: 1, waiting: 0 });
+    });
+
     it('retries later with the attempts counted; a second permanent rejection suspends the address from later sends', async () => {
       await store.newsletter.recordBaseline([], 500);
       await confirmed('a@example.com');

@@ -59,21 +59,30 @@ export const ACTIVE_SENDS = luaScript({ keys: ['active'] }, `return redis.call('
 
 export const SEND_MAIL = luaScript({ keys: ['send'] }, `return redis.call('HGET', send, 'mail')`);
 
+// A waiting message whose address is no longer confirmed: settled as skipped, with its attempts kept.
+const SKIP = `
+local function skip(queue, send, deliveries, email)
+  local entry = redis.call('HGET', deliveries, email)
+  local attempts = entry and cjson.decode(entry).a or 0
+  redis.call('ZREM', queue, email)
+  redis.call('HSET', deliveries, email, cjson.encode({ s = 'skipped', a = attempts }))
+  redis.call('HINCRBY', send, 'skipped', 1)
+end`;
+
 export const CLAIM = luaScript(
   { keys: ['queue', 'send', 'deliveries', 'subscriberPrefix', 'tokenPrefix'], args: ['now', 'leaseMs', 'tokenHashes'] },
+  SKIP,
   `
 local hashes = cjson.decode(tokenHashes)
 local due = redis.call('ZRANGEBYSCORE', queue, '-inf', now, 'LIMIT', 0, #hashes)
 local out = {}
 for _, email in ipairs(due) do
   local subscriber = redis.call('HMGET', subscriberPrefix .. email, 'status', 'name')
-  local entry = redis.call('HGET', deliveries, email)
-  local attempts = entry and cjson.decode(entry).a or 0
   if subscriber[1] ~= 'confirmed' then
-    redis.call('ZREM', queue, email)
-    redis.call('HSET', deliveries, email, cjson.encode({ s = 'skipped', a = attempts }))
-    redis.call('HINCRBY', send, 'skipped', 1)
+    skip(queue, send, deliveries, email)
   else
+    local entry = redis.call('HGET', deliveries, email)
+    local attempts = entry and cjson.decode(entry).a or 0
     local hash = hashes[#out + 1]
     redis.call('ZADD', queue, tonumber(now) + tonumber(leaseMs), email)
     redis.call('SET', tokenPrefix .. hash, email)
@@ -81,6 +90,16 @@ for _, email in ipairs(due) do
   end
 end
 return out`,
+);
+
+export const STILL_WANTED = luaScript(
+  { keys: ['queue', 'send', 'deliveries', 'subscriber'], args: ['email'] },
+  SKIP,
+  `
+if not redis.call('ZSCORE', queue, email) then return 0 end
+if redis.call('HGET', subscriber, 'status') == 'confirmed' then return 1 end
+skip(queue, send, deliveries, email)
+return 0`,
 );
 
 export const MARK_SENT = luaScript(

@@ -15,6 +15,7 @@ import {
   SEND_MAIL,
   SENDS,
   START_SEND,
+  STILL_WANTED,
 } from './redis-scripts';
 import { SUSPEND_AFTER_REJECTIONS, type NewsletterSend, type NewsletterStore } from './types';
 
@@ -96,6 +97,14 @@ export function redisNewsletter(run: ScriptRunner): NewsletterStore {
         const [email, name, attempts, unsubscribeTokenHash] = row.map(String);
         return { slug, email: email ?? '', ...(name ? { name } : {}), attempts: Number(attempts), unsubscribeTokenHash: unsubscribeTokenHash ?? '' };
       });
+    },
+
+    async stillWanted(slug, email) {
+      const wanted = await run(STILL_WANTED, {
+        keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), subscriber: `subscriber:${email}` },
+        args: { email },
+      });
+      return Number(wanted) === 1;
     },
 
     async markSent(slug, emails) {

@@ -111,6 +111,23 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
         .immediate();
     },
 
+    async stillWanted(slug, email) {
+      return db
+        .transaction(() => {
+          const row = db
+            .prepare<[string, string], { attempts: number; status: string | null }>(
+              `SELECT d.attempts, s.status FROM newsletter_deliveries d LEFT JOIN subscribers s ON s.email = d.email
+               WHERE d.slug = ? AND d.email = ? AND d.status = 'waiting'`,
+            )
+            .get(slug, email);
+          if (!row) return false;
+          if (row.status === 'confirmed') return true;
+          settle.run('skipped', row.attempts, null, slug, email);
+          return false;
+        })
+        .immediate();
+    },
+
     async markSent(slug, emails) {
       const sent = db.prepare(`UPDATE newsletter_deliveries SET status = 'sent', last_error = NULL WHERE slug = ? AND email = ? AND status = 'waiting'`);
       db.transaction(() => {

@@ -51,6 +51,13 @@ export interface NewsletterStore {
    * who is no longer confirmed is settled as skipped instead.
    */
   claim(input: { slug: string; now: number; leaseMs: number; tokenHashes: readonly string[] }): Promise<NewsletterDelivery[]>;
+  /**
+   * The last look at a claimed message before it is handed to SMTP: true
+   * while it is still waiting and its address is confirmed. An address no
+   * longer confirmed (unsubscribed since the claim) has the message settled
+   * as skipped; a message settled meanwhile is not to be sent again.
+   */
+  stillWanted(slug: string, email: string): Promise<boolean>;
   /** Settles messages as sent (several at once: one write for the messages that finished together). */
   markSent(slug: string, emails: readonly string[], now: number): Promise<void>;
   retryLater(slug: string, email: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
