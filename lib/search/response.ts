@@ -1,5 +1,5 @@
 import { lastModified } from '../content/source';
-import { problem } from '../http/problem';
+import { invalidQuery } from '../http/query';
 import { jsonResponse } from '../http/responses';
 import { parseSearchQuery, type SearchQuery, type SearchResults } from './site';
 
@@ -10,9 +10,6 @@ import { parseSearchQuery, type SearchQuery, type SearchResults } from './site';
  */
 export async function searchResponse(params: URLSearchParams, search: (query: SearchQuery) => SearchResults | Promise<SearchResults>): Promise<Response> {
   const query = parseSearchQuery(params);
-  if (!query.ok) {
-    const [first] = query.errors;
-    return problem('invalid-query', first ? `${first.path} ${first.message}` : 'The query is invalid.', { errors: query.errors });
-  }
+  if (!query.ok) return invalidQuery(query.errors);
   return jsonResponse(await search(query.query), { lastModified: lastModified() });
 }
