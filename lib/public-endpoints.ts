@@ -69,7 +69,7 @@ export type ReadOperation = {
 };
 
 /** A response of one status with a body of one text media type, for an operation's `responses`. */
-export const textStatus = (type: string, description: string): OpenApiResponse => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+const textStatus = (type: string, description: string): OpenApiResponse => ({ description, content: { [type]: { schema: { type: 'string' } } } });
 const slugParameter = (what: string) => ({ slug: { description: `The ${what} slug.`, pattern: SLUG_PATTERN.source } });
 const tagParameter = (description: string) => ({ tag: { description } });
 /** A page's body: HTML, or its markdown when Accept ranks text/markdown first. */
