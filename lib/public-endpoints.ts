@@ -1,14 +1,21 @@
+import type { z } from 'zod';
 import { config } from './config';
-import { FEED_ITEM_COUNT, feedTypes } from './feeds/feeds';
+import { blogListSchema, blogQuerySchema } from './feeds/blog-json';
+import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
+import type { QuerySchema } from './http/query';
 import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX } from './search/site';
+import { SLUG_PATTERN } from './content/schema';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchQuerySchema, searchResultsSchema } from './search/site';
+import { problemStatus, type OpenApiResponse } from './write-routes/route';
 
 /**
  * THE list of what a reader or an agent can GET here: the fixed HTML pages,
  * their markdown twins, the feeds, the agent files and the read API. llms.txt,
  * the API catalog, /openapi.json, the docs page and the sitemap all read it,
- * each taking the entries that belong to it.
+ * each taking the entries that belong to it. An entry is the endpoint's whole
+ * description: /openapi.json only assembles the entries (lib/agents/openapi.ts),
+ * and a route that reads a query validates it with its entry's `query`.
  */
 
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
@@ -35,7 +42,38 @@ export type PublicEndpoint = {
   sitemap?: 'posts' | 'undated';
   /** Its row in the read-endpoint table of /docs/api: the longer text, and the path or type shown when they differ. */
   docs?: { text: string; path?: string; type?: string };
+  /** What /openapi.json says of its GET beyond what its kind gives; a page is documented there only with one. */
+  operation?: ReadOperation;
 };
+
+/**
+ * The GET of a read endpoint as /openapi.json describes it. Every read answers a 200 of its
+ * type, a 304 and a 412 (it keeps validators), and a 400 when a path parameter does not decode
+ * (in the form its 404 takes); the rest is said here.
+ */
+export type ReadOperation = {
+  /** Said under the summary (the entry's description). */
+  description?: string;
+  /** The query parameters, each given at most once: the schema its route reads the query with (lib/http/query.ts). */
+  query?: QuerySchema;
+  /** Each `{name}` of the path: what it is, and the pattern a value matches when it has one. */
+  pathParameters?: Record<string, { description: string; pattern?: string }>;
+  /** The 200's body: a zod schema, under its name in components.schemas, or a JSON Schema written out. Else a string, or any object for a JSON type. */
+  body?: { name: string; schema: z.ZodType } | { jsonSchema: Record<string, unknown> };
+  /** The 200's media type where it says more than `type` (a profile). */
+  type?: string;
+  /** Statuses beside those every read answers. */
+  responses?: Record<string, OpenApiResponse>;
+  /** A redirect answers its `responses` only: no 200, no validators. */
+  redirect?: boolean;
+};
+
+/** A response of one status with a body of one text media type, for an operation's `responses`. */
+const textStatus = (type: string, description: string): OpenApiResponse => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+const slugParameter = (what: string) => ({ slug: { description: `The ${what} slug.`, pattern: SLUG_PATTERN.source } });
+const tagParameter = (description: string) => ({ tag: { description } });
+/** A page's body: HTML, or its markdown when Accept ranks text/markdown first. */
+export const pageContent = { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } };
 
 type Facts = Pick<PublicEndpoint, 'path' | 'title' | 'description'> & Partial<PublicEndpoint>;
 
@@ -53,6 +91,31 @@ const feed = (facts: Facts & { type: string; docs: PublicEndpoint['docs'] }): Pu
 const agentFile = (facts: Facts): PublicEndpoint => ({ type: 'text/markdown', kind: 'agent-file', llms: 'agent-files', catalog: true, ...facts });
 
 const api = (facts: Facts): PublicEndpoint => ({ type: 'application/json', kind: 'api', catalog: false, ...facts });
+
+/** What /.well-known/mcp.json holds (lib/mcp/card.ts): the fields a client can count on. */
+const serverCardSchema = {
+  type: 'object',
+  required: ['name', 'version', 'remotes', 'capabilities', 'tools'],
+  properties: {
+    name: { type: 'string' },
+    version: { type: 'string' },
+    description: { type: 'string' },
+    websiteUrl: { type: 'string', format: 'uri' },
+    protocolVersion: { type: 'string' },
+    remotes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'url'],
+        properties: { type: { const: 'streamable-http' }, url: { type: 'string', format: 'uri' } },
+      },
+    },
+    capabilities: { type: 'object' },
+    instructions: { type: 'string' },
+    tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+    resources: { type: 'array', items: { type: 'object', required: ['uri', 'name'] } },
+  },
+};
 
 /** Every public read endpoint, in the order llms.txt and the docs list them. */
 export function publicEndpoints(): PublicEndpoint[] {
@@ -89,6 +152,11 @@ export function publicEndpoints(): PublicEndpoint[] {
       llms: 'optional',
       catalog: true,
       docs: { text: 'Every published post, newest first: {"posts":[…]}. Optional limit: a positive integer.' },
+      operation: {
+        query: blogQuerySchema,
+        body: { name: 'BlogList', schema: blogListSchema },
+        responses: { '400': problemStatus('`limit` is not a positive integer, or is repeated.') },
+      },
     }),
     api({
       path: '/api/search',
@@ -99,6 +167,17 @@ export function publicEndpoints(): PublicEndpoint[] {
         path: '/api/search?q=…&limit=…',
         text: `Published posts matching every word of q (1 to ${SEARCH_QUERY_MAX_LENGTH} characters, at most ${SEARCH_WORDS_MAX} different words; prefixes and small typos match; title and tags weigh most), best first: {"query","total","results":[…]}, each result with slug, title, description, date, tags, url, markdownUrl, section and sectionUrl (the section of the best match, with its #anchor), a plain-text snippet and marks (the matched words' offsets in it). limit: 1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}.`,
       },
+      operation: {
+        description:
+          'Title and tags weigh most; prefixes and small typos match. Each result names the section of its best match and gives a plain-text snippet with the matched words as offsets. Answered per query (never rate limited); cacheable like every read.',
+        query: searchQuerySchema,
+        body: { name: 'SearchResults', schema: searchResultsSchema },
+        responses: {
+          '400': problemStatus(
+            '`q` is missing, empty, longer than allowed, has too many different words or is repeated, or `limit` is not an integer in range; `errors` names the parameter.',
+          ),
+        },
+      },
     }),
     api({
       path: '/api/blog/{slug}/markdown',
@@ -106,16 +185,18 @@ export function publicEndpoints(): PublicEndpoint[] {
       title: 'A post as markdown',
       description: 'A post as markdown, YAML frontmatter first.',
       docs: { text: 'The markdown source of one post, YAML frontmatter first.' },
+      operation: { pathParameters: slugParameter('post'), responses: { '404': problemStatus('No published post has this slug.') } },
     }),
     {
       path: '/blog/{slug}.md',
       type: 'text/markdown',
       title: 'A post as markdown',
-      description: 'The same markdown at the post URL plus .md.',
+      description: 'The post as markdown, YAML frontmatter first, at its URL plus .md.',
       kind: 'markdown-twin',
       page: '/blog/{slug}',
       catalog: false,
       docs: { text: 'The same markdown, at the post URL plus .md.' },
+      operation: { pathParameters: slugParameter('post'), responses: { '404': textStatus('text/markdown', 'Not found.') } },
     },
     page({
       path: '/blog/{slug}',
@@ -126,15 +207,24 @@ export function publicEndpoints(): PublicEndpoint[] {
         type: 'text/markdown',
         text: 'The same markdown, chosen by content negotiation (q-values honoured; responses vary on Accept).',
       },
+      operation: {
+        pathParameters: slugParameter('post'),
+        responses: { '404': { description: 'Not found (HTML, or markdown when negotiated).', content: pageContent } },
+      },
     }),
     {
       path: '/tags/{tag}.md',
       type: 'text/markdown',
       title: 'A tag page as markdown',
-      description: 'Markdown twin of a tag page: its posts, newest first.',
+      description: 'Its posts, newest first, linked to their markdown.',
       kind: 'markdown-twin',
       page: '/tags/{tag}',
       catalog: false,
+      operation: {
+        description: 'The tag page itself answers the same to an Accept header that ranks text/markdown first.',
+        pathParameters: tagParameter('The tag slug, as in the tag page URL.'),
+        responses: { '404': textStatus('text/markdown', 'No published post has this tag.') },
+      },
     },
     agentFile({
       path: '/api/home/markdown',
@@ -164,6 +254,7 @@ export function publicEndpoints(): PublicEndpoint[] {
       title: 'JSON Feed',
       description: 'JSON Feed 1.1 of the newest posts with full content.',
       docs: { text: feedText('JSON Feed 1.1', 'content_html') },
+      operation: { body: { name: 'JsonFeed', schema: jsonFeedSchema } },
     }),
     feed({
       path: '/tags/{tag}/rss.xml',
@@ -173,6 +264,10 @@ export function publicEndpoints(): PublicEndpoint[] {
       llms: undefined,
       catalog: false,
       docs: { text: `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag ({tag} as in the tag page URL /tags/{tag}).` },
+      operation: {
+        pathParameters: tagParameter('The tag as its page URL spells it (/tags/{tag}).'),
+        responses: { '404': textStatus('text/html', 'No published post has this tag (the HTML 404 page).') },
+      },
     }),
 
     api({
@@ -181,6 +276,14 @@ export function publicEndpoints(): PublicEndpoint[] {
       title: 'App download',
       description: 'Redirect to the current build of a desktop app.',
       docs: { type: '302 redirect', text: 'Redirects to the current build of a desktop app.' },
+      operation: {
+        redirect: true,
+        pathParameters: slugParameter('app'),
+        responses: {
+          '302': { description: 'The current build.', headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } },
+          '404': problemStatus('No app has this slug.'),
+        },
+      },
     }),
     page({
       path: '/blog/page/{n}',
@@ -199,12 +302,14 @@ export function publicEndpoints(): PublicEndpoint[] {
       title: 'API catalog',
       description: 'RFC 9727 catalog of the files and endpoints.',
       catalog: false,
+      operation: { type: API_CATALOG_TYPE },
     }),
     agentFile({
       path: MCP_SERVER_CARD_PATH,
       type: 'application/json',
       title: 'MCP server card',
       description: 'Name, version, endpoint, capabilities, tools and resources of the MCP server (draft SEP-2127 server card).',
+      operation: { body: { jsonSchema: serverCardSchema } },
     }),
     agentFile({ path: '/sitemap.xml', type: 'application/xml', title: 'Sitemap', description: 'Every indexable page.', llms: 'optional' }),
     {

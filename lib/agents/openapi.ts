@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { absoluteUrl, config } from '../config';
 import { site } from '../content';
-import { blogListSchema } from '../feeds/blog-json';
-import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, paymentsWebhookRoute, STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
-import { MCP_ALLOW, MCP_SERVER_CARD_PATH, MCP_TOOLS } from './mcp-names';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchResultsSchema } from '../search/site';
+import { MCP_ALLOW, MCP_TOOLS } from './mcp-names';
 import { problemTypes } from '../http/problem';
+import { queryParameters } from '../http/query';
 import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
-import { API_CATALOG_TYPE, publicEndpoints } from '../public-endpoints';
+import { problemStatus } from '../write-routes/route';
+import { pageContent, publicEndpoints, type PublicEndpoint } from '../public-endpoints';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({
@@ -27,18 +26,6 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Recor
   return generated;
 }
 
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const text = (type: string, description: string) => ({ description, content: { [type]: { schema: { type: 'string' } } } });
-const slugParam = (what: string) => ({
-  name: 'slug',
-  in: 'path',
-  required: true,
-  description: `The ${what} slug.`,
-  schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' },
-});
 const readHeaders = {
   ETag: { $ref: '#/components/headers/ETag' },
   'Last-Modified': { $ref: '#/components/headers/LastModified' },
@@ -58,31 +45,73 @@ const preconditionFailed = {
   description: 'If-Match names no ETag of this representation (or If-Unmodified-Since is before Last-Modified).',
   headers: { ETag: readHeaders.ETag },
 };
-/** A path parameter whose percent-escapes do not decode to UTF-8: answered before any route, in the form the URL asks for. */
-const undecodable = (content: Record<string, unknown>) => ({ description: 'The URL has a malformed percent-encoding (it does not decode to UTF-8).', content });
-const undecodableProblem = undecodable({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
-const undecodableMarkdown = undecodable({ 'text/markdown': { schema: { type: 'string' } } });
-const undecodablePage = undecodable({ 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } });
 
 /**
- * Each fixed file of the one list of public endpoints as a 200 of its media
- * type; a path with more to say (parameters, schemas, other statuses) is
- * written out below and replaces its entry here.
+ * A path parameter whose percent-escapes do not decode to UTF-8 is answered before any route, in
+ * the form lectern's server gives such a URL (lib/server/unroutable.ts): a problem under /api/,
+ * markdown for a .md URL, else the page or its markdown.
  */
-function plainReads() {
-  const files = publicEndpoints().filter((entry) => entry.kind !== 'page' && !entry.path.includes('{'));
-  return Object.fromEntries(
-    files.map((entry) => [
-      entry.path,
-      read(entry.kind === 'markdown-twin' ? `Markdown twin of a page: ${entry.description}` : entry.description, text(entry.type, entry.title)),
-    ]),
-  );
+function undecodable(path: string) {
+  const content = path.startsWith('/api/')
+    ? { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }
+    : path.endsWith('.md')
+      ? { 'text/markdown': { schema: { type: 'string' } } }
+      : pageContent;
+  return { description: 'The URL has a malformed percent-encoding (it does not decode to UTF-8).', content };
 }
 
-function read(summary: string, ok: Record<string, unknown>, extra: Record<string, unknown> = {}, parameters: unknown[] = [], headers: object = readHeaders) {
+/** The 200's body of an entry: its named schema, its JSON Schema, else any object for a JSON type and a string otherwise. */
+function body(entry: PublicEndpoint): Record<string, unknown> {
+  const given = entry.operation?.body;
+  if (given && 'name' in given) return { $ref: `#/components/schemas/${given.name}` };
+  if (given) return given.jsonSchema;
+  return { type: /json/.test(entry.type) ? 'object' : 'string' };
+}
+
+/** The GET of one entry of the public endpoints, from what the entry says of it (lib/public-endpoints.ts). */
+function read(entry: PublicEndpoint) {
+  const { path, kind } = entry;
+  const operation = entry.operation ?? {};
+  const summary = kind === 'markdown-twin' ? `Markdown twin of ${entry.page}: ${entry.description}` : entry.description;
+  const parameters = [
+    ...Object.entries(operation.pathParameters ?? {}).map(([name, { description, pattern }]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description,
+      schema: { type: 'string', ...(pattern ? { pattern } : {}) },
+    })),
+    ...(kind === 'page' ? [{ name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }] : []),
+    ...(operation.query ? queryParameters(operation.query) : []),
+  ];
+  const ok =
+    kind === 'page'
+      ? { description: 'The page or its markdown (Vary: Accept).', headers: pageHeaders, content: pageContent }
+      : { description: entry.title, headers: readHeaders, content: { [operation.type ?? entry.type]: { schema: body(entry) } } };
+  const validated = operation.redirect ? {} : { '200': ok, '304': notModified, '412': preconditionFailed };
   return {
-    get: { summary, parameters, responses: { '200': { ...ok, headers }, '304': notModified, '412': preconditionFailed, ...extra } },
+    get: {
+      summary,
+      ...(operation.description ? { description: operation.description } : {}),
+      parameters,
+      responses: { ...validated, ...(path.includes('{') ? { '400': undecodable(path) } : {}), ...operation.responses },
+    },
   };
+}
+
+/** Every read endpoint /openapi.json documents: each file, feed and API of the public list, and the pages with an operation of their own. */
+function reads() {
+  const documented = publicEndpoints().filter((entry) => entry.kind !== 'page' || entry.operation);
+  return Object.fromEntries(documented.map((entry) => [entry.path, read(entry)]));
+}
+
+/** The named schemas of the read endpoints' bodies, for components.schemas. */
+function bodySchemas() {
+  return Object.fromEntries(
+    publicEndpoints().flatMap(({ operation }) =>
+      operation?.body && 'name' in operation.body ? [[operation.body.name, jsonSchema(operation.body.schema)]] : [],
+    ),
+  );
 }
 
 /** A camel-case name for each operation from its method and path: GET /blog/{slug}.md is getBlogBySlugMd. */
@@ -141,20 +170,20 @@ function write(route: AnyWriteRoute) {
           description: 'Form posts (urlencoded) are redirected to a result page.',
           headers: { Location: { required: true, schema: { type: 'string' } }, ...limitHeaders },
         },
-        '400': problemResponse('The body is not valid: `errors` names each field.'),
-        '403': problemResponse('A browser post from another origin.'),
+        '400': problemStatus('The body is not valid: `errors` names each field.'),
+        '403': problemStatus('A browser post from another origin.'),
         '405': { description: 'Only POST is allowed.', headers: { Allow: { schema: { type: 'string', const: 'POST' } } } },
-        '413': problemResponse(`The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`),
-        '415': problemResponse(route.multipart ? 'The body is neither JSON, urlencoded nor multipart.' : 'The body is neither JSON nor urlencoded.'),
+        '413': problemStatus(`The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`),
+        '415': problemStatus(route.multipart ? 'The body is neither JSON, urlencoded nor multipart.' : 'The body is neither JSON nor urlencoded.'),
         '429': {
           description: 'Over the limit of this route for this client.',
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
-        '500': problemResponse(
+        '500': problemStatus(
           "The site runs without lectern's server (`next start`), so no client address is known; nothing was kept. Run it with `npm start`.",
         ),
-        '503': problemResponse('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
+        '503': problemStatus('A service the route needs is not configured (payments, IndexNow), or the submission could not be stored; nothing was kept.'),
         ...route.responses,
       },
     },
@@ -184,16 +213,16 @@ function mcp() {
         '200': jsonRpc('The JSON-RPC response.'),
         '202': { description: 'A notification or response: accepted, no body.', headers: limitHeaders },
         '400': jsonRpc('Not a JSON-RPC message, or a batch (a JSON-RPC error).'),
-        '403': problemResponse('The Origin header names another site.'),
+        '403': problemStatus('The Origin header names another site.'),
         '406': jsonRpc('Accept does not list both application/json and text/event-stream.'),
-        '413': problemResponse(`The body is larger than ${MCP_BODY_LIMIT / 1024} KiB.`),
+        '413': problemStatus(`The body is larger than ${MCP_BODY_LIMIT / 1024} KiB.`),
         '415': jsonRpc('The body is not application/json.'),
         '429': {
           description: 'Over the limit of this route for this client.',
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
-        '500': problemResponse("The site runs without lectern's server (`next start`), so no client address is known. Run it with `npm start`."),
+        '500': problemStatus("The site runs without lectern's server (`next start`), so no client address is known. Run it with `npm start`."),
       },
     },
     options: { summary: 'The methods /mcp answers.', responses: { '204': { description: 'No body.', headers: allow } } },
@@ -217,151 +246,7 @@ export function openApiDocument() {
     servers: [{ url: config().siteUrl }],
     externalDocs: { url: absoluteUrl('/docs/api') },
     paths: withOperationIds({
-      ...plainReads(),
-      '/api/blog': read(
-        'Every published post, newest first.',
-        { description: 'The post list.', content: { 'application/json': { schema: { $ref: '#/components/schemas/BlogList' } } } },
-        { '400': problemResponse('`limit` is not a positive integer, or is repeated.') },
-        [
-          {
-            name: 'limit',
-            in: 'query',
-            required: false,
-            description: 'Return at most this many posts (a positive integer; above the count returns all).',
-            schema: { type: 'string', pattern: '^[0-9]*[1-9][0-9]*$' },
-          },
-        ],
-      ),
-      '/api/search': {
-        get: {
-          summary:
-            'Published posts matching every word of q, best first (title and tags weigh most; prefixes and small typos match), each with the section of its best match and a plain-text snippet with the matched words given as offsets.',
-          description: 'Answered per query (never rate limited); cacheable like every read.',
-          parameters: [
-            {
-              name: 'q',
-              in: 'query',
-              required: true,
-              description: `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once, with at most ${SEARCH_WORDS_MAX} different words (repeated words and common ones such as "the" are not counted).`,
-              schema: { type: 'string', minLength: 1, maxLength: SEARCH_QUERY_MAX_LENGTH },
-            },
-            {
-              name: 'limit',
-              in: 'query',
-              required: false,
-              description: `How many results at most: an integer from 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`,
-              schema: { type: 'string', pattern: '^[0-9]+$' },
-            },
-          ],
-          responses: {
-            '200': {
-              description: 'The matching posts.',
-              headers: {
-                ETag: readHeaders.ETag,
-                'Last-Modified': readHeaders['Last-Modified'],
-                'Cache-Control': readHeaders['Cache-Control'],
-                'Access-Control-Allow-Origin': readHeaders['Access-Control-Allow-Origin'],
-              },
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/SearchResults' } } },
-            },
-            '304': notModified,
-            '400': problemResponse(
-              '`q` is missing, empty, longer than allowed, has too many different words or is repeated, or `limit` is not an integer in range; `errors` names the parameter.',
-            ),
-            '412': preconditionFailed,
-          },
-        },
-      },
-      '/api/blog/{slug}/markdown': read(
-        'A post as markdown, YAML frontmatter first.',
-        text('text/markdown', 'The post source.'),
-        { '400': undecodableProblem, '404': problemResponse('No published post has this slug.') },
-        [slugParam('post')],
-      ),
-      '/blog/{slug}.md': read(
-        'The same markdown at the post URL plus .md.',
-        text('text/markdown', 'The post source.'),
-        { '400': undecodableMarkdown, '404': text('text/markdown', 'Not found.') },
-        [slugParam('post')],
-      ),
-      '/blog/{slug}': read(
-        'The post page; markdown when Accept ranks text/markdown above text/html.',
-        {
-          description: 'The page or its markdown (Vary: Accept).',
-          content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
-        },
-        {
-          '400': undecodablePage,
-          '404': {
-            description: 'Not found (HTML, or markdown when negotiated).',
-            content: { 'text/html': { schema: { type: 'string' } }, 'text/markdown': { schema: { type: 'string' } } },
-          },
-        },
-        [slugParam('post'), { name: 'Accept', in: 'header', required: false, schema: { type: 'string' }, example: 'text/markdown' }],
-        pageHeaders,
-      ),
-      '/feed.json': read(`JSON Feed 1.1 of the newest ${FEED_ITEM_COUNT} posts, full HTML in content_html.`, {
-        description: 'The feed.',
-        content: { [feedTypes.json]: { schema: { $ref: '#/components/schemas/JsonFeed' } } },
-      }),
-      '/tags/{tag}/rss.xml': read(
-        `RSS 2.0 feed of the newest ${FEED_ITEM_COUNT} posts with one tag.`,
-        text(feedTypes.rss, 'The feed.'),
-        { '400': undecodablePage, '404': text('text/html', 'No published post has this tag (the HTML 404 page).') },
-        [{ name: 'tag', in: 'path', required: true, description: 'The tag as its page URL spells it (/tags/{tag}).', schema: { type: 'string' } }],
-      ),
-      '/api/apps/{slug}/download': {
-        get: {
-          summary: 'Redirect to the current build of a desktop app.',
-          parameters: [slugParam('app')],
-          responses: {
-            '302': { description: 'The current build.', headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } },
-            '400': undecodableProblem,
-            '404': problemResponse('No app has this slug.'),
-          },
-        },
-      },
-      '/tags/{tag}.md': read(
-        'Markdown twin of a tag page: its posts, newest first, linked to their markdown. The tag page itself answers the same to an Accept header that ranks text/markdown first.',
-        text('text/markdown', 'The tag page.'),
-        { '400': undecodableMarkdown, '404': text('text/markdown', 'No published post has this tag.') },
-        [{ name: 'tag', in: 'path', required: true, description: 'The tag slug, as in the tag page URL.', schema: { type: 'string' } }],
-      ),
-      [MCP_SERVER_CARD_PATH]: read('MCP server card (draft SEP-2127): the MCP server, its endpoint and what it offers.', {
-        description: 'The server card.',
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['name', 'version', 'remotes', 'capabilities', 'tools'],
-              properties: {
-                name: { type: 'string' },
-                version: { type: 'string' },
-                description: { type: 'string' },
-                websiteUrl: { type: 'string', format: 'uri' },
-                protocolVersion: { type: 'string' },
-                remotes: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['type', 'url'],
-                    properties: { type: { const: 'streamable-http' }, url: { type: 'string', format: 'uri' } },
-                  },
-                },
-                capabilities: { type: 'object' },
-                instructions: { type: 'string' },
-                tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
-                resources: { type: 'array', items: { type: 'object', required: ['uri', 'name'] } },
-              },
-            },
-          },
-        },
-      }),
-      '/openapi.json': read('This document.', { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }),
-      '/.well-known/api-catalog': read('RFC 9727 API catalog.', {
-        description: 'The linkset.',
-        content: { [API_CATALOG_TYPE]: { schema: { type: 'object' } } },
-      }),
+      ...reads(),
       ...Object.fromEntries(writeRoutes.map((route) => [route.path, write(route)])),
       [otherRouteLimits.mcp.path]: mcp(),
       [paymentsWebhookRoute.path]: {
@@ -376,9 +261,9 @@ export function openApiDocument() {
               description: 'Received.',
               content: { 'application/json': { schema: { type: 'object', properties: { received: { type: 'boolean' }, outcome: { type: 'string' } } } } },
             },
-            '400': problemResponse('The signature does not match the body.'),
-            '413': problemResponse(`The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`),
-            '503': problemResponse('Payments are not configured, or the event could not be handled right now (Stripe sends it again).'),
+            '400': problemStatus('The signature does not match the body.'),
+            '413': problemStatus(`The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`),
+            '503': problemStatus('Payments are not configured, or the event could not be handled right now (Stripe sends it again).'),
           },
         },
       },
@@ -386,9 +271,7 @@ export function openApiDocument() {
     components: {
       schemas: {
         Problem: jsonSchema(problemSchema),
-        BlogList: jsonSchema(blogListSchema),
-        JsonFeed: jsonSchema(jsonFeedSchema),
-        SearchResults: jsonSchema(searchResultsSchema),
+        ...bodySchemas(),
         ...requestSchemas,
       },
       headers: {

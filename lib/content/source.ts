@@ -1,5 +1,5 @@
 import { newestChange } from './dates';
-import { builtPosts, builtTags, prerenderedPosts, publishedPosts, staticParams, type Post } from './index';
+import { builtPosts, builtTags, prerenderedPosts, publishedPosts, staticParams, tagBySlug, type Post, type Tag } from './index';
 import { laterPageNumbers } from './pagination';
 
 /**
@@ -22,6 +22,18 @@ export function postParams(): { slug: string }[] {
 /** `/tags/[tag]` and the routes below it: one entry per tag. */
 export function tagParams(): { tag: string }[] {
   return staticParams(() => builtTags().map(({ slug }) => ({ tag: slug })));
+}
+
+/**
+ * The GET of a file below `/tags/[tag]` (its markdown, its feed): `found` answers a tag of a live
+ * post, `missing` any other value of the segment.
+ */
+export function tagFileGet(found: (tag: Tag) => Response | Promise<Response>, missing: (slug: string) => Response) {
+  return async (_request: Request, { params }: { params: Promise<{ tag: string }> }): Promise<Response> => {
+    const { tag: slug } = await params;
+    const tag = tagBySlug(slug);
+    return tag ? found(tag) : missing(slug);
+  };
 }
 
 /** `/blog/page/[page]`: the later pages of the blog, 2 to the last. */

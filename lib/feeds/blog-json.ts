@@ -2,20 +2,14 @@ import { z } from 'zod';
 import { publishedPosts, type Post } from '../content';
 import { latestPosts } from '../content/source';
 
-/** `limit`: a positive integer in decimal digits, given at most once. */
+/** The query of `/api/blog`, as its route reads it (lib/http/query.ts). */
 export const blogQuerySchema = z.object({
   limit: z
-    .array(z.string())
-    .max(1, 'must be given at most once')
-    .transform((values) => values[0])
-    .pipe(
-      z
-        .string()
-        .regex(/^\d+$/, 'must be a positive integer')
-        .transform((value) => Number(value))
-        .refine((value) => value >= 1, 'must be a positive integer')
-        .optional(),
-    ),
+    .string()
+    .regex(/^[0-9]*[1-9][0-9]*$/, 'must be a positive integer')
+    .transform((value) => Number(value))
+    .optional()
+    .describe('Return at most this many posts (a positive integer; above the count returns all).'),
 });
 
 export const blogEntrySchema = z.object({

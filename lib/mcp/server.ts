@@ -47,8 +47,29 @@ const connectorDocumentSchema = z.object({
 });
 const postSchema = z.object({ slug: z.string(), title: z.string(), url: z.url(), markdownUrl: z.url() });
 
-function noSuchPost(slug: string, tools: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `No published post has the slug "${slug}". ${tools} give the slugs.` }] };
+/** A tool that reads one published post, named by its slug in the input field `slug.name`: an unknown slug is an error result naming the tools (`slug.from`) that give slugs. */
+function registerPostTool(
+  server: McpServer,
+  name: string,
+  tool: { title: string; description: string; slug: { name: string; description: string; from: string }; output: z.ZodObject },
+  answer: (post: Post) => CallToolResult,
+): void {
+  server.registerTool(
+    name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: { [tool.slug.name]: z.string().max(200).describe(tool.slug.description) },
+      outputSchema: tool.output.shape,
+      annotations: readOnly,
+    },
+    (input): CallToolResult => {
+      const slug = String(input[tool.slug.name]);
+      const post = publishedPost(slug);
+      if (post) return answer(post);
+      return { isError: true, content: [{ type: 'text', text: `No published post has the slug "${slug}". ${tool.slug.from} give the slugs.` }] };
+    },
+  );
 }
 
 /**
@@ -83,18 +104,16 @@ export function createMcpServer(): McpServer {
     },
   );
 
-  server.registerTool(
+  registerPostTool(
+    server,
     'fetch',
     {
       title: 'Fetch a post',
       description: 'One published post by its id (the slug, as search gives it): its markdown text, title, canonical URL and metadata.',
-      inputSchema: { id: z.string().max(200).describe('The id from a search result: the post slug.') },
-      outputSchema: connectorDocumentSchema.shape,
-      annotations: readOnly,
+      slug: { name: 'id', description: 'The id from a search result: the post slug.', from: 'search and list_posts' },
+      output: connectorDocumentSchema,
     },
-    ({ id }): CallToolResult => {
-      const post = publishedPost(id);
-      if (!post) return noSuchPost(id, 'search and list_posts');
+    (post) => {
       const document = {
         id: post.slug,
         title: post.title,
@@ -131,21 +150,17 @@ export function createMcpServer(): McpServer {
     },
   );
 
-  server.registerTool(
+  registerPostTool(
+    server,
     'get_post',
     {
       title: 'Get a post',
       description: 'One published post as markdown, YAML frontmatter first: the same bytes as its URL plus .md.',
-      inputSchema: { slug: z.string().max(200).describe('The post slug, as in /blog/{slug}.') },
-      outputSchema: postSchema.shape,
-      annotations: readOnly,
+      slug: { name: 'slug', description: 'The post slug, as in /blog/{slug}.', from: 'list_posts and search_posts' },
+      output: postSchema,
     },
-    ({ slug }): CallToolResult => {
-      const post = publishedPost(slug);
-      if (!post) return noSuchPost(slug, 'list_posts and search_posts');
-      // The markdown stays the first (text) item, as before; the URL comes with it.
-      return { content: [{ type: 'text', text: post.source }, resourceLink(post)], structuredContent: postFacts(post) };
-    },
+    // The markdown stays the first (text) item, as before; the URL comes with it.
+    (post) => ({ content: [{ type: 'text', text: post.source }, resourceLink(post)], structuredContent: postFacts(post) }),
   );
 
   server.registerTool(

@@ -38,27 +38,22 @@ export type WriteRouteAddress<Name extends string = string> = {
 
 const minutes = (count: number) => count * 60;
 
+/** Every checkout has one limit: each holds seats or starts a Stripe session, counted by the /48 (PAYMENTS_IPV6_PREFIX). */
+const checkoutLimit: RouteLimitSpec = { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX };
+
 /**
  * The write routes: the spec's seven and the two newsletter links (lectern's own limits). A new
  * write route is a line here, its module in lib/write-routes/ and its line in the registry there.
  */
 export const writeRouteAddresses = {
   bookingCancel: { name: 'bookingCancel', path: '/api/booking/cancel', limit: { requests: 20, windowSeconds: minutes(60) } },
-  checkout: { name: 'checkout', path: '/api/payments/checkout', limit: { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX } },
+  checkout: { name: 'checkout', path: '/api/payments/checkout', limit: checkoutLimit },
   indexNotify: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: minutes(60) } },
-  specialOfferCheckout: {
-    name: 'specialOfferCheckout',
-    path: '/api/payments/special-offer/checkout',
-    limit: { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX },
-  },
+  specialOfferCheckout: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: checkoutLimit },
   subscribe: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: minutes(10) } },
   subscribeConfirm: { name: 'subscribeConfirm', path: '/api/subscribe/confirm', limit: { requests: 20, windowSeconds: minutes(60) } },
   support: { name: 'support', path: '/api/support', limit: { requests: 5, windowSeconds: minutes(10) } },
-  trainingCheckout: {
-    name: 'trainingCheckout',
-    path: '/api/payments/training/checkout',
-    limit: { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX },
-  },
+  trainingCheckout: { name: 'trainingCheckout', path: '/api/payments/training/checkout', limit: checkoutLimit },
   unsubscribe: { name: 'unsubscribe', path: '/api/subscribe/unsubscribe', limit: { requests: 120, windowSeconds: minutes(10) } },
 } as const satisfies { [Name in string]: WriteRouteAddress<Name> };
 

@@ -1,5 +1,5 @@
 import { lastModified } from '../content/source';
-import { problem } from '../http/problem';
+import { invalidQuery } from '../http/query';
 import { jsonResponse } from '../http/responses';
 import { parseSearchQuery, searchPublishedPosts, type SearchQuery, type SearchResults } from './site';
 
@@ -19,10 +19,7 @@ export function searchHere(query: SearchQuery): SearchAnswer {
  */
 export async function searchResponse(params: URLSearchParams, search: (query: SearchQuery) => SearchAnswer | Promise<SearchAnswer>): Promise<Response> {
   const query = parseSearchQuery(params);
-  if (!query.ok) {
-    const [first] = query.errors;
-    return problem('invalid-query', first ? `${first.path} ${first.message}` : 'The query is invalid.', { errors: query.errors });
-  }
+  if (!query.ok) return invalidQuery(query.errors);
   const answer = await search(query.query);
   return jsonResponse(answer.results, { lastModified: answer.lastModified });
 }

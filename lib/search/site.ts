@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { absoluteUrl } from '../config';
 import { publishedPost, publishedPosts, type Post } from '../content';
 import { nodeEnv } from '../env';
-import { fieldErrors } from '../http/problem';
+import { parseQuery, type ParsedQuery } from '../http/query';
 import { shared } from '../process-shared';
 import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, type SearchHit, type SearchIndex } from './index';
 import { queryWords } from './text';
@@ -12,14 +12,6 @@ export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 50;
 /** Different words a query may search for: common English words and repeats are not counted. */
 export const SEARCH_WORDS_MAX = SEARCH_BOUNDS.words;
-
-/** One parameter of a query string, given at most once. */
-const once = <T extends z.ZodType<unknown, string | undefined>>(inner: T) =>
-  z
-    .array(z.string())
-    .max(1, 'must be given at most once')
-    .transform((values) => values[0])
-    .pipe(inner);
 
 /** The words of a query, 1 to 200 characters once trimmed, with at most 10 different words searched for. */
 export const searchTextSchema = z
@@ -32,18 +24,19 @@ export const searchTextSchema = z
     `must have at most ${SEARCH_WORDS_MAX} different words (repeated words and common ones such as "the" are not counted)`,
   );
 
-/** `q`: the words to find (searchTextSchema); `limit`: an integer from 1 to 50, default 10. */
+/** The query of `/api/search`, as its route (and lectern's server) reads it (lib/http/query.ts). */
 export const searchQuerySchema = z.object({
-  q: once(searchTextSchema),
-  limit: once(
-    z
-      .string()
-      .regex(/^\d+$/, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
-      .transform((value) => Number(value))
-      .refine((value) => value >= 1 && value <= SEARCH_LIMIT_MAX, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
-      .optional()
-      .default(SEARCH_LIMIT_DEFAULT),
+  q: searchTextSchema.describe(
+    `The words to find: 1 to ${SEARCH_QUERY_MAX_LENGTH} characters once trimmed, given once, with at most ${SEARCH_WORDS_MAX} different words (repeated words and common ones such as "the" are not counted).`,
   ),
+  limit: z
+    .string()
+    .regex(/^\d+$/, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
+    .transform((value) => Number(value))
+    .refine((value) => value >= 1 && value <= SEARCH_LIMIT_MAX, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
+    .optional()
+    .default(SEARCH_LIMIT_DEFAULT)
+    .describe(`How many results at most: an integer from 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}).`),
 });
 export type SearchQuery = { q: string; limit: number };
 
@@ -75,10 +68,8 @@ export const searchResultsSchema = z.object({
 export type SearchResults = z.infer<typeof searchResultsSchema>;
 
 /** The query of a search URL, or the field errors that make it invalid. */
-export function parseSearchQuery(params: URLSearchParams): { ok: true; query: SearchQuery } | { ok: false; errors: { path: string; message: string }[] } {
-  const parsed = searchQuerySchema.safeParse({ q: params.getAll('q'), limit: params.getAll('limit') });
-  if (parsed.success) return { ok: true, query: parsed.data };
-  return { ok: false, errors: fieldErrors(parsed.error, 'q') };
+export function parseSearchQuery(params: URLSearchParams): ParsedQuery<typeof searchQuerySchema> {
+  return parseQuery(searchQuerySchema, params);
 }
 
 /** The process's index, shared by every copy of this module (lib/process-shared.ts): one index per process. */

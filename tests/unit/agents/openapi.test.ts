@@ -56,9 +56,24 @@ describe('OpenAPI: the read endpoints', () => {
     }
   });
 
+  it('lists the query parameters each route reads, with the ones it requires', () => {
+    const query = (path: string) =>
+      (paths[path]?.get?.parameters as { name: string; in: string; required: boolean }[] | undefined)
+        ?.filter((parameter) => parameter.in === 'query')
+        .map(({ name, required }) => ({ name, required }));
+    expect(query('/api/search')).toEqual([
+      { name: 'q', required: true },
+      { name: 'limit', required: false },
+    ]);
+    expect(query('/api/blog')).toEqual([{ name: 'limit', required: false }]);
+    expect(query('/api/blog/{slug}/markdown')).toEqual([]);
+  });
+
   it('gives the JSON reads their schemas', () => {
     expect(paths['/api/blog']?.get?.responses['200']?.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/BlogList' } } });
     expect(paths['/feed.json']?.get?.responses['200']?.content).toEqual({ 'application/feed+json': { schema: { $ref: '#/components/schemas/JsonFeed' } } });
+    expect(paths['/api/search']?.get?.responses['200']?.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/SearchResults' } } });
+    expect(Object.keys(openApiDocument().components.schemas)).toEqual(expect.arrayContaining(['BlogList', 'JsonFeed', 'SearchResults']));
   });
 });
 
