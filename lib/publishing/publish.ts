@@ -7,7 +7,7 @@ import { describeError } from '../log';
 import { indexNowKey } from '../indexnow/key';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { prepareSearchIndex } from '../search/site';
-import { store } from '../services';
+import type { Services } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
 
 export type Published = {
@@ -30,8 +30,9 @@ let revalidatedAt: number | undefined;
  * each is made again on its next request, with the posts live now; then the posts that went
  * live since the last run (on any instance) are announced, once each. Called by lectern's
  * scheduler at each post's time and at start, and by a platform's cron job (GET /api/publish).
+ * The route hands it the process's services; the store is opened only to claim.
  */
-export async function publishDue(): Promise<Published> {
+export async function publishDue(services: Pick<Services, 'store'>): Promise<Published> {
   const now = clock();
   const live = publishedPosts(now);
   const list = builtList();
@@ -52,7 +53,7 @@ export async function publishDue(): Promise<Published> {
   // The posts are live whatever the store does; only their announcement waits for it.
   let wentLive: LivePost[];
   try {
-    wentLive = await claimWentLive(store().settings, live, now);
+    wentLive = await claimWentLive(services.store.settings, live, now);
   } catch (error) {
     console.warn(`publish: the store is unavailable (${describeError(error)}); posts that went live are announced later`);
     return { live: live.length, revalidated, wentLive: [], claimed: false };

@@ -2,6 +2,7 @@ import { env } from '../env';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { findShared } from '../process-shared';
+import type { Services } from '../services';
 import { sameSecret } from '../services/tokens';
 import { publishDue } from './publish';
 import { SCHEDULER_TOKEN } from './scheduler';
@@ -10,7 +11,7 @@ import { SCHEDULER_TOKEN } from './scheduler';
  * GET /api/publish: `Authorization: Bearer CRON_SECRET` (what Vercel's cron sends), or the
  * token of lectern's own scheduler, which never leaves the process. Answers what it did.
  */
-export async function publishResponse(request: Request): Promise<Response> {
+export async function publishResponse(request: Request, services: Pick<Services, 'store'>): Promise<Response> {
   const secrets = [env().CRON_SECRET, findShared<string>(SCHEDULER_TOKEN)].filter((secret): secret is string => Boolean(secret));
   if (secrets.length === 0) return problem('service-unavailable', 'Set CRON_SECRET to publish scheduled posts from a cron job.', { cache: 'write' });
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
@@ -19,5 +20,5 @@ export async function publishResponse(request: Request): Promise<Response> {
       cache: 'write',
       headers: { 'WWW-Authenticate': 'Bearer realm="publish"' },
     });
-  return jsonResponse(await publishDue(), { cache: 'write' });
+  return jsonResponse(await publishDue(services), { cache: 'write' });
 }

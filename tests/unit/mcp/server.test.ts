@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings());
 
 const { createMcpServer } = await import('@/lib/mcp/server');
 

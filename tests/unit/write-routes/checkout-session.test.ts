@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ SITE_URL: 'https://shop.example' }));
+vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings({ SITE_URL: 'https://shop.example' }));
 
 const { attemptKey, checkoutUrls, lineItem, wrongKind } = await import('@/lib/write-routes/checkout-session');
 const { productBySlug } = await import('@/lib/products');

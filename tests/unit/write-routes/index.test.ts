@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings());
 
 const { writeRoutes } = await import('@/lib/write-routes');
 const { routeLimits, writeRouteLimits, otherRouteLimits } = await import('@/lib/limits/table');
@@ -56,7 +56,7 @@ describe('the write-route registry', () => {
 
   it('is answered by app/api/[...path]/route.ts alone: no route file of its own stands in front of a write route', () => {
     expect(fs.readFileSync('app/api/[...path]/route.ts', 'utf8')).toMatch(
-      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(\);$/m,
+      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(services\);$/m,
     );
     for (const route of writeRoutes) expect(fs.existsSync(`app${route.path}/route.ts`), route.path).toBe(false);
   });
