@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { openApiDocument } from '@/lib/agents/openapi';
+import { otherRouteLimits, routeLimits, writeRouteLimits } from '@/lib/limits/table';
+import { writeRoutes } from '@/lib/write-routes';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings());
-
-const { writeRoutes } = await import('@/lib/write-routes');
-const { routeLimits, writeRouteLimits, otherRouteLimits } = await import('@/lib/limits/table');
-const { openApiDocument } = await import('@/lib/agents/openapi');
+setWriteRouteSettings();
 
 type Operation = {
   summary: string;
