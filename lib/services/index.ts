@@ -64,7 +64,6 @@ export function createServices(settings: Env, options: { afterResponse?: AfterRe
     },
   };
   return {
-    mail,
     get store() {
       return store();
     },
@@ -77,6 +76,7 @@ export function createServices(settings: Env, options: { afterResponse?: AfterRe
     get mailWorker() {
       return mailWorker();
     },
+    mail,
     get newsletter() {
       return newsletter();
     },
