@@ -1,9 +1,9 @@
 import { checkHealth, healthResponse } from '@/lib/services/health';
-import { store } from '@/lib/services';
+import { services } from '@/lib/services';
 
 // Asked afresh on every request: the answer is about this moment.
 export const dynamic = 'force-dynamic';
 
 export async function GET() {
-  return healthResponse(await checkHealth(store));
+  return healthResponse(await checkHealth(() => services().store));
 }

@@ -1,8 +1,12 @@
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
+import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = handleMcpPost;
+export function POST(request: Request) {
+  return handleMcpPost(request, services().limiter);
+}
+
 export const OPTIONS = mcpOptions;
 export const GET = mcpMethodNotAllowed;
 export const DELETE = mcpMethodNotAllowed;

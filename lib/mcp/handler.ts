@@ -6,7 +6,7 @@ import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
 import { admit } from '../limits/admission';
 import { MCP_BODY_LIMIT } from '../routes/manifest';
-import { limiter } from '../services';
+import type { Limiter } from '../limits';
 import { platformHeadersOf } from '../write-routes/handler';
 import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { createMcpServer } from './server';
@@ -44,10 +44,10 @@ function parsed(bytes: Uint8Array): unknown {
  * every call counts), the Origin check, the body (at most MCP_BODY_LIMIT, one
  * message: a JSON-RPC batch is refused, so each call is counted once and does
  * one call's work), then one stateless MCP exchange answered as JSON (no
- * session, no stream left open).
+ * session, no stream left open). The route hands it the process's limiter.
  */
-export async function handleMcpPost(request: Request): Promise<Response> {
-  const admission = await admit(request, 'mcp', limiter(), deployment());
+export async function handleMcpPost(request: Request, limiter: Limiter): Promise<Response> {
+  const admission = await admit(request, 'mcp', limiter, deployment());
   const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json') };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });

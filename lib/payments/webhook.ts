@@ -8,9 +8,12 @@ import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
 import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
-import { payments, sendQueuedMail, store } from '../services';
+import type { Services } from '../services';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
+
+/** What the webhook uses: the store, Stripe, and the mail it queues sent. */
+type WebhookServices = Pick<Services, 'store' | 'payments' | 'mail'>;
 
 export function bookingCancelUrl(id: string, token: string): string {
   return absoluteUrl(`/booking/cancel?booking=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
@@ -24,21 +27,26 @@ export function bookingCancelUrl(id: string, token: string): string {
  * is tried again.
  */
 async function refundOversold(
+  services: WebhookServices,
   event: Stripe.Event,
   session: Stripe.Checkout.Session,
   mail: () => ReturnType<typeof sessionFullRefundMail>,
 ): Promise<'refunded' | 'duplicate'> {
-  const stripe = payments()?.stripe;
+  const stripe = services.payments?.stripe;
   const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
   if (!stripe || !paymentIntent) throw new Error(`checkout ${session.id} paid for a full session but cannot be refunded: no payment intent`);
   await stripe.refunds.create(
     { payment_intent: paymentIntent, reason: 'requested_by_customer', metadata: { checkout_session: session.id, cause: 'session full' } },
     { idempotencyKey: `refund:${session.id}` },
   );
-  return (await store().bookings.recordRefund({ eventId: event.id, now: Date.now(), mails: [mail()] })) === 'recorded' ? 'refunded' : 'duplicate';
+  return (await services.store.bookings.recordRefund({ eventId: event.id, now: Date.now(), mails: [mail()] })) === 'recorded' ? 'refunded' : 'duplicate';
 }
 
-async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<'recorded' | 'duplicate' | 'refunded' | 'ignored'> {
+async function recordCompletedCheckout(
+  services: WebhookServices,
+  event: Stripe.Event,
+  session: Stripe.Checkout.Session,
+): Promise<'recorded' | 'duplicate' | 'refunded' | 'ignored'> {
   const slug = session.metadata?.product;
   const product = slug ? productBySlug(slug) : undefined;
   const email = session.customer_details?.email ?? session.customer_email;
@@ -76,7 +84,7 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       cancelUrl: bookingCancelUrl(booking.id, token.token),
       deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
     });
-    const outcome = await store().bookings.recordPayment({
+    const outcome = await services.store.bookings.recordPayment({
       eventId: event.id,
       order,
       booking,
@@ -85,9 +93,9 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
       mails: [mail],
     });
     if (outcome !== 'full') return outcome;
-    return refundOversold(event, session, () => sessionFullRefundMail(to, { id: session.id, ...seatsBought }));
+    return refundOversold(services, event, session, () => sessionFullRefundMail(to, { id: session.id, ...seatsBought }));
   }
-  const outcome = await store().bookings.recordPayment({
+  const outcome = await services.store.bookings.recordPayment({
     eventId: event.id,
     order,
     mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })],
@@ -101,10 +109,10 @@ async function recordCompletedCheckout(event: Stripe.Event, session: Stripe.Chec
  * a paid checkout is recorded once per event id (a replay changes nothing),
  * and a paid training seat is checked against the session's capacity again
  * (a full session's payment is refunded); an expired checkout gives its held
- * seats back.
+ * seats back. The route hands it the process's services.
  */
-export async function handleStripeWebhook(request: Request): Promise<Response> {
-  const configured = payments();
+export async function handleStripeWebhook(request: Request, services: WebhookServices): Promise<Response> {
+  const configured = services.payments;
   if (!configured?.webhookSecret) return problem('service-unavailable', 'Payments are not configured on this site.', { cache: 'write' });
   const body = await readBody(request, STRIPE_EVENT_BODY_LIMIT);
   if (body === 'too-large') return problem('payload-too-large', `The event is larger than ${STRIPE_EVENT_BODY_LIMIT / 1024 / 1024} MiB.`, { cache: 'write' });
@@ -121,11 +129,11 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   let outcome: string = 'ignored';
   try {
     if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
-      outcome = await recordCompletedCheckout(event, event.data.object);
-      if (outcome === 'recorded' || outcome === 'refunded') sendQueuedMail();
+      outcome = await recordCompletedCheckout(services, event, event.data.object);
+      if (outcome === 'recorded' || outcome === 'refunded') services.mail.sendQueued();
     } else if (event.type === 'checkout.session.expired') {
       const hold = event.data.object.metadata?.hold;
-      if (hold) await store().bookings.releaseHold(hold);
+      if (hold) await services.store.bookings.releaseHold(hold);
       outcome = 'released';
     }
   } catch (error) {

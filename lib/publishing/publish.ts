@@ -9,7 +9,7 @@ import { indexNowKey } from '../indexnow/key';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { sendSiteBatches, type StepResult } from '../newsletter';
 import { prepareSearchIndex } from '../search/site';
-import { services, store } from '../services';
+import type { Services } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
 
 export type Published = {
@@ -38,22 +38,23 @@ let revalidatedAt: number | undefined;
  * live since the last run (on any instance) are announced, once each. Called by lectern's
  * scheduler at each post's time and at start, and by a platform's cron job (GET /api/publish),
  * where it also sends the newsletter (lectern's server has its own sender, which the scheduler
- * tells when a post goes live). `regenerate` marks them stale even when nothing changed: lectern's
- * server does so before the first post it makes live, and asks for every list and feed, so their
- * code and the content it loads are ready at the post's time (lib/publishing/on-server.ts).
+ * tells when a post goes live). The route hands it the process's services; the store is opened
+ * only to claim. `regenerate` marks them stale even when nothing changed: lectern's server does so
+ * before the first post it makes live, and asks for every list and feed, so their code and the
+ * content it loads are ready at the post's time (lib/publishing/on-server.ts).
  */
-export async function publishDue(options: { regenerate?: boolean } = {}): Promise<Published> {
-  const published = await publishLive(options);
+export async function publishDue(services: Pick<Services, 'store' | 'newsletter'>, options: { regenerate?: boolean } = {}): Promise<Published> {
+  const published = await publishLive(services, options);
   if (!deployment().platform) return published;
   try {
-    return { ...published, newsletter: await sendSiteBatches(services().newsletter, env()) };
+    return { ...published, newsletter: await sendSiteBatches(services.newsletter, env()) };
   } catch (error) {
     console.warn(`newsletter: sending paused (${describeError(error)}); the next cron call goes on`);
     return published;
   }
 }
 
-async function publishLive(options: { regenerate?: boolean }): Promise<Published> {
+async function publishLive(services: Pick<Services, 'store'>, options: { regenerate?: boolean }): Promise<Published> {
   const now = clock();
   const live = publishedPosts(now);
   const list = builtList();
@@ -74,7 +75,7 @@ async function publishLive(options: { regenerate?: boolean }): Promise<Published
   // The posts are live whatever the store does; only their announcement waits for it.
   let wentLive: LivePost[];
   try {
-    wentLive = await claimWentLive(store().settings, live, now);
+    wentLive = await claimWentLive(services.store.settings, live, now);
   } catch (error) {
     console.warn(`publish: the store is unavailable (${describeError(error)}); posts that went live are announced later`);
     return { live: live.length, revalidated, wentLive: [], claimed: false };

@@ -15,30 +15,54 @@ import { openStore, type Store } from './store';
  * The services a running site uses, each made on first use from the settings
  * and from one another: one Redis connection (when configured) for the store
  * and the rate limits, the store, the limiter, Stripe and the mail worker.
+ * The entry points (app/, server.ts, instrumentation-node.ts, the scripts) ask
+ * for them and hand them to what in lib/ uses them: an action gets them in
+ * its context (lib/write-routes/route.ts).
  */
 export type * from './store/types';
+
+/** Sends the mail a request has just queued, now (see `createServices`). */
+export type QueuedMail = { sendQueued: () => void };
 
 export type Services = {
   readonly store: Store;
   readonly limiter: Limiter;
   readonly payments: Payments | undefined;
   readonly mailWorker: MailWorker;
+  readonly mail: QueuedMail;
   /** Made here, started by the entry point (server.ts, instrumentation.ts) with `start()`. */
   readonly newsletter: Newsletter;
 };
+
+/** Runs a task once the response is sent, keeping a short-lived instance alive for it (Next's `after`). */
+export type AfterResponse = (task: () => Promise<void>) => void;
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
 }
 
-export function createServices(settings: Env): Services {
+/**
+ * The services of `settings`. `mail.sendQueued()` sends the mail a request has just queued: the
+ * worker is kicked, and a host that ends a request's work with its response (a platform's
+ * short-lived instance) is asked to wait until the sending is done (`afterResponse`, Next's
+ * `after` unless given); on a long-lived server this changes nothing.
+ */
+export function createServices(settings: Env, options: { afterResponse?: AfterResponse } = {}): Services {
+  const afterResponse = options.afterResponse ?? after;
   const redis = once(() => connectRedis(settings));
   const store = once(() => openStore(settings, { redis: redis() }));
   const limiter = once(() => createLimiter(settings, redis()));
   const payments = once(() => createPayments(settings));
   const mailWorker = once(() => createMailWorker({ ...mailSettingsFrom(settings), store: store(), transport: createTransport(settings, () => site().name) }));
   const newsletter = once(() => siteNewsletter(settings, store()));
+  const mail: QueuedMail = {
+    sendQueued() {
+      const worker = mailWorker();
+      worker.kick();
+      afterResponse(() => worker.drain());
+    },
+  };
   return {
     get store() {
       return store();
@@ -52,6 +76,7 @@ export function createServices(settings: Env): Services {
     get mailWorker() {
       return mailWorker();
     },
+    mail,
     get newsletter() {
       return newsletter();
     },
@@ -95,19 +120,4 @@ export function startServices(options: { newsletter?: boolean } = {}): RunningSe
       await running.store.close();
     },
   };
-}
-
-export const store = (): Store => services().store;
-export const limiter = (): Limiter => services().limiter;
-export const payments = (): Payments | undefined => services().payments;
-
-/**
- * Sends the mail a request has just queued, now. A host that ends a request's
- * work with its response (a platform's short-lived instance) is asked to wait
- * until the sending is done (`after`); on a long-lived server this changes nothing.
- */
-export function sendQueuedMail(): void {
-  const worker = services().mailWorker;
-  worker.kick();
-  after(() => worker.drain());
 }

@@ -6,8 +6,7 @@ import { bookingCancelledMail } from '../services/mail/templates';
 import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
-import { defineWriteRoute, problemStatus, type WriteResult } from './route';
-import { paymentsNow, sendQueuedMailNow, storeNow } from './services';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
@@ -49,8 +48,8 @@ function pending(detail: string): WriteResult {
  * `cancelling` by a failure is finished by the next submission, whatever the
  * date: its cancellation was asked for in time.
  */
-async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResult> {
-  const booking = await (await storeNow()).bookings.find(input.booking);
+async function cancelBooking(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
+  const booking = await services.store.bookings.find(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
   if (booking.status === 'cancelled') return alreadyCancelled;
@@ -64,9 +63,9 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
       detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.`,
     };
   }
-  const stripe = (await paymentsNow())?.stripe;
+  const stripe = services.payments?.stripe;
   if (!stripe) return { ok: false, problem: 'service-unavailable', detail: 'Payments are not configured on this site, so no refund can be made right now.' };
-  if (!(await (await storeNow()).bookings.beginCancellation(booking.id))) return alreadyCancelled;
+  if (!(await services.store.bookings.beginCancellation(booking.id))) return alreadyCancelled;
 
   let refund: Stripe.Refund;
   try {
@@ -80,9 +79,7 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
   }
   let cancelled: Booking | undefined;
   try {
-    cancelled = await (
-      await storeNow()
-    ).bookings.cancel(booking.id, Date.now(), [
+    cancelled = await services.store.bookings.cancel(booking.id, Date.now(), [
       bookingCancelledMail(
         { name: booking.name, address: booking.email },
         { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency },
@@ -93,7 +90,7 @@ async function cancelBooking(input: z.output<typeof schema>): Promise<WriteResul
     return pending(`The refund for booking ${booking.id} is made (${refund.id}), but the cancellation could not be recorded yet.`);
   }
   if (!cancelled) return alreadyCancelled;
-  await sendQueuedMailNow();
+  services.mail.sendQueued();
   return { ok: true, status: 200, body: { status: 'cancelled', booking: booking.id, refund: refund.id }, redirect: BOOKING_CANCELLED_PAGE };
 }
 

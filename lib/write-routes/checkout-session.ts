@@ -4,7 +4,7 @@ import { absoluteUrl } from '../config';
 import type { Product } from '../content';
 import type { WriteContext, WriteResult } from './route';
 import { SEAT_HOLD_MINUTES } from '../products';
-import { paymentsNow } from './services';
+import type { Payments } from '../services/payments';
 
 /** Seats are held this long while the buyer is on Stripe; Stripe's session expires a little earlier. */
 export const HOLD_MS = SEAT_HOLD_MINUTES * 60 * 1000;
@@ -48,10 +48,8 @@ export function lineItem(product: Product, quantity: number, description?: strin
   };
 }
 
-export async function createSession(params: Stripe.Checkout.SessionCreateParams, key: string): Promise<WriteResult> {
-  const stripe = (await paymentsNow())?.stripe;
-  if (!stripe) return notConfigured;
-  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: key });
+export async function createSession(payments: Payments, params: Stripe.Checkout.SessionCreateParams, key: string): Promise<WriteResult> {
+  const session = await payments.stripe.checkout.sessions.create(params, { idempotencyKey: key });
   if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
   return { ok: true, status: 200, body: { url: session.url, id: session.id }, redirect: session.url };
 }
@@ -80,8 +78,10 @@ export function backToPricing(): WriteResult {
 
 /** A Checkout Session for one unit of a product (a bundle, the book, an offer), keyed by the attempt. */
 export async function singleItemCheckout(product: Product, keyPrefix: string, context: WriteContext, attempt: string | undefined): Promise<WriteResult> {
-  if (!(await paymentsNow())) return notConfigured;
+  const { payments } = context.services;
+  if (!payments) return notConfigured;
   return createSession(
+    payments,
     { mode: 'payment', line_items: [lineItem(product, 1)], ...checkoutUrls(product), metadata: { product: product.slug, kind: product.kind } },
     attemptKey(keyPrefix, context.client, attempt, [product.slug]),
   );

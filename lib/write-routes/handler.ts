@@ -9,10 +9,9 @@ import type { WriteRoute } from '../limits/table';
 import { describeError } from '../log';
 import { FORM_BODY_LIMIT } from '../routes/manifest';
 import { platformHeadersFor } from '../server/platform-headers';
-import { limiter } from '../services';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
-import type { WriteResult, WriteRouteDefinition } from './route';
+import type { WriteResult, WriteRouteDefinition, WriteServices } from './route';
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
 function isCrossSite(request: Request): boolean {
@@ -72,9 +71,10 @@ export function platformHeadersOf(request: Request, contentType: string): Record
  * In this order: method (405), the client address (500 when none can be
  * believed), limit (429, every request counts), origin (403), authorization,
  * content type (415), size (413, while reading), parse (400), validation (400
- * with errors), honeypot, then the route's action.
+ * with errors), honeypot, then the route's action. `services` gives the services of each request
+ * (the limiter's, and the action's in its context), asked for only when a request comes.
  */
-export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(route: WriteRouteDefinition<Name, Schema>) {
+export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(route: WriteRouteDefinition<Name, Schema>, services: () => WriteServices) {
   const queryFields = route.queryFields?.map((field) => field.name) ?? [];
 
   const notAllowed = (request: Request) =>
@@ -85,7 +85,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     );
 
   async function POST(request: Request): Promise<Response> {
-    const admission = await admit(request, route.name, limiter(), deployment());
+    const admission = await admit(request, route.name, services().limiter, deployment());
     if (!admission.ok) return respond(request, { ok: false, ...admission.refusal }, admission.headers);
     const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) =>
@@ -132,7 +132,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     if (route.honeypot && (data as { website?: string }).website) return respond(request, route.honeypot(data), headers);
     let result: WriteResult;
     try {
-      result = await route.action(data, { request, client, form: isFormPost(request) });
+      result = await route.action(data, { request, client, form: isFormPost(request), services: services() });
     } catch (error) {
       // Nothing was answered 2xx, so nothing is lost: the sender is told to try again.
       console.error(`${route.path}: ${describeError(error)}`);
@@ -156,9 +156,9 @@ type Handlers = Record<(typeof METHODS)[number], (request: Request) => Response 
  * path, and a 404 for any other path under /api/ that no route file of its own answers.
  * OPTIONS answers as Next answers it for a route file with these methods.
  */
-export function writeRouteHandlers(): Handlers & { OPTIONS: (request: Request) => Response } {
+export function writeRouteHandlers(services: () => WriteServices): Handlers & { OPTIONS: (request: Request) => Response } {
   // Each route's own schema types its action; here they are one list, so the definition is taken as the general one.
-  const byPath = new Map<string, Handlers>(writeRoutes.map((route) => [route.path, handlersFor(route as WriteRouteDefinition<WriteRoute>)]));
+  const byPath = new Map<string, Handlers>(writeRoutes.map((route) => [route.path, handlersFor(route as WriteRouteDefinition<WriteRoute>, services)]));
   const at = (request: Request) => byPath.get(new URL(request.url).pathname);
   const noRoute = (request: Request) =>
     problem('not-found', 'No endpoint answers at this path: /openapi.json lists them.', {

@@ -5,8 +5,7 @@ import { indexNowKey } from '../indexnow/key';
 import { accepted as allAccepted, INDEXNOW_BATCH, submitToIndexNow } from '../indexnow/submit';
 import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
-import { defineWriteRoute, problemStatus, type WriteResult } from './route';
-import { storeNow } from './services';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const LAST_SUBMISSION = 'indexnow:last-submission';
@@ -38,9 +37,9 @@ const responses = { '401': problemStatus('Missing or wrong bearer token.'), '502
  * default the pages whose content changed since the last successful submission
  * (every page the first time).
  */
-async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResult> {
+async function notifyIndexNow(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
   const site = new URL(config().siteUrl);
-  const last = Number((await (await storeNow()).settings.get(LAST_SUBMISSION)) ?? Number.NaN);
+  const last = Number((await services.store.settings.get(LAST_SUBMISSION)) ?? Number.NaN);
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
@@ -64,7 +63,7 @@ async function notifyIndexNow(input: z.output<typeof schema>): Promise<WriteResu
   // Remembers the newest content date submitted, so the next default run sends what changed after it.
   const newest = Math.max(0, ...changed.map((url) => url.lastmod ?? 0));
   if (accepted && input.urls === undefined && changed.length > 0)
-    await (await storeNow()).settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
+    await services.store.settings.set(LAST_SUBMISSION, String(Math.max(newest, Number.isNaN(last) ? 0 : last)));
   return {
     ok: true,
     status: 200,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { FieldError, ProblemType } from '../http/problem';
 import type { WriteRouteAddress } from '../routes/manifest';
+import type { Services } from '../services';
 
 /**
  * What a route's action answers: a result, or a problem. A form post is sent
@@ -10,7 +11,11 @@ export type WriteResult =
   | { ok: true; status: 200 | 202; body: Record<string, unknown>; redirect?: string }
   | { ok: false; problem: ProblemType; detail: string; errors?: FieldError[]; headers?: Record<string, string> };
 
-export type WriteContext = { request: Request; client: string; form: boolean };
+/** The services a write route uses, made by the entry point (lib/services) and handed to the shared handler. */
+export type WriteServices = Pick<Services, 'store' | 'limiter' | 'payments' | 'mail'>;
+
+/** What an action gets besides its input: the request, the client's address, whether a form sent it, and the services. */
+export type WriteContext = { request: Request; client: string; form: boolean; services: WriteServices };
 
 /** One response of an OpenAPI operation, as /openapi.json lists it. */
 export type OpenApiResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { CONFIRMATION_DAYS, confirmationCutoff } from '../subscribers/links';
 import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
-import { defineWriteRoute, problemStatus, type WriteResult } from './route';
-import { storeNow } from './services';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const CONFIRMED_PAGE = '/subscribe/confirmed';
@@ -15,9 +14,9 @@ const responses = {
   '410': problemStatus(`The token has expired (confirmation links work for ${CONFIRMATION_DAYS} days); nothing changed: subscribe again.`),
 };
 
-async function confirmSubscription(input: z.output<typeof schema>): Promise<WriteResult> {
+async function confirmSubscription(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
   const now = Date.now();
-  const outcome = await (await storeNow()).subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
+  const outcome = await services.store.subscribers.confirm(hashToken(input.token), now, confirmationCutoff(now));
   if (!outcome)
     return { ok: false, problem: 'not-found', detail: 'This link does not work: it was already used, or it is not a confirmation link of this site.' };
   if (outcome.state === 'expired') {

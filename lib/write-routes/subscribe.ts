@@ -3,8 +3,7 @@ import { CONFIRMATION_RESEND, confirmPageUrl, unsubscribeLinks } from '../subscr
 import { confirmSubscriptionMail } from '../services/mail/templates';
 import { newToken } from '../services/tokens';
 import { email, honeypot, line } from './fields';
-import { defineWriteRoute, type WriteResult } from './route';
-import { sendQueuedMailNow, storeNow } from './services';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const SUBSCRIBE_RESULT_PAGE = '/subscribe/check-your-inbox';
@@ -31,13 +30,11 @@ const schema = z.strictObject({ email, name: line(100).optional(), website: hone
  * mail carries them as they are. Stored and queued before the answer, which is
  * the same whatever happened.
  */
-async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
+async function subscribe(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
   const address = input.email.toLowerCase();
   const confirm = newToken();
   const unsubscribe = newToken();
-  const mailed = await (
-    await storeNow()
-  ).subscribers.subscribe({
+  const mailed = await services.store.subscribers.subscribe({
     email: address,
     name: input.name,
     confirmTokenHash: confirm.hash,
@@ -46,7 +43,7 @@ async function subscribe(input: z.output<typeof schema>): Promise<WriteResult> {
     resend: CONFIRMATION_RESEND,
     mail: confirmSubscriptionMail({ address }, { confirm: confirmPageUrl(confirm.token), unsubscribe: unsubscribeLinks(unsubscribe.token) }),
   });
-  if (mailed) await sendQueuedMailNow();
+  if (mailed) services.mail.sendQueued();
   return subscribeAccepted();
 }
 

@@ -4,8 +4,7 @@ import { config } from '../config';
 import { env } from '../env';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
 import { email, honeypot, line, required } from './fields';
-import { defineWriteRoute, type WriteResult } from './route';
-import { sendQueuedMailNow, storeNow } from './services';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
@@ -33,7 +32,7 @@ const schema = z.strictObject({
 });
 
 /** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
-async function sendSupportMessage(input: z.output<typeof schema>): Promise<WriteResult> {
+async function sendSupportMessage(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
   const message = {
     id: randomUUID(),
     name: input.name,
@@ -42,8 +41,8 @@ async function sendSupportMessage(input: z.output<typeof schema>): Promise<Write
     message: input.message,
     createdAt: Date.now(),
   };
-  await (await storeNow()).support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
-  await sendQueuedMailNow();
+  await services.store.support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
+  services.mail.sendQueued();
   return supportAccepted(message.id);
 }
 

@@ -4,7 +4,6 @@ import type { Hold } from '../services/store';
 import { attemptKey, backToPricing, checkoutUrls, createSession, HOLD_MS, lineItem, notConfigured, SESSION_MS, wrongKind } from './checkout-session';
 import { attempt, honeypot, required, slug } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
-import { paymentsNow, storeNow } from './services';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({
@@ -53,7 +52,8 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
       errors: [{ path: 'session', message: 'must be one of the sessions on the pricing page' }],
     };
   if (Date.parse(session.start) <= Date.now()) return { ok: false, problem: 'gone', detail: `The session ${session.id} has already started.` };
-  if (!(await paymentsNow())) return notConfigured;
+  const { store, payments } = context.services;
+  if (!payments) return notConfigured;
   const now = Date.now();
   const attempt = attemptKey('training', context.client, input.attempt, [product.slug, session.id, input.seats]);
   const request: Hold = {
@@ -64,17 +64,17 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
     seats: input.seats,
     expiresAt: now + HOLD_MS,
   };
-  const outcome = await (await storeNow()).bookings.holdSeats(request, { capacity: session.seats, perClient: MAX_HELD_SEATS_PER_CLIENT }, now);
+  const outcome = await store.bookings.holdSeats(request, { capacity: session.seats, perClient: MAX_HELD_SEATS_PER_CLIENT }, now);
   if ('refused' in outcome) {
     if (outcome.refused === 'client-limit') {
-      const held = await (await storeNow()).bookings.seatsHeldBy(context.client, now);
+      const held = await store.bookings.seatsHeldBy(context.client, now);
       return {
         ok: false,
         problem: 'conflict',
         detail: `Your address already holds ${seatsText(held)} in checkouts that are not paid yet, and at most ${MAX_HELD_SEATS_PER_CLIENT} can be held at once; ${input.seats} more were asked for. Pay for those, or ask again once they lapse (${SEAT_HOLD_MINUTES} minutes after they were started).`,
       };
     }
-    const free = Math.max(0, session.seats - (await (await storeNow()).bookings.seatsTaken(product.slug, session.id, now)));
+    const free = Math.max(0, session.seats - (await store.bookings.seatsTaken(product.slug, session.id, now)));
     return {
       ok: false,
       problem: 'conflict',
@@ -84,6 +84,7 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
   const hold = outcome.held;
   try {
     return await createSession(
+      payments,
       {
         mode: 'payment',
         line_items: [lineItem(product, input.seats, `${product.title}, session ${session.id} (${session.start})`)],
@@ -98,7 +99,7 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
     );
   } catch (error) {
     // A repeated attempt leaves the hold to the session its first attempt made.
-    if (outcome.fresh) await (await storeNow()).bookings.releaseHold(hold.id);
+    if (outcome.fresh) await store.bookings.releaseHold(hold.id);
     throw error;
   }
 }

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { cacheHeaders } from '../http/cache';
 import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
-import { defineWriteRoute, problemStatus, type WriteResult } from './route';
-import { storeNow } from './services';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const UNSUBSCRIBED_PAGE = '/subscribe/unsubscribed';
@@ -23,9 +22,9 @@ const responses = { '404': problemStatus('The token is not an unsubscribe token 
  * List-Unsubscribe address carries it). A one-click post (RFC 8058) is
  * answered directly, never redirected; the page's button lands on a result page.
  */
-async function unsubscribe(input: z.output<typeof schema>): Promise<WriteResult> {
+async function unsubscribe(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
   if (!input.token) return { ok: false, problem: 'invalid-input', detail: 'Check token.', errors: [{ path: 'token', message: 'is required' }] };
-  const subscriber = await (await storeNow()).subscribers.unsubscribe(hashToken(input.token), Date.now());
+  const subscriber = await services.store.subscribers.unsubscribe(hashToken(input.token), Date.now());
   if (!subscriber) return { ok: false, problem: 'not-found', detail: 'This link does not work: it is not an unsubscribe link of this site.' };
   const body = { status: 'unsubscribed', message: 'You are unsubscribed: no more email will be sent to this address.' };
   return input['List-Unsubscribe'] ? { ok: true, status: 200, body } : { ok: true, status: 200, body, redirect: UNSUBSCRIBED_PAGE };

@@ -3,15 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import PostalMime, { type Email } from 'postal-mime';
 import { startRecorder } from './recorder';
-import { sqliteStoredData, type StoredData } from './stored';
 
 /**
  * The settings a write route needs when its handlers are called in the test
  * process: the fixture content, a fresh SQLite store in a folder of its own,
  * and the client address taken from `x-real-ip` (what a platform's edge
- * would set). Call it from `vi.hoisted`, before lib/ reads any setting.
+ * would set). Call it before lib/ reads any setting: at the top of a test
+ * file, or from `vi.hoisted` when a module reads one as it loads.
  */
-export function useWriteRouteSettings(extra: Record<string, string> = {}): void {
+export function setWriteRouteSettings(extra: Record<string, string> = {}): void {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-write-routes-'));
   Object.assign(process.env, {
     SITE_URL: 'http://localhost:3000',
@@ -25,11 +25,6 @@ export function useWriteRouteSettings(extra: Record<string, string> = {}): void 
     STRIPE_SECRET_KEY: '',
     ...extra,
   });
-}
-
-/** What the store under DATA_DIR has kept, read straight from its file. */
-export function storedData(): StoredData {
-  return sqliteStoredData(path.join(process.env.DATA_DIR ?? '', 'lectern.db'));
 }
 
 let clients = 0;
@@ -59,9 +54,8 @@ export function post(url: string, body: Body, options: { client?: string; header
   return new Request(new URL(url, 'http://localhost:3000'), { method: options.method ?? 'POST', headers, body: payload });
 }
 
-/** Every message written to the outbox folder so far (mail is written there when SMTP_URL is unset), oldest first. */
-export async function outboxMail(): Promise<Email[]> {
-  const folder = path.join(process.env.DATA_DIR ?? '', 'outbox');
+/** Every message written to `folder` so far (mail is written there when SMTP_URL is unset), oldest first. */
+export async function outboxMail(folder: string): Promise<Email[]> {
   if (!fs.existsSync(folder)) return [];
   const names = fs
     .readdirSync(folder)
@@ -78,8 +72,8 @@ export function tokenOfLink(text: string, prefix: string): string {
 
 /**
  * A stand-in for Stripe's API that records what it was sent: a Checkout
- * Session or a refund for each request, numbered. Point the site at it
- * (STRIPE_API_URL) before the first payment.
+ * Session or a refund for each request, numbered. `settings` point the
+ * services at it (`testServices` in ./services.ts).
  */
 export async function startStripeStandIn() {
   const recorder = await startRecorder((request, index) => {
@@ -88,6 +82,5 @@ export async function startStripeStandIn() {
     if (request.path === '/v1/refunds') return { status: 200, body: { id: `re_test_${index}`, object: 'refund', status: 'succeeded' } };
     return { status: 404, body: { error: { type: 'invalid_request_error', message: 'unknown' } } };
   });
-  Object.assign(process.env, { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_API_URL: recorder.url });
-  return recorder;
+  return { ...recorder, settings: { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_API_URL: recorder.url } };
 }

@@ -1,5 +1,7 @@
+import { services } from '@/lib/services';
 import { writeRouteHandlers } from '@/lib/write-routes/handler';
 
 // Every write route of lib/write-routes/registry.ts at its own path; the read routes under
-// /api/ have route files of their own, which Next prefers to this one.
-export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = writeRouteHandlers();
+// /api/ have route files of their own, which Next prefers to this one. Each request is handed
+// the process's services.
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = writeRouteHandlers(services);

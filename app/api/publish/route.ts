@@ -1,4 +1,5 @@
 import { publishResponse } from '@/lib/publishing/route';
+import { services } from '@/lib/services';
 
 // Run on every call: it acts on this moment (README, "Scheduling a post").
 export const dynamic = 'force-dynamic';
@@ -7,5 +8,5 @@ export const dynamic = 'force-dynamic';
 export const maxDuration = 60;
 
 export function GET(request: Request) {
-  return publishResponse(request);
+  return publishResponse(request, services());
 }

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { store } from '@/lib/services';
+import { services } from '@/lib/services';
 import { CONFIRMATION_DAYS, confirmationState } from '@/lib/subscribers/links';
 import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 
@@ -12,7 +12,7 @@ export const metadata = { title: 'Confirm subscription', description: 'Confirms 
  */
 export default async function ConfirmPage({ searchParams }: PageProps<'/subscribe/confirm'>) {
   const { token } = await searchParams;
-  const state = typeof token === 'string' && token.length <= 200 ? await confirmationState(store().subscribers, token) : undefined;
+  const state = typeof token === 'string' && token.length <= 200 ? await confirmationState(services().store.subscribers, token) : undefined;
   if (state === 'pending') {
     return (
       <>

@@ -1,8 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mcpServerCard } from '@/lib/mcp/card';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { mcpServerCard } = await import('@/lib/mcp/card');
+setWriteRouteSettings();
 
 describe('the MCP server card', () => {
   it('names the server, its Streamable HTTP endpoint and what initialize, tools/list and resources/list answer', async () => {

@@ -1,13 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { otherRouteLimits } from '@/lib/limits/table';
+import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
+import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
+import { testServices } from '../../support/services';
+import { freshClient, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { handleMcpPost, mcpMethodNotAllowed, mcpOptions } = await import('@/lib/mcp/handler');
-const { freshClient } = await import('../../support/write-routes');
-const { otherRouteLimits } = await import('@/lib/limits/table');
+setWriteRouteSettings();
+const { limiter } = testServices().services;
+const mcpPost = (request: Request) => handleMcpPost(request, limiter);
 const LIMIT = otherRouteLimits.mcp;
 
 const MCP_URL = 'http://localhost:3000/mcp';
@@ -26,7 +29,7 @@ function rpc(client: string, headers: Record<string, string> = {}, body = PING):
 function handlerFetch(client: string): FetchLike {
   return async (input, init = {}) => {
     const request = new Request(String(input), { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), 'x-real-ip': client } });
-    return request.method === 'POST' ? handleMcpPost(request) : mcpMethodNotAllowed(request);
+    return request.method === 'POST' ? mcpPost(request) : mcpMethodNotAllowed(request);
   };
 }
 
@@ -40,7 +43,7 @@ describe('POST /mcp', () => {
   });
 
   it('answers JSON with the limit headers and no caching', async () => {
-    const response = await handleMcpPost(rpc(freshClient()));
+    const response = await mcpPost(rpc(freshClient()));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('ratelimit-policy')).toBe(`"mcp";q=${LIMIT.requests};w=${LIMIT.windowSeconds}`);
@@ -49,23 +52,23 @@ describe('POST /mcp', () => {
   });
 
   it('refuses a web page of another origin, and takes one of its own', async () => {
-    const foreign = await handleMcpPost(rpc(freshClient(), { origin: 'http://evil.example' }));
+    const foreign = await mcpPost(rpc(freshClient(), { origin: 'http://evil.example' }));
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-    expect((await handleMcpPost(rpc(freshClient(), { origin: 'http://localhost:3000' }))).status).toBe(200);
+    expect((await mcpPost(rpc(freshClient(), { origin: 'http://localhost:3000' }))).status).toBe(200);
   });
 
   it('counts every call against the per-address limit, then answers 429 with Retry-After', async () => {
     const client = freshClient();
     const started = Date.now();
-    for (let call = 0; call < LIMIT.requests; call += 1) expect((await handleMcpPost(rpc(client))).status).toBe(200);
+    for (let call = 0; call < LIMIT.requests; call += 1) expect((await mcpPost(rpc(client))).status).toBe(200);
     // The window slides: a run that crosses a window's end frees at most the quota's share of the time it took.
     const freed = Math.ceil((LIMIT.requests * (Date.now() - started)) / (LIMIT.windowSeconds * 1000)) + 1;
-    let refused = await handleMcpPost(rpc(client));
-    for (let extra = 0; refused.status === 200 && extra < freed; extra += 1) refused = await handleMcpPost(rpc(client));
+    let refused = await mcpPost(rpc(client));
+    for (let extra = 0; refused.status === 200 && extra < freed; extra += 1) refused = await mcpPost(rpc(client));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await handleMcpPost(rpc(freshClient()))).status).toBe(200);
+    expect((await mcpPost(rpc(freshClient()))).status).toBe(200);
   });
 
   it('refuses a JSON-RPC batch before any of its calls runs, and counts it once', async () => {
@@ -76,28 +79,27 @@ describe('POST /mcp', () => {
       method: 'tools/call',
       params: { name: 'search_posts', arguments: { query: 'alpha' } },
     }));
-    const response = await handleMcpPost(rpc(client, {}, JSON.stringify(calls)));
+    const response = await mcpPost(rpc(client, {}, JSON.stringify(calls)));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"mcp";r=${LIMIT.requests - 1};`));
   });
 
   it('reads a message up to MCP_BODY_LIMIT and refuses a longer one with 413', async () => {
-    const { MCP_BODY_LIMIT } = await import('@/lib/routes/manifest');
     const padded = (size: number) => {
       const base = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: '' } } });
       return base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`);
     };
-    const under = await handleMcpPost(rpc(freshClient(), {}, padded(MCP_BODY_LIMIT)));
+    const under = await mcpPost(rpc(freshClient(), {}, padded(MCP_BODY_LIMIT)));
     expect(under.status).toBe(200);
     expect(await under.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    const over = await handleMcpPost(rpc(freshClient(), {}, padded(MCP_BODY_LIMIT + 1)));
+    const over = await mcpPost(rpc(freshClient(), {}, padded(MCP_BODY_LIMIT + 1)));
     expect(over.status).toBe(413);
     expect(over.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   });
 
   it('answers a malformed JSON-RPC body as a JSON-RPC error, not a server error', async () => {
-    const response = await handleMcpPost(rpc(freshClient(), {}, '{"jsonrpc": "2.0", '));
+    const response = await mcpPost(rpc(freshClient(), {}, '{"jsonrpc": "2.0", '));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '@/lib/mcp/server';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { createMcpServer } = await import('@/lib/mcp/server');
+setWriteRouteSettings();
 
 const FIXTURE = path.resolve('tests/fixtures/content');
 type Text = { type: 'text'; text: string };

@@ -1,16 +1,11 @@
 import Stripe from 'stripe';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { handleStripeWebhook } from '@/lib/payments/webhook';
+import { testServices } from '../../support/services';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () =>
-  (await import('../../support/write-routes')).useWriteRouteSettings({ STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: 'whsec_unit' }),
-);
-// Outside a request there is no `after`; the test waits for the mail worker itself.
-vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
-
-const { handleStripeWebhook } = await import('@/lib/payments/webhook');
-const { services } = await import('@/lib/services');
-const mailWorker = () => services().mailWorker;
-const { outboxMail, storedData } = await import('../../support/write-routes');
+setWriteRouteSettings();
+const { services, afterResponse, outboxMail, storedData } = testServices({ STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: 'whsec_unit' });
 
 const stripe = new Stripe('sk_test_local');
 
@@ -44,30 +39,30 @@ const paidBook = {
 
 describe('the Stripe webhook', () => {
   it('records a paid checkout once per event and mails the receipt', async () => {
-    const response = await handleStripeWebhook(delivery(paidBook));
+    const response = await handleStripeWebhook(delivery(paidBook), services);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, outcome: 'recorded' });
     const stored = storedData();
     expect(await stored.orders()).toEqual([
       expect.objectContaining({ id: 'cs_book_1', product: 'fixture-book', kind: 'book', amount: 2900, currency: 'USD', email: 'buyer@example.com' }),
     ]);
-    await mailWorker().drain();
+    await afterResponse();
     expect((await outboxMail()).map((mail) => mail.to?.[0]?.address)).toEqual(['buyer@example.com']);
 
-    const again = await handleStripeWebhook(delivery(paidBook));
+    const again = await handleStripeWebhook(delivery(paidBook), services);
     expect(await again.json()).toEqual({ received: true, outcome: 'duplicate' });
     expect(await stored.orders()).toHaveLength(1);
     await stored.close();
   });
 
   it('refuses an event whose signature was made with another secret, 400, recording nothing', async () => {
-    const response = await handleStripeWebhook(delivery({ ...paidBook, id: 'evt_forged' }, 'whsec_other'));
+    const response = await handleStripeWebhook(delivery({ ...paidBook, id: 'evt_forged' }, 'whsec_other'), services);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ detail: 'The Stripe signature does not match this body.' });
   });
 
   it('ignores a checkout that is not paid yet', async () => {
     const unpaid = { ...paidBook, id: 'evt_unpaid', data: { object: { ...paidBook.data.object, id: 'cs_unpaid', payment_status: 'unpaid' } } };
-    expect(await (await handleStripeWebhook(delivery(unpaid))).json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(await (await handleStripeWebhook(delivery(unpaid), services)).json()).toEqual({ received: true, outcome: 'ignored' });
   });
 });

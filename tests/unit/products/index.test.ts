@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings());
 
 const { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug } = await import('@/lib/products');
 

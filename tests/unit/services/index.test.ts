@@ -39,6 +39,28 @@ describe('createServices', () => {
     expect(fs.readFileSync(path.join(folder, 'outbox', written[0]!), 'utf8')).toMatch(/^Subject: Queued$/m);
     await services.store.close();
   });
+
+  it('has no payments without a Stripe key', () => {
+    expect(createServices(parseEnv({ DATA_DIR: path.join(data, 'no-stripe') })).payments).toBeUndefined();
+  });
+
+  it('sends the mail a request has just queued, asking the request to wait for the sending', async () => {
+    const folder = path.join(data, 'queued');
+    // What a request's `after` is handed: run here, as Next runs it after the response.
+    const afterResponse: (() => Promise<void>)[] = [];
+    const services = createServices(parseEnv({ DATA_DIR: folder, MAIL_POLL_MS: '60000' }), { afterResponse: (task) => afterResponse.push(task) });
+    await services.store.support.save({ id: 'm1', name: 'Ada', email: 'ada@example.test', subject: 'Hi', message: 'Hello.', createdAt: Date.now() }, [
+      { to: { address: 'owner@example.test' }, subject: 'Queued by an action', text: 'Hello.', html: '<p>Hello.</p>' },
+    ]);
+    services.mail.sendQueued();
+    expect(afterResponse).toHaveLength(1);
+    await afterResponse[0]?.();
+    services.mailWorker.stop();
+    const written = fs.readdirSync(path.join(folder, 'outbox'));
+    expect(written).toHaveLength(1);
+    expect(fs.readFileSync(path.join(folder, 'outbox', written[0]!), 'utf8')).toMatch(/^Subject: Queued by an action$/m);
+    await services.store.close();
+  });
 });
 
 describe('services', () => {
@@ -49,7 +71,7 @@ describe('services', () => {
     const second = await import('@/lib/services');
     expect(second.services).not.toBe(first.services);
     expect(second.services()).toBe(first.services());
-    expect(second.limiter()).toBe(first.limiter());
+    expect(second.services().limiter).toBe(first.services().limiter);
     vi.unstubAllEnvs();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ SITE_URL: 'https://blog.example' }));
+vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings({ SITE_URL: 'https://blog.example' }));
 
 const { sitemapUrls } = await import('@/lib/sitemap/urls');
 const { publishedPosts, tags } = await import('@/lib/content');

@@ -1,17 +1,17 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { newToken } from '@/lib/services/tokens';
+import { CONFIRMATION_DAYS, CONFIRMATION_RESEND, confirmationCutoff, confirmationState, confirmPageUrl, unsubscribeLinks } from '@/lib/subscribers/links';
+import { testServices } from '../../support/services';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ SITE_URL: 'https://blog.example' }));
-
-const { CONFIRMATION_DAYS, CONFIRMATION_RESEND, confirmationCutoff, confirmationState, confirmPageUrl, unsubscribeLinks } =
-  await import('@/lib/subscribers/links');
-const { store } = await import('@/lib/services');
-const { newToken } = await import('@/lib/services/tokens');
+setWriteRouteSettings({ SITE_URL: 'https://blog.example' });
+const { store } = testServices().services;
 
 const DAY = 24 * 60 * 60 * 1000;
 
 async function pending(email: string, age: number): Promise<string> {
   const confirm = newToken();
-  await store().subscribers.subscribe({
+  await store.subscribers.subscribe({
     email,
     confirmTokenHash: confirm.hash,
     unsubscribeTokenHash: newToken().hash,
@@ -41,9 +41,9 @@ describe('newsletter links', () => {
   it('tell the confirmation page what a token is without confirming it', async () => {
     const fresh = await pending('fresh@example.com', DAY);
     const old = await pending('old@example.com', 8 * DAY);
-    expect(await confirmationState(store().subscribers, fresh)).toBe('pending');
-    expect(await confirmationState(store().subscribers, old)).toBe('expired');
-    expect(await confirmationState(store().subscribers, newToken().token)).toBeUndefined();
-    expect((await store().subscribers.list()).map((subscriber) => subscriber.status)).toEqual(['pending', 'pending']);
+    expect(await confirmationState(store.subscribers, fresh)).toBe('pending');
+    expect(await confirmationState(store.subscribers, old)).toBe('expired');
+    expect(await confirmationState(store.subscribers, newToken().token)).toBeUndefined();
+    expect((await store.subscribers.list()).map((subscriber) => subscriber.status)).toEqual(['pending', 'pending']);
   });
 });

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newToken } from '@/lib/services/tokens';
+import { bookingCancelRoute } from '@/lib/write-routes/booking-cancel';
+import { handlersFor } from '@/lib/write-routes/handler';
 import { stripeForm } from '../../support/recorder';
+import { testServices } from '../../support/services';
+import { post, startStripeStandIn, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-// Outside a request there is no `after`; the test waits for the mail worker itself.
-vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { bookingCancelRoute } = await import('@/lib/write-routes/booking-cancel');
-const { services } = await import('@/lib/services');
-const mailWorker = () => services().mailWorker;
-const { store } = await import('@/lib/services');
-const { newToken } = await import('@/lib/services/tokens');
-const { outboxMail, post, startStripeStandIn } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(bookingCancelRoute);
-let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-});
+setWriteRouteSettings();
+const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
+const { services, afterResponse, outboxMail } = testServices(stripe.settings);
+const { POST } = handlersFor(bookingCancelRoute, () => services);
 
 let bookings = 0;
 /** A paid booking of a session; its id and emailed token. */
@@ -27,7 +19,7 @@ async function booking(session: string): Promise<{ id: string; token: string }> 
   const id = `booking-${bookings}-0000`;
   const token = newToken();
   const now = Date.now();
-  await store().bookings.recordPayment({
+  await services.store.bookings.recordPayment({
     eventId: `evt_${id}`,
     order: { id: `order-${id}`, product: 'fixture-training', kind: 'training', amount: 49000, currency: 'EUR', email: 'buyer@example.com', createdAt: now },
     booking: {
@@ -58,8 +50,8 @@ describe('POST /api/booking/cancel', () => {
     const refund = stripe.requests.at(-1);
     expect(refund?.headers['idempotency-key']).toBe(`refund:${id}`);
     expect(stripeForm(refund?.body ?? '')).toMatchObject({ payment_intent: `pi_${id}` });
-    expect((await store().bookings.find(id))?.status).toBe('cancelled');
-    await mailWorker().drain();
+    expect((await services.store.bookings.find(id))?.status).toBe('cancelled');
+    await afterResponse();
     expect((await outboxMail()).map((mail) => mail.to?.[0]?.address)).toEqual(['buyer@example.com']);
 
     const again = await POST(post('/api/booking/cancel', { json: { booking: id, token } }));
@@ -74,7 +66,7 @@ describe('POST /api/booking/cancel', () => {
     expect([wrong.status, unknown.status]).toEqual([404, 404]);
     expect((await wrong.json()).detail).toBe((await unknown.json()).detail);
     expect(stripe.requests).toHaveLength(before);
-    expect((await store().bookings.find(id))?.status).toBe('confirmed');
+    expect((await services.store.bookings.find(id))?.status).toBe('confirmed');
   });
 
   it('refuses a cancellation inside the notice period of a session', async () => {

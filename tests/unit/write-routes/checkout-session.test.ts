@@ -1,9 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { productBySlug } from '@/lib/products';
+import { attemptKey, checkoutUrls, lineItem, wrongKind } from '@/lib/write-routes/checkout-session';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ SITE_URL: 'https://shop.example' }));
-
-const { attemptKey, checkoutUrls, lineItem, wrongKind } = await import('@/lib/write-routes/checkout-session');
-const { productBySlug } = await import('@/lib/products');
+setWriteRouteSettings({ SITE_URL: 'https://shop.example' });
 
 describe('checkout sessions', () => {
   it('key one attempt by client, attempt id and fields, so only the same form from the same address is the same session', () => {

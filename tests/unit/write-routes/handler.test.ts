@@ -1,13 +1,14 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { handlersFor, writeRouteHandlers } from '@/lib/write-routes/handler';
+import { defineWriteRoute, type WriteServices } from '@/lib/write-routes/route';
+import { testServices } from '../../support/services';
+import { freshClient, post, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
+setWriteRouteSettings();
+const { services } = testServices();
 
-const { handlersFor, writeRouteHandlers } = await import('@/lib/write-routes/handler');
-const { defineWriteRoute } = await import('@/lib/write-routes/route');
-const { freshClient, post } = await import('../../support/write-routes');
-
-type Received = { input: unknown; client: string; form: boolean };
+type Received = { input: unknown; client: string; form: boolean; services: WriteServices };
 const received: Received[] = [];
 let failNext = false;
 
@@ -26,13 +27,13 @@ const testRoute = defineWriteRoute({
         failNext = false;
         throw new Error('store down');
       }
-      received.push({ input, client: context.client, form: context.form });
+      received.push({ input, client: context.client, form: context.form, services: context.services });
       return { ok: true, status: 202, body: { status: 'received' }, redirect: '/sent' };
     },
   },
   docs: { summary: 'A test route.' },
 });
-const route = handlersFor(testRoute);
+const route = handlersFor(testRoute, () => services);
 
 const tokenRoute = handlersFor(
   defineWriteRoute({
@@ -55,12 +56,13 @@ const tokenRoute = handlersFor(
     },
     docs: { summary: 'A test route.' },
   }),
+  () => services,
 );
 
 afterAll(() => vi.restoreAllMocks());
 
 describe('handlersFor', () => {
-  it('runs the action with the validated input and answers JSON with the route limit headers', async () => {
+  it('runs the action with the validated input and the services it was given, and answers JSON with the route limit headers', async () => {
     const client = freshClient();
     const response = await route.POST(post('/api/test', { json: { name: 'Ada', count: '3' } }, { client }));
     expect(response.status).toBe(202);
@@ -69,7 +71,9 @@ describe('handlersFor', () => {
     expect(response.headers.get('ratelimit')).toMatch(/^"support";r=4;t=\d+$/);
     expect(response.headers.get('cache-control')).toContain('no-store');
     expect(await response.json()).toEqual({ status: 'received' });
-    expect(received.at(-1)).toEqual({ input: { name: 'Ada', count: 3 }, client, form: false });
+    const { services: given, ...context } = received.at(-1) ?? {};
+    expect(context).toEqual({ input: { name: 'Ada', count: 3 }, client, form: false });
+    expect(given).toBe(services);
   });
 
   it('sends a browser form post to the result page with 303', async () => {
@@ -179,7 +183,7 @@ describe('handlersFor', () => {
 });
 
 describe('writeRouteHandlers (app/api/[...path]/route.ts)', () => {
-  const handlers = writeRouteHandlers();
+  const handlers = writeRouteHandlers(() => services);
 
   it("answers each write route of the registry at its path, through the route's own handler", async () => {
     const invalid = await handlers.POST(post('/api/support', { json: {} }));

@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sitemapUrls } from '@/lib/sitemap/urls';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { indexNotifyRoute } from '@/lib/write-routes/index-notify';
 import { startRecorder } from '../../support/recorder';
+import { testServices } from '../../support/services';
+import { post, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () =>
-  (await import('../../support/write-routes')).useWriteRouteSettings({ INDEX_NOTIFY_TOKEN: 'owner-token-0123456789', INDEXNOW_KEY: 'indexnow-key-0123' }),
-);
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { indexNotifyRoute } = await import('@/lib/write-routes/index-notify');
-const { sitemapUrls } = await import('@/lib/sitemap/urls');
-const { post } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(indexNotifyRoute);
-const owner = { authorization: 'Bearer owner-token-0123456789' };
-let indexNow: Awaited<ReturnType<typeof startRecorder>>;
-beforeAll(async () => {
-  indexNow = await startRecorder(() => ({ status: 202, body: '' }));
-  process.env.INDEXNOW_ENDPOINT = `${indexNow.url}/indexnow`;
-});
+const indexNow = await startRecorder(() => ({ status: 202, body: '' }));
 afterAll(() => indexNow.close());
+setWriteRouteSettings({
+  INDEX_NOTIFY_TOKEN: 'owner-token-0123456789',
+  INDEXNOW_KEY: 'indexnow-key-0123',
+  INDEXNOW_ENDPOINT: `${indexNow.url}/indexnow`,
+});
+const { services } = testServices();
+const { POST } = handlersFor(indexNotifyRoute, () => services);
+const owner = { authorization: 'Bearer owner-token-0123456789' };
 
 describe('POST /api/index-notify', () => {
   it('refuses a request without the bearer token, 401 with WWW-Authenticate, before reading the body', async () => {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { openApiDocument } from '@/lib/agents/openapi';
+import { otherRouteLimits, routeLimits, writeRouteLimits } from '@/lib/limits/table';
+import { writeRoutes } from '@/lib/write-routes';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { writeRoutes } = await import('@/lib/write-routes');
-const { routeLimits, writeRouteLimits, otherRouteLimits } = await import('@/lib/limits/table');
-const { openApiDocument } = await import('@/lib/agents/openapi');
+setWriteRouteSettings();
 
 type Operation = {
   summary: string;
@@ -56,7 +56,7 @@ describe('the write-route registry', () => {
 
   it('is answered by app/api/[...path]/route.ts alone: no route file of its own stands in front of a write route', () => {
     expect(fs.readFileSync('app/api/[...path]/route.ts', 'utf8')).toMatch(
-      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(\);$/m,
+      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(services\);$/m,
     );
     for (const route of writeRoutes) expect(fs.existsSync(`app${route.path}/route.ts`), route.path).toBe(false);
   });

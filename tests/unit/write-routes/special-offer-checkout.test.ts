@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { specialOfferCheckoutRoute } from '@/lib/write-routes/special-offer-checkout';
 import { stripeForm } from '../../support/recorder';
+import { testServices } from '../../support/services';
+import { post, startStripeStandIn, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { specialOfferCheckoutRoute } = await import('@/lib/write-routes/special-offer-checkout');
-const { post, startStripeStandIn } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(specialOfferCheckoutRoute);
-let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-});
+setWriteRouteSettings();
+const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
+const { services } = testServices(stripe.settings);
+const { POST } = handlersFor(specialOfferCheckoutRoute, () => services);
 
 describe('POST /api/payments/special-offer/checkout', () => {
   it('starts a Checkout Session for an offer inside its window', async () => {

@@ -1,22 +1,21 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { newToken } from '@/lib/services/tokens';
+import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
+import { testServices } from '../../support/services';
+import { post, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { subscribeConfirmRoute } = await import('@/lib/write-routes/subscribe-confirm');
-const { store } = await import('@/lib/services');
-const { newToken } = await import('@/lib/services/tokens');
-const { CONFIRMATION_RESEND } = await import('@/lib/subscribers/links');
-const { post } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(subscribeConfirmRoute);
+setWriteRouteSettings();
+const { services } = testServices();
+const { POST } = handlersFor(subscribeConfirmRoute, () => services);
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A pending subscriber whose confirmation link was mailed `age` ms ago; its token. */
 async function pendingSubscriber(email: string, age = 0): Promise<string> {
   const confirm = newToken();
   const mail = { to: { address: email }, subject: 'Confirm', text: 't', html: '<p>t</p>' };
-  await store().subscribers.subscribe({
+  await services.store.subscribers.subscribe({
     email,
     confirmTokenHash: confirm.hash,
     unsubscribeTokenHash: newToken().hash,
@@ -27,7 +26,7 @@ async function pendingSubscriber(email: string, age = 0): Promise<string> {
   return confirm.token;
 }
 
-const statusOf = async (email: string) => (await store().subscribers.list()).find((subscriber) => subscriber.email === email)?.status;
+const statusOf = async (email: string) => (await services.store.subscribers.list()).find((subscriber) => subscriber.email === email)?.status;
 
 describe('POST /api/subscribe/confirm', () => {
   it('confirms the subscriber holding the token, once', async () => {

@@ -1,17 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { hashToken } from '@/lib/services/tokens';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { subscribeRoute } from '@/lib/write-routes/subscribe';
+import { testServices } from '../../support/services';
+import { post, tokenOfLink, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-// Outside a request there is no `after`; the test waits for the mail worker itself.
-vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { subscribeRoute } = await import('@/lib/write-routes/subscribe');
-const { services } = await import('@/lib/services');
-const mailWorker = () => services().mailWorker;
-const { store } = await import('@/lib/services');
-const { outboxMail, post, tokenOfLink } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(subscribeRoute);
+setWriteRouteSettings();
+const { services, afterResponse, outboxMail } = testServices();
+const { POST } = handlersFor(subscribeRoute, () => services);
 const pending = { status: 'pending', message: 'Check your inbox: a confirmation link is on its way, unless this address is already subscribed.' };
 
 describe('POST /api/subscribe', () => {
@@ -19,8 +15,8 @@ describe('POST /api/subscribe', () => {
     const response = await POST(post('/api/subscribe', { json: { email: 'Reader@Example.com', name: 'Ada' } }));
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual(pending);
-    expect(await store().subscribers.list()).toEqual([expect.objectContaining({ email: 'reader@example.com', name: 'Ada', status: 'pending' })]);
-    await mailWorker().drain();
+    expect(await services.store.subscribers.list()).toEqual([expect.objectContaining({ email: 'reader@example.com', name: 'Ada', status: 'pending' })]);
+    await afterResponse();
     const [mail] = await outboxMail();
     expect(mail?.to?.[0]?.address).toBe('reader@example.com');
     expect(tokenOfLink(mail?.text ?? '', 'http://localhost:3000/subscribe/confirm?token=')).toMatch(/^[A-Za-z0-9_-]{16,}$/);
@@ -29,12 +25,11 @@ describe('POST /api/subscribe', () => {
   it('answers a confirmed address exactly as a new one, and mails it nothing', async () => {
     const [first] = await outboxMail();
     const token = tokenOfLink(first?.text ?? '', 'http://localhost:3000/subscribe/confirm?token=');
-    const { hashToken } = await import('@/lib/services/tokens');
-    await store().subscribers.confirm(hashToken(token), Date.now(), 0);
+    await services.store.subscribers.confirm(hashToken(token), Date.now(), 0);
     const response = await POST(post('/api/subscribe', { json: { email: 'reader@example.com' } }));
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual(pending);
-    await mailWorker().drain();
+    await afterResponse();
     expect(await outboxMail()).toHaveLength(1);
   });
 
@@ -48,7 +43,7 @@ describe('POST /api/subscribe', () => {
     const response = await POST(post('/api/subscribe', { json: { email: 'bot@example.com', website: 'http://spam.example' } }));
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual(pending);
-    expect((await store().subscribers.list()).map((subscriber) => subscriber.email)).not.toContain('bot@example.com');
+    expect((await services.store.subscribers.list()).map((subscriber) => subscriber.email)).not.toContain('bot@example.com');
   });
 
   it('names a bad address and a name that breaks into a second line', async () => {

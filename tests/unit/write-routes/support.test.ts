@@ -1,16 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { supportRoute } from '@/lib/write-routes/support';
+import { testServices } from '../../support/services';
+import { post, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings({ SUPPORT_EMAIL: 'help@example.com' }));
-// Outside a request there is no `after`; the test waits for the mail worker itself.
-vi.mock('next/server', async (original) => ({ ...(await original<typeof import('next/server')>()), after: () => undefined }));
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { supportRoute } = await import('@/lib/write-routes/support');
-const { services } = await import('@/lib/services');
-const mailWorker = () => services().mailWorker;
-const { outboxMail, post, storedData } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(supportRoute);
+setWriteRouteSettings({ SUPPORT_EMAIL: 'help@example.com' });
+const { services, afterResponse, outboxMail, storedData } = testServices();
+const { POST } = handlersFor(supportRoute, () => services);
 const message = { name: 'Ada', email: 'Ada@Example.com', subject: 'A question', message: 'How do feeds work?' };
 
 describe('POST /api/support', () => {
@@ -27,7 +23,7 @@ describe('POST /api/support', () => {
     expect(await stored.supportMessages()).toEqual([
       expect.objectContaining({ id: body.id, name: 'Ada', email: 'ada@example.com', subject: 'A question', message: 'How do feeds work?' }),
     ]);
-    await mailWorker().drain();
+    await afterResponse();
     const mails = await outboxMail();
     const owner = mails.find((mail) => mail.to?.[0]?.address === 'help@example.com');
     expect(owner?.replyTo?.[0]?.address).toBe('ada@example.com');

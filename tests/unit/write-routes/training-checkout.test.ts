@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { trainingCheckoutRoute } from '@/lib/write-routes/training-checkout';
 import { stripeForm } from '../../support/recorder';
+import { testServices } from '../../support/services';
+import { post, startStripeStandIn, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { trainingCheckoutRoute } = await import('@/lib/write-routes/training-checkout');
-const { store } = await import('@/lib/services');
-const { post, startStripeStandIn } = await import('../../support/write-routes');
-
-const { POST } = handlersFor(trainingCheckoutRoute);
-let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
-beforeAll(async () => {
-  stripe = await startStripeStandIn();
-});
+setWriteRouteSettings();
+const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
+const { services } = testServices(stripe.settings);
+const { POST } = handlersFor(trainingCheckoutRoute, () => services);
 
-const taken = (session: string) => store().bookings.seatsTaken('fixture-training', session, Date.now());
+const taken = (session: string) => services.store.bookings.seatsTaken('fixture-training', session, Date.now());
 
 describe('POST /api/payments/training/checkout', () => {
   it('holds the seats asked for and starts a Checkout Session for them', async () => {

@@ -1,21 +1,20 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { newToken } from '@/lib/services/tokens';
+import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
+import { handlersFor } from '@/lib/write-routes/handler';
+import { unsubscribeRoute } from '@/lib/write-routes/unsubscribe';
+import { testServices } from '../../support/services';
+import { post, setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).useWriteRouteSettings());
-
-const { handlersFor } = await import('@/lib/write-routes/handler');
-const { unsubscribeRoute } = await import('@/lib/write-routes/unsubscribe');
-const { store } = await import('@/lib/services');
-const { newToken } = await import('@/lib/services/tokens');
-const { CONFIRMATION_RESEND } = await import('@/lib/subscribers/links');
-const { post } = await import('../../support/write-routes');
-
-const { POST, GET } = handlersFor(unsubscribeRoute);
+setWriteRouteSettings();
+const { services } = testServices();
+const { POST, GET } = handlersFor(unsubscribeRoute, () => services);
 
 /** A subscriber mailed an unsubscribe link; its token. */
 async function subscriber(email: string): Promise<string> {
   const unsubscribe = newToken();
   const mail = { to: { address: email }, subject: 'Confirm', text: 't', html: '<p>t</p>' };
-  await store().subscribers.subscribe({
+  await services.store.subscribers.subscribe({
     email,
     confirmTokenHash: newToken().hash,
     unsubscribeTokenHash: unsubscribe.hash,
@@ -26,7 +25,7 @@ async function subscriber(email: string): Promise<string> {
   return unsubscribe.token;
 }
 
-const statusOf = async (email: string) => (await store().subscribers.list()).find((entry) => entry.email === email)?.status;
+const statusOf = async (email: string) => (await services.store.subscribers.list()).find((entry) => entry.email === email)?.status;
 const done = { status: 'unsubscribed', message: 'You are unsubscribed: no more email will be sent to this address.' };
 
 describe('POST /api/subscribe/unsubscribe', () => {

@@ -1,5 +1,6 @@
 import { handleStripeWebhook } from '@/lib/payments/webhook';
+import { services } from '@/lib/services';
 
 export function POST(request: Request) {
-  return handleStripeWebhook(request);
+  return handleStripeWebhook(request, services());
 }
