@@ -1,8 +1,8 @@
-import { config } from './config';
 import { FEED_ITEM_COUNT, feedTypes } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
 import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX } from './search/site';
+import { settings } from './settings';
 
 /**
  * THE list of what a reader or an agent can GET here: the fixed HTML pages,
@@ -188,7 +188,7 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'The later pages of /blog and of each tag page.',
       docs: {
         path: '/blog/page/{n}, /tags/{tag}/page/{n}',
-        text: `Older posts, ${config().postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
+        text: `Older posts, ${settings().site.postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
       },
     }),
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteUrl, config } from '../config';
+import { absoluteUrl } from '../config';
 import { site } from '../content';
 import { blogListSchema } from '../feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from '../feeds/feeds';
@@ -10,6 +10,7 @@ import { problemTypes } from '../http/problem';
 import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
 import { API_CATALOG_TYPE, publicEndpoints } from '../public-endpoints';
+import { settings } from '../settings';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({
@@ -214,7 +215,7 @@ export function openApiDocument() {
       summary,
       description: `Read endpoints and agent files are anonymous, GET and HEAD, never rate limited, with ETag and 304 on If-None-Match. Errors are RFC 9457 problem details; problem types: ${Object.keys(problemTypes).join(', ')}.`,
     },
-    servers: [{ url: config().siteUrl }],
+    servers: [{ url: settings().site.url }],
     externalDocs: { url: absoluteUrl('/docs/api') },
     paths: withOperationIds({
       ...plainReads(),

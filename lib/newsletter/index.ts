@@ -1,6 +1,6 @@
 import { absoluteUrl } from '../config';
 import { publishedPosts, site, type Post } from '../content';
-import type { Env } from '../env';
+import type { Settings } from '../settings';
 import { createTransport } from '../services/mail/transport';
 import type { Store } from '../services/store/types';
 import { unsubscribeLinks } from '../subscribers/links';
@@ -14,18 +14,7 @@ import { createNewsletter, type Newsletter, type NewsletterMailer } from './send
  */
 export type { Newsletter } from './sender';
 
-export type NewsletterEnv = Pick<
-  Env,
-  | 'SITE_URL'
-  | 'SMTP_URL'
-  | 'MAIL_FROM'
-  | 'MAIL_OUTBOX_DIR'
-  | 'DATA_DIR'
-  | 'NEWSLETTER_RATE'
-  | 'NEWSLETTER_CHECK_MS'
-  | 'NEWSLETTER_LEASE_SECONDS'
-  | 'MAIL_RETRY_BASE_MS'
->;
+export type NewsletterEnv = Pick<Settings, 'site' | 'mail' | 'newsletter'>;
 
 const mailSite = () => {
   const { name, language } = site();
@@ -46,14 +35,9 @@ export const siteMailer: NewsletterMailer<Post> = {
 export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<Console, 'log' | 'warn'> = console): Newsletter {
   return createNewsletter({
     store,
-    transport: createTransport(settings, () => site().name, { rate: settings.NEWSLETTER_RATE }),
+    transport: createTransport(settings, () => site().name, { rate: settings.newsletter.rate }),
     clock: Date.now,
-    settings: {
-      rate: settings.NEWSLETTER_RATE,
-      checkMs: settings.NEWSLETTER_CHECK_MS,
-      retryBaseMs: settings.MAIL_RETRY_BASE_MS,
-      leaseMs: settings.NEWSLETTER_LEASE_SECONDS * 1000,
-    },
+    settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs },
     log,
     posts: publishedPosts,
     mailer: siteMailer,

@@ -2,13 +2,12 @@ import { revalidatePath } from 'next/cache';
 import { clock } from '../clock';
 import { publishedPosts } from '../content';
 import { aheadCount, builtList } from '../content/published-set';
-import { deployment } from '../deploy';
 import { describeError } from '../log';
-import { indexNowKey } from '../indexnow/key';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { prepareSearchIndex } from '../search/site';
 import { store } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
+import { settings } from '../settings';
 
 export type Published = {
   /** How many posts are live now. */
@@ -47,7 +46,7 @@ export async function publishDue(): Promise<Published> {
     // search index of the posts live now is built before the answer, not in slices between requests
     // that may never come. (lectern's server answers searches from its search thread, which follows
     // the clock itself.)
-    if (deployment().platform) prepareSearchIndex(() => undefined);
+    if (settings().deployment.platform) prepareSearchIndex(() => undefined);
   }
   // The posts are live whatever the store does; only their announcement waits for it.
   let wentLive: LivePost[];
@@ -63,7 +62,7 @@ export async function publishDue(): Promise<Published> {
 
 /** A post's going live, told to what listens: IndexNow (when INDEXNOW_KEY is set). */
 async function announce(posts: readonly LivePost[]): Promise<void> {
-  if (!indexNowKey()) return;
+  if (!settings().indexNow.key) return;
   const urls = posts.map((post) => post.url);
   try {
     const submission = await submitToIndexNow(urls);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { absoluteUrl } from '../config';
 import { publishedPost, publishedPosts, type Post } from '../content';
-import { nodeEnv } from '../env';
 import { fieldErrors } from '../http/problem';
 import { shared } from '../process-shared';
 import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, type SearchHit, type SearchIndex } from './index';
 import { queryWords } from './text';
+import { nodeEnv } from '../settings';
 
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 export const SEARCH_LIMIT_DEFAULT = 10;
