@@ -1,7 +1,6 @@
-import { platformProblems } from './lib/deploy';
-import { envOrExit, nodeEnv } from './lib/env';
 import { prepareSearchIndex } from './lib/search/site';
 import { startServices } from './lib/services';
+import { nodeEnv, platformProblems, settingsOrExit } from './lib/settings';
 
 /**
  * instrumentation.ts's work in Node.js, once when the server starts, under lectern's server and
@@ -12,16 +11,16 @@ import { startServices } from './lib/services';
  * and stops (lib/process-shared.ts).
  */
 export async function registerNode() {
-  const settings = envOrExit();
-  if (settings.NEXT_PHASE === 'phase-production-build') return;
-  const problems = platformProblems();
+  const settings = settingsOrExit();
+  if (settings.build.running) return;
+  const problems = platformProblems(settings);
   if (problems.length > 0) {
     console.error(`PLATFORM_MODE is set, but:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     process.exit(1);
   }
   // A platform keeps no process running between requests to look for new posts; in development a
   // post being written is published on the author's machine, which must not mail it to anyone.
-  startServices({ newsletter: !settings.PLATFORM_MODE && nodeEnv() !== 'development' });
+  startServices({ newsletter: !settings.deployment.platform && nodeEnv() !== 'development' });
   // The search index is built now, so a reader's search never waits for it (not in development,
   // where the content changes under the author's hands).
   if (nodeEnv() !== 'development') prepareSearchIndex();

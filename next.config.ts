@@ -5,6 +5,10 @@ import path from 'node:path';
 import type { NextConfig } from 'next';
 import { contentFingerprint } from './lib/content/fingerprint';
 import { FORM_BODY_LIMIT } from './lib/routes/manifest';
+import { settingsOrExit } from './lib/settings';
+
+// The same settings lectern's server and the built site read (lib/settings.ts): a bad value stops the build, every one named.
+const settings = settingsOrExit();
 
 /**
  * What a rendered post or card depends on besides its text: the renderer's code (lib/content),
@@ -23,25 +27,14 @@ function rendererVersion(): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-/**
- * How many workers generate the static pages: BUILD_WORKERS, else one per CPU. Each worker loads
- * every post, so at 10,000 posts one worker keeps a build under 2 GiB (BENCHMARKS.md, Build).
- */
-function buildWorkers(): number {
-  const value = process.env.BUILD_WORKERS;
-  if (value === undefined || value === '') return availableParallelism();
-  if (!/^[1-9][0-9]?$/.test(value)) throw new Error(`BUILD_WORKERS must be a whole number from 1 to 99 (it is "${value}").`);
-  return Number(value);
-}
-
 const nextConfig: NextConfig = {
   // Lets a test harness build a fixture site beside the real one.
-  distDir: process.env.NEXT_DIST_DIR || '.next',
+  distDir: settings.build.distDir,
   poweredByHeader: false,
   reactStrictMode: true,
   // Inlined at build: the one moment every build worker judges "published" by (a running site asks its clock).
   env: {
-    LECTERN_BUILD_TIME: process.env.LECTERN_BUILD_TIME || String(Date.now()),
+    LECTERN_BUILD_TIME: String(settings.build.time),
     LECTERN_RENDERER_VERSION: rendererVersion(),
   },
   typedRoutes: false,
@@ -53,6 +46,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   // One static-generation worker per CPU unless BUILD_WORKERS says otherwise: Next's default leaves
   // one CPU to the main process, which only waits while the pages are generated (BENCHMARKS.md, Build).
+  // Each worker loads every post, so at 10,000 posts one worker keeps a build under 2 GiB.
   // Next buffers the body of a request that goes through proxy.ts (every URL but the write routes,
   // which read their own). lectern's server refuses bodies on URLs that read none before Next; this
   // bounds what a host without it would hold.
@@ -61,7 +55,7 @@ const nextConfig: NextConfig = {
   // ones, so the two differ; without it they are the same bytes (tests/contract/long-tail.test.ts),
   // and the build skips measuring the hints of every page. Client navigation still prefetches.
   experimental: {
-    cpus: buildWorkers(),
+    cpus: settings.build.workers ?? availableParallelism(),
     proxyClientMaxBodySize: FORM_BODY_LIMIT,
     prefetchInlining: false,
   },

@@ -4,15 +4,14 @@ import { clock } from '@/lib/clock';
 import { notBuilt } from '@/lib/content/built-paths';
 import { builtList, dueSlugs } from '@/lib/content/published-set';
 import { SLUG_PATTERN } from '@/lib/content/schema';
-import { absoluteUrl, config as siteConfig } from '@/lib/config';
-import { deployment } from '@/lib/deploy';
+import { absoluteUrl } from '@/lib/config';
 import { linkHeader } from '@/lib/http/links';
 import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
-import { indexNowKey } from '@/lib/indexnow/key';
 import { platformHeaders } from '@/lib/server/platform-headers';
+import { settings } from '@/lib/settings';
 
 /**
  * Markdown twins of the pages (lib/http/markdown-twins.ts), reached two more ways than their
@@ -25,15 +24,15 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const negotiated = negotiate(pathname, request.headers.get('accept'));
   const response = answer(request, negotiated);
-  const settings = deployment();
-  if (!settings.platform) return response;
+  const { deployment, site } = settings();
+  if (!deployment.platform) return response;
   // Without lectern's server (PLATFORM_MODE), the headers it would add to every response.
   const markdown = pathname.endsWith('.md') || negotiated?.variant === 'markdown';
   const headers = platformHeaders({
     pathname,
     markdown,
-    siteUrl: siteConfig().siteUrl,
-    trustProxy: settings.trustProxy,
+    siteUrl: site.url,
+    trustProxy: deployment.trustProxy,
     forwardedProto: request.headers.get('x-forwarded-proto'),
   });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
@@ -42,7 +41,7 @@ export function proxy(request: NextRequest) {
 
 function answer(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response {
   const { pathname } = request.nextUrl;
-  const key = indexNowKey();
+  const key = settings().indexNow.key;
   if (key && pathname === `/${key}.txt`) {
     // IndexNow's key file: proves the submitted URLs are ours.
     return textResponse(key, { cache: 'read' });

@@ -2,9 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import nextEnv from '@next/env';
 import next from 'next';
 import { clock } from './lib/clock';
-import { config } from './lib/config';
-import { deployment } from './lib/deploy';
-import { envOrExit } from './lib/env';
+import { settingsOrExit } from './lib/settings';
 import { createRequestHandler } from './lib/server/handler';
 import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
@@ -21,7 +19,8 @@ const dev = process.argv.includes('--dev');
 // the .env.development ones), loaded before the settings are read, which Next itself loads later.
 nextEnv.loadEnvConfig(process.cwd(), dev);
 // Every setting is checked now: a bad value stops the start (status 1) with every bad value named.
-const { PORT: port, HOSTNAME: hostname, SHUTDOWN_GRACE_MS: graceMs } = envOrExit();
+const settings = settingsOrExit();
+const { port, hostname, shutdownGraceMs: graceMs } = settings.server;
 
 // Next builds its own idea of the request URL from this name; one that differs from the
 // name it gives proxy.ts makes every rewrite a proxied request to itself (over https when
@@ -42,7 +41,7 @@ const searchThread = dev ? undefined : startSearchThread();
 await searchThread?.ready;
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
-const security = { siteUrl: config().siteUrl, trustProxy: deployment().trustProxy, csp: !dev };
+const security = { siteUrl: settings.site.url, trustProxy: settings.deployment.trustProxy, csp: !dev };
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
 const handler = createRequestHandler(
@@ -87,7 +86,7 @@ server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
   console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
   // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
-  if (!dev && config().prewarm) void prewarm(render, postsToPrewarm());
+  if (!dev && settings.server.prewarm) void prewarm(render, postsToPrewarm());
 });
 
 // Stop cleanly (lib/server/shutdown.ts): no new connections, requests in flight finish, then the

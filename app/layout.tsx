@@ -3,13 +3,13 @@ import Link from 'next/link';
 import { NewsletterForm } from '@/components/newsletter-form';
 import { SearchForm } from '@/components/search-form';
 import type { ReactNode } from 'react';
-import { config } from '@/lib/config';
 import { site } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
 import { THEME_SCRIPT } from '@/lib/theme';
 import { ThemeSwitch } from '@/components/theme-switch';
 import './globals.css';
 import './code-theme.css';
+import { settings } from '@/lib/settings';
 
 /** The site's sections, in the header of every page (the feed is a plain link: it is not a page). */
 const NAVIGATION = [
@@ -23,7 +23,7 @@ export function generateMetadata(): Metadata {
   const { name, summary } = site();
   return {
     ...pageMetadata({ title: name, description: summary, path: '/' }),
-    metadataBase: new URL(config().siteUrl),
+    metadataBase: new URL(settings().site.url),
     title: { default: name, template: `%s · ${name}` },
   };
 }

@@ -1,4 +1,4 @@
-import { env } from './env';
+import { settings } from './settings';
 
 /** What time it is, in epoch milliseconds, for everything that depends on which posts are live. */
 export type Clock = () => number;
@@ -7,4 +7,4 @@ export type Clock = () => number;
  * The process's clock: the system's, moved by LECTERN_CLOCK_OFFSET_MS (0 outside tests), so a
  * test can start a built site a few seconds before one of its posts is due.
  */
-export const clock: Clock = () => Date.now() + env().LECTERN_CLOCK_OFFSET_MS;
+export const clock: Clock = () => Date.now() + settings().publishing.clockOffsetMs;

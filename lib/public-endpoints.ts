@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { config } from './config';
+import { settings } from './settings';
 import { blogListSchema, blogQuerySchema } from './feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
@@ -291,7 +291,7 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'The later pages of /blog and of each tag page.',
       docs: {
         path: '/blog/page/{n}, /tags/{tag}/page/{n}',
-        text: `Older posts, ${config().postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
+        text: `Older posts, ${settings().site.postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
       },
     }),
 

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
-import { absoluteUrl, config } from './config';
+import { absoluteUrl } from './config';
 import { site, urls } from './content';
 import { markdownTwinOf } from './http/markdown-twins';
+import { settings } from './settings';
 
 type PageFacts = {
   title: string;
@@ -19,7 +20,7 @@ export function pageMetadata({ title, description, path, article, tag }: PageFac
   const url = absoluteUrl(path);
   const twin = markdownTwinOf(path);
   return {
-    metadataBase: new URL(config().siteUrl),
+    metadataBase: new URL(settings().site.url),
     title,
     description,
     alternates: {

@@ -4,13 +4,13 @@
  * Lists the posts dated ahead with the time each goes live.
  *   npm run check
  */
-import { config } from '../lib/config';
 import path from 'node:path';
 import { frontmatterRendersAsHeading } from '../lib/content/frontmatter';
 import { ContentError, isPublished, loadContent } from '../lib/content/load';
 import { scheduledPostLines } from '../lib/publishing/schedule-list';
+import { settings } from '../lib/settings';
 
-const { contentDir } = config();
+const { contentDir } = settings().site;
 try {
   const content = loadContent(contentDir);
   const now = Date.now();

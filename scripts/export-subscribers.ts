@@ -7,7 +7,7 @@
  *   npm run subscribers:csv -- --status=pending
  */
 import { EXPORT_USAGE, exportStatuses, subscribersCsv } from '../lib/subscribers/csv';
-import { env } from '../lib/env';
+import { settings } from '../lib/settings';
 import { openStore } from '../lib/services/store';
 
 const wanted = exportStatuses(process.argv.slice(2));
@@ -16,7 +16,7 @@ if (!wanted.ok) {
   process.exit(2);
 }
 // A whole list may take Redis longer than a request is allowed to wait.
-const store = openStore(env(), { redisTimeoutMs: 60_000 });
+const store = openStore(settings(), { redisTimeoutMs: 60_000 });
 const all = await store.subscribers.list();
 process.stdout.write(subscribersCsv(all.filter((subscriber) => wanted.statuses.includes(subscriber.status))));
 await store.close();

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from '../lib/config';
 import { newPostSource, slugFromTitle } from '../lib/content/new-post';
+import { settings } from '../lib/settings';
 
 const title = process.argv.slice(2).join(' ').trim();
 if (!title) {
@@ -19,7 +19,7 @@ if (!slug) {
   console.error(`No slug can be made from "${title}": a slug needs letters a-z or digits. Give a title with some, and change it afterwards if you like.`);
   process.exit(1);
 }
-const file = path.join(config().contentDir, 'posts', `${slug}.md`);
+const file = path.join(settings().site.contentDir, 'posts', `${slug}.md`);
 const relative = path.relative(process.cwd(), file);
 const shown = relative.startsWith('..') ? file : relative;
 fs.mkdirSync(path.dirname(file), { recursive: true });

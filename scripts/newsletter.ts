@@ -6,20 +6,19 @@
  *   npm run newsletter -- test <slug> <address>
  *   npm run newsletter -- retry <slug>
  */
-import { env } from '../lib/env';
 import { NEWSLETTER_USAGE, parseNewsletterCommand, runNewsletterCommand } from '../lib/newsletter/cli';
 import { openStore, type Store } from '../lib/services/store';
+import { settings } from '../lib/settings';
 
 const parsed = parseNewsletterCommand(process.argv.slice(2));
 if (!parsed.ok) {
   process.stderr.write(`${parsed.error}\n${NEWSLETTER_USAGE}\n`);
   process.exit(2);
 }
-const settings = env();
 let store: Store | undefined;
 // Counting a large send may take Redis longer than a request is allowed to wait.
-const opened = () => (store ??= openStore(settings, { redisTimeoutMs: 60_000 }));
-const status = await runNewsletterCommand(parsed.command, settings, opened, {
+const opened = () => (store ??= openStore(settings(), { redisTimeoutMs: 60_000 }));
+const status = await runNewsletterCommand(parsed.command, settings(), opened, {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   interactive: Boolean(process.stdout.isTTY),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteUrl, config } from '../config';
+import { absoluteUrl } from '../config';
 import { site } from '../content';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, paymentsWebhookRoute, STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { MCP_ALLOW, MCP_TOOLS } from './mcp-names';
@@ -9,6 +9,7 @@ import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
 import { problemStatus } from '../write-routes/route';
 import { pageContent, publicEndpoints, type PublicEndpoint } from '../public-endpoints';
+import { settings } from '../settings';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({
@@ -243,7 +244,7 @@ export function openApiDocument() {
       summary,
       description: `Read endpoints and agent files are anonymous, GET and HEAD, never rate limited, with ETag and 304 on If-None-Match. Errors are RFC 9457 problem details; problem types: ${Object.keys(problemTypes).join(', ')}.`,
     },
-    servers: [{ url: config().siteUrl }],
+    servers: [{ url: settings().site.url }],
     externalDocs: { url: absoluteUrl('/docs/api') },
     paths: withOperationIds({
       ...reads(),

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from '../config';
-import { nodeEnv } from '../env';
+import { nodeEnv, settings } from '../settings';
 
 /**
  * Work kept between builds: a production build or server keeps each result in Next's build
@@ -13,7 +12,7 @@ import { nodeEnv } from '../env';
  * changing, and so does code run outside Next's bundles (tests, scripts), which has no version.
  */
 export async function kept(kind: string, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-  const { distDir, rendererVersion } = config();
+  const { distDir, rendererVersion } = settings().build;
   if (!rendererVersion || nodeEnv() === 'development') return make();
   const hash = createHash('sha256').update(rendererVersion).update('\0').update(key).digest('hex');
   const file = path.join(distDir, 'cache', `lectern-${kind}`, hash.slice(0, 2), hash);

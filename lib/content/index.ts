@@ -1,11 +1,10 @@
-import { config } from '../config';
-import { nodeEnv } from '../env';
 import { contentFingerprint } from './fingerprint';
 import { clock } from '../clock';
 import { pageCount } from './pagination';
 import { aheadCount, building, builtSlugs, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 import { contentPaths, tagSlug, urls } from './urls';
+import { nodeEnv, settings } from '../settings';
 
 export type { App, Product } from './load';
 export { ContentError } from './load';
@@ -48,11 +47,11 @@ let lookedThisTurn = false;
 
 /** "Now" for deciding what is live: the build's moment while it builds (the same in every worker), else the clock. */
 function now(): number {
-  return building() ? config().publishedBefore : clock();
+  return building() ? settings().build.time : clock();
 }
 
 function build(): State {
-  const { contentDir } = config();
+  const { contentDir } = settings().site;
   const content = loadContent(contentDir);
   // In development "published" is judged now, for the marks; the list keeps every post.
   const builtSet = isLive() ? undefined : builtSlugs();
@@ -86,7 +85,7 @@ function state(): State {
     if (!lookedThisTurn || !cache) {
       lookedThisTurn = true;
       queueMicrotask(() => (lookedThisTurn = false));
-      const fingerprint = contentFingerprint(config().contentDir);
+      const fingerprint = contentFingerprint(settings().site.contentDir);
       if (cache?.fingerprint !== fingerprint) cache = load(fingerprint);
     }
   } else {
@@ -148,7 +147,7 @@ export function builtPosts(): readonly Post[] {
  * first request, from the same code, and kept for the life of the build.
  */
 export function prerenderedPosts(): readonly Post[] {
-  return publishedPosts().slice(0, config().prerenderPosts);
+  return publishedPosts().slice(0, settings().build.prerenderPosts);
 }
 
 /**

@@ -1,22 +1,22 @@
-import { config } from '../config';
+import { settings } from '../settings';
 
 /** One page of a list of posts: its items, its number (from 1) and how many pages the list fills. */
 export type Page<T> = { items: readonly T[]; number: number; count: number };
 
 /** How many pages `total` items fill: at least one (a list with nothing in it is one empty page). */
-export function pageCount(total: number, perPage = config().postsPerPage): number {
+export function pageCount(total: number, perPage = settings().site.postsPerPage): number {
   return Math.max(1, Math.ceil(total / perPage));
 }
 
 /** Page `number` (from 1) of a list, or undefined when there is no such page. */
-export function pageOf<T>(list: readonly T[], number: number, perPage = config().postsPerPage): Page<T> | undefined {
+export function pageOf<T>(list: readonly T[], number: number, perPage = settings().site.postsPerPage): Page<T> | undefined {
   const count = pageCount(list.length, perPage);
   if (!Number.isSafeInteger(number) || number < 1 || number > count) return undefined;
   return { items: list.slice((number - 1) * perPage, number * perPage), number, count };
 }
 
 /** The numbers of a list's later pages, 2 to the last: the ones under `{base}/page/{n}` (page 1 is the list's own URL). */
-export function laterPageNumbers(total: number, perPage = config().postsPerPage): number[] {
+export function laterPageNumbers(total: number, perPage = settings().site.postsPerPage): number[] {
   return Array.from({ length: pageCount(total, perPage) - 1 }, (_, index) => index + 2);
 }
 

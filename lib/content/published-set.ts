@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from '../config';
-import { env, nodeEnv } from '../env';
+import { nodeEnv, settings } from '../settings';
 
 /**
  * The posts a build holds (and its tags, page counts and apps), written by the build into its own
@@ -14,10 +13,10 @@ import { env, nodeEnv } from '../env';
  * waits for the next build.
  */
 function file(): string {
-  return path.join(config().distDir, 'lectern', 'published.json');
+  return path.join(settings().build.distDir, 'lectern', 'published.json');
 }
 
-export const building = () => env().NEXT_PHASE === 'phase-production-build';
+export const building = () => settings().build.running;
 let recorded = false;
 
 export type PublishedSet = {

@@ -1,5 +1,5 @@
-import { config } from '../config';
 import { cacheHeaders, type CacheProfile } from './cache';
+import { settings } from '../settings';
 
 /** The site's policy for automated use (SPEC.md), sent with markdown and agent files. */
 export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no';
@@ -17,7 +17,7 @@ type Options = {
 function respond(body: string, contentType: string, options: Options): Response {
   const { status = 200, headers = {}, cache = 'read', lastModified, signal = false } = options;
   const all: Record<string, string> = { 'Content-Type': contentType, ...cacheHeaders(cache) };
-  if (status === 200) all['Last-Modified'] = new Date(lastModified ?? config().publishedBefore).toUTCString();
+  if (status === 200) all['Last-Modified'] = new Date(lastModified ?? settings().build.time).toUTCString();
   if (signal) all['Content-Signal'] = CONTENT_SIGNAL;
   return new Response(body, { status, headers: { ...all, ...headers } });
 }

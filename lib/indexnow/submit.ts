@@ -1,6 +1,4 @@
-import { config } from '../config';
-import { env } from '../env';
-import { indexNowKey } from './key';
+import { settings } from '../settings';
 
 /** IndexNow takes at most this many URLs a request. */
 export const INDEXNOW_BATCH = 10_000;
@@ -12,14 +10,15 @@ export type Submission = { ok: true; batches: { urls: number; status: number }[]
  * 10,000; stops at the first batch IndexNow does not answer (`submitted` URLs went before it).
  */
 export async function submitToIndexNow(urls: readonly string[]): Promise<Submission> {
-  const key = indexNowKey();
+  const { indexNow } = settings();
+  const key = indexNow.key;
   if (!key) throw new Error('INDEXNOW_KEY is not set');
-  const site = new URL(config().siteUrl);
+  const site = new URL(settings().site.url);
   const batches: { urls: number; status: number }[] = [];
   for (let start = 0; start < urls.length; start += INDEXNOW_BATCH) {
     const urlList = urls.slice(start, start + INDEXNOW_BATCH);
     try {
-      const response = await fetch(env().INDEXNOW_ENDPOINT, {
+      const response = await fetch(indexNow.endpoint, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json; charset=utf-8' },
         body: JSON.stringify({ host: site.host, key, keyLocation: `${site.origin}/${key}.txt`, urlList }),

@@ -1,4 +1,4 @@
-import type { Deployment } from '../deploy';
+import type { Settings } from '../settings';
 import { clientAddress, limitKey } from '../http/client-ip';
 import type { ProblemType } from '../http/problem';
 import type { Limiter, LimitDecision } from './limiter';
@@ -28,7 +28,7 @@ let warnedNoClientAddress = false;
  * client-chosen limit key would be no limit at all, so nothing is done; that is logged once
  * per process.
  */
-export async function admit(request: Request, route: LimitedRoute, limiter: Limiter, deployment: Deployment): Promise<Admission> {
+export async function admit(request: Request, route: LimitedRoute, limiter: Limiter, deployment: Settings['deployment']): Promise<Admission> {
   const address = clientAddress(request.headers, deployment);
   if (!address) {
     if (!warnedNoClientAddress) {

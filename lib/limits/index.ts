@@ -1,5 +1,5 @@
 import type { Redis as UpstashRedis } from '@upstash/redis';
-import type { Env } from '../env';
+import type { Settings } from '../settings';
 import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../redis/client';
 import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
 import { scriptWindowCounter } from './window-counters';
@@ -37,9 +37,9 @@ export function upstashLimiter(url: string, token: string, options: LimiterOptio
  * The limiter the settings ask for: on the shared Redis connection when there is
  * one, falling back to memory while it is down; else in memory.
  */
-export function createLimiter(settings: Pick<Env, 'RATE_LIMIT_REDIS_TIMEOUT_MS' | 'RATE_LIMIT_WINDOW_SCALE'>, redis: RedisConnection | undefined): Limiter {
-  const options = { timeoutMs: settings.RATE_LIMIT_REDIS_TIMEOUT_MS, windowScale: settings.RATE_LIMIT_WINDOW_SCALE };
-  const memory = memoryLimiter({ windowScale: settings.RATE_LIMIT_WINDOW_SCALE });
+export function createLimiter(settings: Settings['limits'], redis: RedisConnection | undefined): Limiter {
+  const options = { timeoutMs: settings.redisTimeoutMs, windowScale: settings.windowScale };
+  const memory = memoryLimiter({ windowScale: settings.windowScale });
   if (redis?.kind === 'upstash') return withFallback(upstashClientLimiter(redis.redis, options), memory);
   if (redis?.kind === 'redis') return withFallback(redisClientLimiter(redis.redis, options), memory);
   return memory;

@@ -1,6 +1,4 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { config } from '../config';
-import { deployment } from '../deploy';
 import { readBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
@@ -10,6 +8,7 @@ import type { Limiter } from '../limits';
 import { platformHeadersOf } from '../write-routes/handler';
 import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { createMcpServer } from './server';
+import { settings } from '../settings';
 
 /**
  * An Origin header names the web page that made the request. MCP clients are
@@ -19,7 +18,7 @@ import { createMcpServer } from './server';
  */
 function foreignOrigin(request: Request): boolean {
   const origin = request.headers.get('origin');
-  return origin !== null && origin !== new URL(config().siteUrl).origin;
+  return origin !== null && origin !== new URL(settings().site.url).origin;
 }
 
 /** A JSON-RPC error answered before the MCP server sees the message (the transport answers its own the same way). */
@@ -47,7 +46,7 @@ function parsed(bytes: Uint8Array): unknown {
  * session, no stream left open). The route hands it the process's limiter.
  */
 export async function handleMcpPost(request: Request, limiter: Limiter): Promise<Response> {
-  const admission = await admit(request, 'mcp', limiter, deployment());
+  const admission = await admit(request, 'mcp', limiter, settings().deployment);
   const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json') };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });

@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { config } from '../config';
 import { loadContent } from '../content/load';
 import { urls } from '../content/urls';
-import type { Env } from '../env';
 import { createTransport, mailFrom, message } from '../services/mail/transport';
-import { dataDir, type Store } from '../services/store';
+import type { Store } from '../services/store';
 import { unsubscribeLinks } from '../subscribers/links';
 import { personalMail, renderNewsletterMail, type MailPost, type MailSite } from './mail';
 import { watchStatus, type CliIo } from './status';
+import { settings, type Settings } from '../settings';
 
 export const NEWSLETTER_USAGE = `usage: npm run newsletter -- <command>
   status                  every send: post, started, recipients, sent, waiting, failed; suspended addresses
@@ -37,13 +36,13 @@ export function parseNewsletterCommand(args: readonly string[]): { ok: true; com
 
 /** Any post of the content folder, published or not: an author previews a post before it goes out. */
 export function contentPost(slug: string): MailPost | undefined {
-  const post = loadContent(config().contentDir).posts.find((entry) => entry.slug === slug);
+  const post = loadContent(settings().site.contentDir).posts.find((entry) => entry.slug === slug);
   return post && { ...post, url: urls.post(post.slug), markdownUrl: urls.postMarkdown(post.slug) };
 }
 
 function contentSite(): MailSite {
-  const { site } = loadContent(config().contentDir);
-  return { name: site.name, language: site.language, url: `${config().siteUrl}/` };
+  const { site } = loadContent(settings().site.contentDir);
+  return { name: site.name, language: site.language, url: `${settings().site.url}/` };
 }
 
 /**
@@ -58,7 +57,7 @@ async function sampleMail(post: MailPost, address: string) {
 }
 
 /** Runs one command; the exit status. */
-export async function runNewsletterCommand(command: NewsletterCommand, settings: Env, store: () => Store, io: CliIo): Promise<number> {
+export async function runNewsletterCommand(command: NewsletterCommand, settings: Settings, store: () => Store, io: CliIo): Promise<number> {
   if (command.name === 'status') {
     return watchStatus(store(), io);
   }
@@ -73,12 +72,12 @@ export async function runNewsletterCommand(command: NewsletterCommand, settings:
   }
   const post = contentPost(command.slug);
   if (!post) {
-    io.err(`No post "${command.slug}" in ${config().contentDir}/posts.`);
+    io.err(`No post "${command.slug}" in ${settings.site.contentDir}/posts.`);
     return 1;
   }
   if (command.name === 'preview') {
     const mail = await sampleMail(post, 'reader@example.com');
-    const folder = path.join(dataDir(settings), 'newsletter-preview');
+    const folder = path.join(settings.store.dataDir, 'newsletter-preview');
     fs.mkdirSync(folder, { recursive: true });
     const eml = await new MailComposer(message(mail, mailFrom(settings, contentSite().name))).compile().build();
     fs.writeFileSync(path.join(folder, `${post.slug}.eml`), eml);
@@ -95,7 +94,7 @@ export async function runNewsletterCommand(command: NewsletterCommand, settings:
   io.out(
     transport.kind === 'smtp'
       ? `Sent "${post.title}" to ${command.address}.`
-      : `SMTP_URL is not set: the message is an .eml file in the outbox folder (${settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox')}).`,
+      : `SMTP_URL is not set: the message is an .eml file in the outbox folder (${settings.mail.outboxDir}).`,
   );
   return 0;
 }

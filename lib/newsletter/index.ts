@@ -1,7 +1,7 @@
 import { after } from 'next/server';
 import { absoluteUrl } from '../config';
 import { publishedPosts, site, type Post } from '../content';
-import type { Env } from '../env';
+import type { Settings } from '../settings';
 import { createTransport } from '../services/mail/transport';
 import type { Store } from '../services/store/types';
 import { unsubscribeLinks } from '../subscribers/links';
@@ -16,18 +16,7 @@ import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResu
  */
 export type { Newsletter, StepResult } from './sender';
 
-export type NewsletterEnv = Pick<
-  Env,
-  | 'SITE_URL'
-  | 'SMTP_URL'
-  | 'MAIL_FROM'
-  | 'MAIL_OUTBOX_DIR'
-  | 'DATA_DIR'
-  | 'NEWSLETTER_RATE'
-  | 'NEWSLETTER_CHECK_MS'
-  | 'NEWSLETTER_LEASE_SECONDS'
-  | 'MAIL_RETRY_BASE_MS'
->;
+export type NewsletterEnv = Pick<Settings, 'site' | 'mail' | 'newsletter'>;
 
 /** The newsletter's clock: leases, retries and batch budgets are real time (the content's clock may be moved in tests). */
 const newsletterClock = Date.now;
@@ -53,12 +42,7 @@ export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<
     store,
     transport: createTransport(settings, () => site().name, true),
     clock: newsletterClock,
-    settings: {
-      rate: settings.NEWSLETTER_RATE,
-      checkMs: settings.NEWSLETTER_CHECK_MS,
-      retryBaseMs: settings.MAIL_RETRY_BASE_MS,
-      leaseMs: settings.NEWSLETTER_LEASE_SECONDS * 1000,
-    },
+    settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs },
     log,
     posts: publishedPosts,
     mailer: siteMailer,

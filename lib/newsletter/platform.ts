@@ -1,8 +1,8 @@
-import type { Env } from '../env';
+import type { Settings } from '../settings';
 import { describeError } from '../log';
 import type { Newsletter, StepResult } from './sender';
 
-export type BatchSettings = Pick<Env, 'NEWSLETTER_BATCH_SIZE' | 'NEWSLETTER_BUDGET_SECONDS'>;
+export type BatchSettings = Pick<Settings['newsletter'], 'batchSize' | 'budgetMs'>;
 
 /**
  * The newsletter where no process lives on between requests (platform mode), driven by the cron
@@ -21,8 +21,8 @@ export async function sendBatches(
   options: { clock: () => number; defer: (work: () => Promise<void>) => void; log?: Pick<Console, 'warn'> },
 ): Promise<StepResult> {
   const { clock, defer, log = console } = options;
-  const until = clock() + settings.NEWSLETTER_BUDGET_SECONDS * 1000;
-  const batch = () => newsletter.step({ messages: settings.NEWSLETTER_BATCH_SIZE, until });
+  const until = clock() + settings.budgetMs;
+  const batch = () => newsletter.step({ messages: settings.batchSize, until });
   const first = await batch();
   if (first.more) {
     defer(async () => {

@@ -2,15 +2,13 @@ import { revalidatePath } from 'next/cache';
 import { clock } from '../clock';
 import { publishedPosts } from '../content';
 import { aheadCount, builtList } from '../content/published-set';
-import { deployment } from '../deploy';
-import { env } from '../env';
 import { describeError } from '../log';
-import { indexNowKey } from '../indexnow/key';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { sendSiteBatches, type StepResult } from '../newsletter';
 import { prepareSearchIndex } from '../search/site';
 import type { Services } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
+import { settings } from '../settings';
 
 export type Published = {
   /** How many posts are live now. */
@@ -45,9 +43,9 @@ let revalidatedAt: number | undefined;
  */
 export async function publishDue(services: Pick<Services, 'store' | 'newsletter'>, options: { regenerate?: boolean } = {}): Promise<Published> {
   const published = await publishLive(services, options);
-  if (!deployment().platform) return published;
+  if (!settings().deployment.platform) return published;
   try {
-    return { ...published, newsletter: await sendSiteBatches(services.newsletter, env()) };
+    return { ...published, newsletter: await sendSiteBatches(services.newsletter, settings().newsletter) };
   } catch (error) {
     console.warn(`newsletter: sending paused (${describeError(error)}); the next cron call goes on`);
     return published;
@@ -70,7 +68,7 @@ async function publishLive(services: Pick<Services, 'store'>, options: { regener
     // search index of the posts live now is built before the answer, not in slices between requests
     // that may never come. (lectern's server answers searches from its search thread, which follows
     // the clock itself.)
-    if (deployment().platform) prepareSearchIndex(() => undefined);
+    if (settings().deployment.platform) prepareSearchIndex(() => undefined);
   }
   // The posts are live whatever the store does; only their announcement waits for it.
   let wentLive: LivePost[];
@@ -86,7 +84,7 @@ async function publishLive(services: Pick<Services, 'store'>, options: { regener
 
 /** A post's going live, told to what listens: IndexNow (when INDEXNOW_KEY is set). */
 async function announce(posts: readonly LivePost[]): Promise<void> {
-  if (!indexNowKey()) return;
+  if (!settings().indexNow.key) return;
   const urls = posts.map((post) => post.url);
   try {
     const submission = await submitToIndexNow(urls);

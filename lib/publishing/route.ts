@@ -1,4 +1,3 @@
-import { env } from '../env';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
 import { findShared } from '../process-shared';
@@ -6,6 +5,7 @@ import type { Services } from '../services';
 import { sameSecret } from '../services/tokens';
 import { publishDue } from './publish';
 import { SCHEDULER_TOKEN } from './scheduler';
+import { settings } from '../settings';
 
 /**
  * GET /api/publish: `Authorization: Bearer CRON_SECRET` (what Vercel's cron sends), or the
@@ -13,7 +13,7 @@ import { SCHEDULER_TOKEN } from './scheduler';
  * `?regenerate=1` makes every generated page, feed and file anew even when no post went live.
  */
 export async function publishResponse(request: Request, services: Pick<Services, 'store' | 'newsletter'>): Promise<Response> {
-  const secrets = [env().CRON_SECRET, findShared<string>(SCHEDULER_TOKEN)].filter((secret): secret is string => Boolean(secret));
+  const secrets = [settings().publishing.cronSecret, findShared<string>(SCHEDULER_TOKEN)].filter((secret): secret is string => Boolean(secret));
   if (secrets.length === 0) return problem('service-unavailable', 'Set CRON_SECRET to publish scheduled posts from a cron job.', { cache: 'write' });
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!secrets.some((secret) => sameSecret(given, secret)))

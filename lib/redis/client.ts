@@ -1,6 +1,6 @@
 import { Redis as UpstashRedis } from '@upstash/redis';
 import { createClient } from 'redis';
-import type { Env } from '../env';
+import type { Settings } from '../settings';
 import { withTimeout } from '../timeout';
 
 function createFailFastClient(url: string, commandTimeoutMs: number) {
@@ -75,13 +75,8 @@ export type RedisConnection = { kind: 'redis'; redis: FailFastRedis } | { kind: 
  * none (limits in memory, store in SQLite). `commandTimeoutMs` bounds each
  * command (a one-off export may allow more than a request can).
  */
-export function connectRedis(
-  settings: Pick<Env, 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN'>,
-  commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS,
-): RedisConnection | undefined {
-  if (settings.UPSTASH_REDIS_REST_URL && settings.UPSTASH_REDIS_REST_TOKEN) {
-    return { kind: 'upstash', redis: upstashRedis(settings.UPSTASH_REDIS_REST_URL, settings.UPSTASH_REDIS_REST_TOKEN, commandTimeoutMs) };
-  }
-  if (settings.REDIS_URL) return { kind: 'redis', redis: failFastRedis(settings.REDIS_URL, { commandTimeoutMs }) };
+export function connectRedis(settings: Settings['redis'], commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS): RedisConnection | undefined {
+  if (settings.upstash) return { kind: 'upstash', redis: upstashRedis(settings.upstash.url, settings.upstash.token, commandTimeoutMs) };
+  if (settings.url) return { kind: 'redis', redis: failFastRedis(settings.url, { commandTimeoutMs }) };
   return undefined;
 }

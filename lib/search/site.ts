@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { absoluteUrl } from '../config';
 import { publishedPost, publishedPosts, type Post } from '../content';
-import { nodeEnv } from '../env';
 import { parseQuery, type ParsedQuery } from '../http/query';
+import { nodeEnv } from '../settings';
 import { shared } from '../process-shared';
 import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, type SearchHit, type SearchIndex } from './index';
 import { queryWords } from './text';

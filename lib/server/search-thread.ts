@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { config } from '../config';
 import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
+import { settings } from '../settings';
 
 /**
  * lectern's server runs `/api/search` in a worker thread that holds the index (./search-worker.ts):
@@ -48,7 +48,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
   const log = options.log ?? console;
   // The thread has this process's settings (its clock offset too, so it judges which posts are live as this thread
   // does) and the same time origin (lib/config.ts) for Last-Modified, also when it is started again later.
-  const env = { ...process.env, LECTERN_BUILD_TIME: String(config().publishedBefore) };
+  const env = { ...process.env, LECTERN_BUILD_TIME: String(settings().build.time) };
   const waiting: Pending[] = [];
   const handed = new Map<number, Pending>();
   let nextId = 0;

@@ -1,10 +1,9 @@
 import { after } from 'next/server';
 import { site } from '../content';
-import { env, type Env } from '../env';
+import { settings, type Settings } from '../settings';
 import { createLimiter, type Limiter } from '../limits';
 import { siteNewsletter, type Newsletter } from '../newsletter';
 import { shared } from '../process-shared';
-import { mailSettingsFrom } from './mail/settings';
 import { createTransport } from './mail/transport';
 import { createMailWorker, type MailWorker } from './mail/worker';
 import { createPayments, type Payments } from './payments';
@@ -48,13 +47,13 @@ function once<T>(make: () => T): () => T {
  * short-lived instance) is asked to wait until the sending is done (`afterResponse`, Next's
  * `after` unless given); on a long-lived server this changes nothing.
  */
-export function createServices(settings: Env, options: { afterResponse?: AfterResponse } = {}): Services {
+export function createServices(settings: Settings, options: { afterResponse?: AfterResponse } = {}): Services {
   const afterResponse = options.afterResponse ?? after;
-  const redis = once(() => connectRedis(settings));
+  const redis = once(() => connectRedis(settings.redis));
   const store = once(() => openStore(settings, { redis: redis() }));
-  const limiter = once(() => createLimiter(settings, redis()));
-  const payments = once(() => createPayments(settings));
-  const mailWorker = once(() => createMailWorker({ ...mailSettingsFrom(settings), store: store(), transport: createTransport(settings, () => site().name) }));
+  const limiter = once(() => createLimiter(settings.limits, redis()));
+  const payments = once(() => createPayments(settings.payments));
+  const mailWorker = once(() => createMailWorker({ ...settings.mail, store: store(), transport: createTransport(settings, () => site().name) }));
   const newsletter = once(() => siteNewsletter(settings, store()));
   const mail: QueuedMail = {
     sendQueued() {
@@ -89,7 +88,7 @@ export function createServices(settings: Env, options: { afterResponse?: AfterRe
  * instrumentation.ts started and every route counts against the same limits.
  */
 export function services(): Services {
-  return shared('services', () => createServices(env()));
+  return shared('services', () => createServices(settings()));
 }
 
 /** What runs in the background of a long-lived server, started once by its entry point. */

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { env, type Env } from '../env';
+import { settings, type Settings } from '../settings';
 
 /**
  * Stripe, configured from the settings: STRIPE_SECRET_KEY and
@@ -9,21 +9,21 @@ import { env, type Env } from '../env';
  */
 export type Payments = { stripe: Stripe; webhookSecret: string | undefined };
 
-type PaymentSettings = Pick<Env, 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_URL'>;
+type PaymentSettings = Settings['payments'];
 
 export function createPayments(settings: PaymentSettings): Payments | undefined {
-  const key = settings.STRIPE_SECRET_KEY;
+  const key = settings.secretKey;
   if (!key) return undefined;
-  const api = settings.STRIPE_API_URL ? new URL(settings.STRIPE_API_URL) : undefined;
+  const api = settings.apiUrl ? new URL(settings.apiUrl) : undefined;
   const stripe = new Stripe(key, {
     maxNetworkRetries: 2,
     timeout: 15_000,
     ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'http:' ? 80 : 443), protocol: api.protocol === 'http:' ? 'http' : 'https' } : {}),
   });
-  return { stripe, webhookSecret: settings.STRIPE_WEBHOOK_SECRET };
+  return { stripe, webhookSecret: settings.webhookSecret };
 }
 
 /** Whether purchases can be made: the pricing page says so when not. */
-export function paymentsConfigured(settings: PaymentSettings = env()): boolean {
-  return Boolean(settings.STRIPE_SECRET_KEY);
+export function paymentsConfigured(payments: PaymentSettings = settings().payments): boolean {
+  return Boolean(payments.secretKey);
 }

@@ -1,6 +1,4 @@
 import type { z } from 'zod';
-import { config } from '../config';
-import { deployment } from '../deploy';
 import { readBody } from '../http/body';
 import { declaredCharset, isFormPost, mediaType, multipartFields, parseBody, withQueryFields } from '../http/form-body';
 import { fieldErrors, problem, type FieldError, type ProblemType } from '../http/problem';
@@ -12,11 +10,12 @@ import { platformHeadersFor } from '../server/platform-headers';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
 import type { WriteResult, WriteRouteDefinition, WriteServices } from './route';
+import { settings } from '../settings';
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
 function isCrossSite(request: Request): boolean {
   const origin = request.headers.get('origin');
-  if (origin !== null) return origin !== new URL(config().siteUrl).origin;
+  if (origin !== null) return origin !== new URL(settings().site.url).origin;
   return request.headers.get('sec-fetch-site') === 'cross-site';
 }
 
@@ -26,7 +25,7 @@ function isCrossSite(request: Request): boolean {
  * whatever the client sent: `javascript:` or another site's address never becomes a link.
  */
 function backLink(referer: string | null): string {
-  const site = new URL(config().siteUrl);
+  const site = new URL(settings().site.url);
   let url: URL;
   try {
     url = new URL(referer ?? '');
@@ -57,11 +56,11 @@ const respond = (request: Request, result: WriteResult, headers: Record<string, 
  * proxy.ts does not see the write routes (nor /mcp), whose bodies they read themselves.
  */
 export function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
-  const settings = deployment();
-  if (!settings.platform) return {};
+  const { deployment, site } = settings();
+  if (!deployment.platform) return {};
   return platformHeadersFor(contentType, {
-    siteUrl: config().siteUrl,
-    trustProxy: settings.trustProxy,
+    siteUrl: site.url,
+    trustProxy: deployment.trustProxy,
     forwardedProto: request.headers.get('x-forwarded-proto'),
   });
 }
@@ -85,7 +84,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     );
 
   async function POST(request: Request): Promise<Response> {
-    const admission = await admit(request, route.name, services().limiter, deployment());
+    const admission = await admit(request, route.name, services().limiter, settings().deployment);
     if (!admission.ok) return respond(request, { ok: false, ...admission.refusal }, admission.headers);
     const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) =>

@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { config } from '../config';
-import { env } from '../env';
-import { indexNowKey } from '../indexnow/key';
 import { accepted as allAccepted, INDEXNOW_BATCH, submitToIndexNow } from '../indexnow/submit';
 import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
+import { settings } from '../settings';
 
 const LAST_SUBMISSION = 'indexnow:last-submission';
 
 /** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
 function authorizeIndexNotify(request: Request): WriteResult | undefined {
-  const token = env().INDEX_NOTIFY_TOKEN;
-  if (!token || !indexNowKey())
+  const token = settings().indexNow.notifyToken;
+  if (!token || !settings().indexNow.key)
     return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!sameSecret(given, token))
@@ -38,7 +36,7 @@ const responses = { '401': problemStatus('Missing or wrong bearer token.'), '502
  * (every page the first time).
  */
 async function notifyIndexNow(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
-  const site = new URL(config().siteUrl);
+  const site = new URL(settings().site.url);
   const last = Number((await services.store.settings.get(LAST_SUBMISSION)) ?? Number.NaN);
   const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
@@ -50,7 +48,7 @@ async function notifyIndexNow(input: z.output<typeof schema>, { services }: Writ
       detail: `Only URLs of ${site.host} can be submitted.`,
       errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })),
     };
-  const endpoint = env().INDEXNOW_ENDPOINT;
+  const endpoint = settings().indexNow.endpoint;
   const submission = await submitToIndexNow(urls);
   if (!submission.ok)
     return {

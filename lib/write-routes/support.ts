@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { config } from '../config';
-import { env } from '../env';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
 import { email, honeypot, line, required } from './fields';
 import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
+import { settings } from '../settings';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
 
 /** Where support messages go: SUPPORT_EMAIL, or support@ the site's host. */
 function supportAddress(): string {
-  return env().SUPPORT_EMAIL ?? `support@${new URL(config().siteUrl).hostname}`;
+  return settings().mail.supportEmail ?? `support@${new URL(settings().site.url).hostname}`;
 }
 
 function supportAccepted(id: string): WriteResult {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Email } from 'postal-mime';
-import { parseEnv, type EnvSource } from '@/lib/env';
+import { parseSettings, type EnvSource } from '@/lib/settings';
 import { createServices, type Services } from '@/lib/services';
 import { sqliteStoredData, type StoredData } from './stored';
 import { outboxMail } from './write-routes';
@@ -26,7 +26,7 @@ export type TestServices = {
 export function testServices(settings: EnvSource = {}): TestServices {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-services-'));
   const tasks: (() => Promise<void>)[] = [];
-  const services = createServices(parseEnv({ SITE_URL: 'http://localhost:3000', DATA_DIR: dataDir, ...settings }), {
+  const services = createServices(parseSettings({ SITE_URL: 'http://localhost:3000', DATA_DIR: dataDir, ...settings }), {
     afterResponse: (task) => tasks.push(task),
   });
   return {

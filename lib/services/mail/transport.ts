@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Env } from '../../env';
-import { dataDir } from '../store';
+import type { Settings } from '../../settings';
 import type { OutgoingMail } from '../store/types';
 
 /**
@@ -22,17 +21,17 @@ export function isPermanentFailure(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export type TransportSettings = Pick<Env, 'MAIL_FROM' | 'SITE_URL' | 'SMTP_URL' | 'MAIL_OUTBOX_DIR' | 'DATA_DIR'>;
+export type TransportSettings = Pick<Settings, 'site' | 'mail'>;
 type Sender = { name: string; address: string };
 
 /** The sender of every message: MAIL_FROM (`address` or `Name <address>`), or the site's name at no-reply@ its host. */
-export function mailFrom(settings: Pick<Env, 'MAIL_FROM' | 'SITE_URL'>, siteName: string): Sender {
-  const configured = settings.MAIL_FROM;
+export function mailFrom(settings: TransportSettings, siteName: string): Sender {
+  const configured = settings.mail.from;
   if (configured) {
     const match = /^(.*)<([^>]+)>\s*$/.exec(configured);
     return match ? { name: (match[1] ?? '').trim().replace(/^"|"$/g, ''), address: (match[2] ?? '').trim() } : { name: siteName, address: configured.trim() };
   }
-  return { name: siteName, address: `no-reply@${new URL(settings.SITE_URL).hostname}` };
+  return { name: siteName, address: `no-reply@${new URL(settings.site.url).hostname}` };
 }
 
 /** The message nodemailer composes: the stored mail, its sender and, when given, its Message-ID. */
@@ -58,8 +57,8 @@ export function message(mail: OutgoingMail, from: Sender, messageId?: string) {
  */
 export function createTransport(settings: TransportSettings, siteName: () => string, pooled = false): MailTransport {
   const from = () => mailFrom(settings, siteName());
-  const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.SITE_URL).hostname}>` : undefined);
-  const smtpUrl = settings.SMTP_URL;
+  const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.site.url).hostname}>` : undefined);
+  const smtpUrl = settings.mail.smtpUrl;
   if (smtpUrl) {
     const transporter: Transporter = pooled
       ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: POOL_CONNECTIONS })
@@ -71,7 +70,7 @@ export function createTransport(settings: TransportSettings, siteName: () => str
     };
   }
   // Where the outbox is depends on the settings at run time: nothing in it belongs to the build.
-  const folder = path.resolve(/* turbopackIgnore: true */ settings.MAIL_OUTBOX_DIR ?? path.join(dataDir(settings), 'outbox'));
+  const folder = path.resolve(/* turbopackIgnore: true */ settings.mail.outboxDir);
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',

@@ -1,7 +1,7 @@
 import { describeError } from '../../log';
 import { singlePass } from '../single-pass';
 import type { Store } from '../store';
-import type { MailSettings } from './settings';
+import type { Settings } from '../../settings';
 import type { MailTransport } from './transport';
 
 /**
@@ -21,7 +21,12 @@ export function backoffMs(attempts: number, baseMs: number): number {
 
 /** Starts a worker on `store`, sending by `transport`; it checks the outbox every `pollMs` until stopped. */
 export function createMailWorker(
-  options: MailSettings & { store: Pick<Store, 'outbox'>; transport: MailTransport; leaseMs?: number; log?: Pick<Console, 'warn'> },
+  options: Pick<Settings['mail'], 'pollMs' | 'retryBaseMs' | 'retentionMs'> & {
+    store: Pick<Store, 'outbox'>;
+    transport: MailTransport;
+    leaseMs?: number;
+    log?: Pick<Console, 'warn'>;
+  },
 ): MailWorker {
   const { store, transport, pollMs, retryBaseMs, retentionMs } = options;
   const leaseMs = options.leaseMs ?? 60_000;

@@ -1,16 +1,11 @@
 import path from 'node:path';
-import type { Env } from '../../env';
+import type { Settings } from '../../settings';
 import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, upstashRedis, type RedisConnection } from '../../redis/client';
 import { openRedisStore } from './redis';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './types';
 
 export type * from './types';
-
-/** Where the embedded store and the mail outbox folder live (DATA_DIR, default `.data`). */
-export function dataDir(settings: Pick<Env, 'DATA_DIR'>): string {
-  return path.resolve(settings.DATA_DIR);
-}
 
 /** The store on a Redis connection: Upstash (Redis over HTTP) or a Redis server, the same scripts on both. */
 export function openRedisConnectionStore(connection: RedisConnection): Store {
@@ -32,10 +27,7 @@ export function openUpstashStore(url: string, token: string, timeoutMs = REDIS_C
  * shares with the rate limiter), else Redis when REDIS_URL or Upstash is
  * configured (each command waits at most `redisTimeoutMs`), else SQLite under DATA_DIR.
  */
-export function openStore(
-  settings: Pick<Env, 'DATA_DIR' | 'REDIS_URL' | 'UPSTASH_REDIS_REST_URL' | 'UPSTASH_REDIS_REST_TOKEN'>,
-  options: { redis?: RedisConnection; redisTimeoutMs?: number } = {},
-): Store {
-  const connection = options.redis ?? connectRedis(settings, options.redisTimeoutMs);
-  return connection ? openRedisConnectionStore(connection) : openSqliteStore(path.join(dataDir(settings), 'lectern.db'));
+export function openStore(settings: Pick<Settings, 'store' | 'redis'>, options: { redis?: RedisConnection; redisTimeoutMs?: number } = {}): Store {
+  const connection = options.redis ?? connectRedis(settings.redis, options.redisTimeoutMs);
+  return connection ? openRedisConnectionStore(connection) : openSqliteStore(path.join(settings.store.dataDir, 'lectern.db'));
 }

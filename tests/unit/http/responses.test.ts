@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { config } from '@/lib/config';
 import {
   CONTENT_SIGNAL,
   feedResponse,
@@ -10,6 +9,7 @@ import {
   textResponse,
   xmlResponse,
 } from '@/lib/http/responses';
+import { settings } from '@/lib/settings';
 
 describe('read responses', () => {
   it('sends markdown in UTF-8 with the read profile, the content signal and the build time as Last-Modified', async () => {
@@ -18,7 +18,7 @@ describe('read responses', () => {
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
     expect(response.headers.get('content-signal')).toBe(CONTENT_SIGNAL);
-    expect(response.headers.get('last-modified')).toBe(new Date(config().publishedBefore).toUTCString());
+    expect(response.headers.get('last-modified')).toBe(new Date(settings().build.time).toUTCString());
     expect(await response.text()).toBe('# Hi\n');
   });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Deployment } from '@/lib/deploy';
 import { admit, rateLimitHeaders } from '@/lib/limits/admission';
 import { memoryLimiter } from '@/lib/limits/limiter';
 import { writeRouteLimits } from '@/lib/limits/table';
+import type { Settings } from '@/lib/settings';
 
-const behindOneProxy: Deployment = { trustProxy: 1, platform: false } as Deployment;
+const behindOneProxy: Settings['deployment'] = { trustProxy: 1, clientIpHeader: undefined, platform: false };
 const fromAddress = (address: string) => new Request('http://localhost/api/subscribe', { method: 'POST', headers: { 'X-Forwarded-For': address } });
 
 describe('admit', () => {
@@ -27,7 +27,7 @@ describe('admit', () => {
   it('refuses everything, and says how to fix it once, when no client address can be believed', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const limiter = { name: 'never', check: vi.fn() };
-    const untrusted = { trustProxy: 0, platform: true } as Deployment;
+    const untrusted: Settings['deployment'] = { trustProxy: 0, clientIpHeader: undefined, platform: true };
     const first = await admit(new Request('http://localhost/api/subscribe', { method: 'POST' }), 'subscribe', limiter, untrusted);
     await admit(new Request('http://localhost/api/subscribe', { method: 'POST' }), 'subscribe', limiter, untrusted);
     expect(first).toMatchObject({ ok: false, refusal: { problem: 'not-served-by-lectern' }, headers: rateLimitHeaders('subscribe') });

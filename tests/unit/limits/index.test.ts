@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { createLimiter, type Limiter } from '@/lib/limits';
 import { writeRouteLimits } from '@/lib/limits/table';
 import { connectRedis, type RedisConnection } from '@/lib/redis/client';
@@ -10,7 +10,7 @@ import { freePort } from '../../support/site';
 const URL = testRedisUrl(7);
 const connections: RedisConnection[] = [];
 function connect(settings: Record<string, string>) {
-  const connection = connectRedis(parseEnv(settings));
+  const connection = connectRedis(parseSettings(settings).redis);
   if (connection?.kind === 'redis') connections.push(connection);
   return connection;
 }
@@ -28,17 +28,17 @@ async function decisions(limiter: Limiter, client: string, count: number) {
 
 describe('createLimiter', () => {
   it('limits in memory without Redis', async () => {
-    const limiter = createLimiter(parseEnv({}), undefined);
+    const limiter = createLimiter(parseSettings({}).limits, undefined);
     expect(limiter.name).toBe('memory');
     expect(await decisions(limiter, '198.51.100.1', requests + 1)).toEqual([...Array<boolean>(requests).fill(true), false]);
   });
 
   it('shares the counts of every instance on the same Redis, on the connection the store uses too', async () => {
-    const settings = parseEnv({ REDIS_URL: URL });
+    const settings = parseSettings({ REDIS_URL: URL });
     const connection = connect({ REDIS_URL: URL });
     const store = openStore(settings, { redis: connection });
-    const first = createLimiter(settings, connection);
-    const second = createLimiter(settings, connect({ REDIS_URL: URL }));
+    const first = createLimiter(settings.limits, connection);
+    const second = createLimiter(settings.limits, connect({ REDIS_URL: URL }));
     expect(first.name).toBe('redis (memory when unavailable)');
     const client = `198.51.100.2-${Date.now()}`;
     expect(await decisions(first, client, requests - 1)).toEqual(Array<boolean>(requests - 1).fill(true));
@@ -49,12 +49,12 @@ describe('createLimiter', () => {
 
   it('decides in memory while Redis is unreachable, within the Redis timeout', async () => {
     const down = `redis://127.0.0.1:${await freePort()}`;
-    const limiter = createLimiter(parseEnv({ REDIS_URL: down, RATE_LIMIT_REDIS_TIMEOUT_MS: '100' }), connect({ REDIS_URL: down }));
+    const limiter = createLimiter(parseSettings({ REDIS_URL: down, RATE_LIMIT_REDIS_TIMEOUT_MS: '100' }).limits, connect({ REDIS_URL: down }));
     expect(await decisions(limiter, '198.51.100.3', requests + 1)).toEqual([...Array<boolean>(requests).fill(true), false]);
   });
 
   it('scales every window by RATE_LIMIT_WINDOW_SCALE', async () => {
-    const decision = await createLimiter(parseEnv({ RATE_LIMIT_WINDOW_SCALE: '0.5' }), undefined).check('subscribe', '198.51.100.4');
+    const decision = await createLimiter(parseSettings({ RATE_LIMIT_WINDOW_SCALE: '0.5' }).limits, undefined).check('subscribe', '198.51.100.4');
     expect(decision.windowSeconds).toBe(writeRouteLimits.subscribe.windowSeconds / 2);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sendBatches } from '@/lib/newsletter/platform';
 import type { StepBudget, StepResult } from '@/lib/newsletter/sender';
 
-const settings = { NEWSLETTER_BATCH_SIZE: 3, NEWSLETTER_BUDGET_SECONDS: 10 };
+const settings = { batchSize: 3, budgetMs: 10_000 };
 
 /** A newsletter whose steps each take `stepMs` on the test's clock and claim from `due` messages. */
 function fakeNewsletter(due: number, stepMs: number, clock: { now: number }) {

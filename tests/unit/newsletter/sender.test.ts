@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { personalMail, renderNewsletterMail } from '@/lib/newsletter/mail';
 import { createNewsletter, pacer, type Newsletter, type NewsletterPost } from '@/lib/newsletter/sender';
 import { createTransport } from '@/lib/services/mail/transport';
@@ -60,7 +60,7 @@ afterEach(async () => {
 function newsletter(on: Pick<Store, 'newsletter'> = store): Newsletter {
   const made = createNewsletter({
     store: on,
-    transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
+    transport: createTransport(parseSettings({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
     clock: () => now,
     settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000 },
     log: { log: (line: string) => logged.push(line), warn: (line: string) => logged.push(line) },

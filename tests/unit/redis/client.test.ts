@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { connectRedis, failFastRedis, type FailFastRedis } from '@/lib/redis/client';
 import { startRedis } from '../../support/redis';
 import { freePort } from '../../support/site';
@@ -50,14 +50,14 @@ describe('failFastRedis', () => {
 
 describe('connectRedis', () => {
   it('connects to Upstash when both its settings are set, else to REDIS_URL, else to nothing', async () => {
-    expect(connectRedis(parseEnv({}))).toBeUndefined();
+    expect(connectRedis(parseSettings({}).redis)).toBeUndefined();
     const upstash = connectRedis(
-      parseEnv({ UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't', REDIS_URL: 'redis://127.0.0.1:1' }),
+      parseSettings({ UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't', REDIS_URL: 'redis://127.0.0.1:1' }).redis,
     );
     expect(upstash?.kind).toBe('upstash');
     const server = await startRedis();
     stops.push(server.stop);
-    const connection = connectRedis(parseEnv({ REDIS_URL: server.url }), 300);
+    const connection = connectRedis(parseSettings({ REDIS_URL: server.url }).redis, 300);
     if (connection?.kind !== 'redis') throw new Error('expected a Redis server connection');
     opened.push(connection.redis);
     expect(await connection.redis.run((client) => client.ping())).toBe('PONG');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { createServices } from '@/lib/services';
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-services-'));
@@ -11,7 +11,7 @@ afterAll(() => fs.rmSync(data, { recursive: true, force: true }));
 
 describe('createServices', () => {
   it('opens nothing until a service is used, then makes each once', async () => {
-    const services = createServices(parseEnv({ DATA_DIR: data, STRIPE_SECRET_KEY: 'sk_test_1' }));
+    const services = createServices(parseSettings({ DATA_DIR: data, STRIPE_SECRET_KEY: 'sk_test_1' }));
     expect(fs.existsSync(path.join(data, 'lectern.db'))).toBe(false);
     expect(services.store).toBe(services.store);
     expect(services.store.kind).toBe('sqlite');
@@ -25,7 +25,7 @@ describe('createServices', () => {
 
   it('runs the mail worker on its own store, writing to the outbox folder without SMTP_URL', async () => {
     const folder = path.join(data, 'worker');
-    const services = createServices(parseEnv({ DATA_DIR: folder, MAIL_POLL_MS: '60000' }));
+    const services = createServices(parseSettings({ DATA_DIR: folder, MAIL_POLL_MS: '60000' }));
     await services.store.support.save({ id: randomUUID(), name: 'A', email: 'a@example.com', subject: 's', message: 'm', createdAt: Date.now() }, [
       { to: { address: 'owner@example.com' }, subject: 'Queued', text: 'Queued', html: '<p>Queued</p>' },
     ]);
@@ -41,14 +41,14 @@ describe('createServices', () => {
   });
 
   it('has no payments without a Stripe key', () => {
-    expect(createServices(parseEnv({ DATA_DIR: path.join(data, 'no-stripe') })).payments).toBeUndefined();
+    expect(createServices(parseSettings({ DATA_DIR: path.join(data, 'no-stripe') })).payments).toBeUndefined();
   });
 
   it('sends the mail a request has just queued, asking the request to wait for the sending', async () => {
     const folder = path.join(data, 'queued');
     // What a request's `after` is handed: run here, as Next runs it after the response.
     const afterResponse: (() => Promise<void>)[] = [];
-    const services = createServices(parseEnv({ DATA_DIR: folder, MAIL_POLL_MS: '60000' }), { afterResponse: (task) => afterResponse.push(task) });
+    const services = createServices(parseSettings({ DATA_DIR: folder, MAIL_POLL_MS: '60000' }), { afterResponse: (task) => afterResponse.push(task) });
     await services.store.support.save({ id: 'm1', name: 'Ada', email: 'ada@example.test', subject: 'Hi', message: 'Hello.', createdAt: Date.now() }, [
       { to: { address: 'owner@example.test' }, subject: 'Queued by an action', text: 'Hello.', html: '<p>Hello.</p>' },
     ]);

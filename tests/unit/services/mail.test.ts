@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { subscribersCsv } from '@/lib/subscribers/csv';
-import { mailSettings } from '@/lib/services/mail/settings';
 import { backoffMs } from '@/lib/services/mail/worker';
 import { sameSecret } from '@/lib/services/tokens';
 
@@ -32,20 +31,5 @@ describe('subscribersCsv', () => {
       `b@example.com,"'=HYPERLINK(""x"")",pending,1970-01-01T00:00:00.000Z,`,
       '',
     ]);
-  });
-});
-
-describe('mailSettings', () => {
-  it('keeps sent mail 30 days by default and takes MAIL_RETENTION_DAYS in whole days, 0 included', () => {
-    expect(mailSettings({})).toEqual({ pollMs: 5000, retryBaseMs: 5000, retentionMs: 30 * 24 * 60 * 60 * 1000 });
-    expect(mailSettings({ MAIL_RETENTION_DAYS: '0' }).retentionMs).toBe(0);
-    expect(mailSettings({ MAIL_RETENTION_DAYS: '7', MAIL_POLL_MS: '200' })).toMatchObject({ pollMs: 200, retentionMs: 7 * 24 * 60 * 60 * 1000 });
-  });
-
-  it('names every bad value in one error', () => {
-    expect(() => mailSettings({ MAIL_RETENTION_DAYS: 'a month', MAIL_POLL_MS: '-1' })).toThrow(
-      /MAIL_POLL_MS: must be more than 0\n\s+MAIL_RETENTION_DAYS: must be a whole number of days/,
-    );
-    expect(() => mailSettings({ MAIL_RETENTION_DAYS: '1.5' })).toThrow(/MAIL_RETENTION_DAYS: must be a whole number of days/);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { createPayments, paymentsConfigured } from '@/lib/services/payments';
 import { startRecorder } from '../../support/recorder';
 
@@ -11,13 +11,15 @@ afterAll(() => stripeApi.close());
 
 describe('createPayments', () => {
   it('is undefined without STRIPE_SECRET_KEY, and the site then says purchases cannot be made', () => {
-    expect(createPayments(parseEnv({}))).toBeUndefined();
-    expect(paymentsConfigured(parseEnv({}))).toBe(false);
-    expect(paymentsConfigured(parseEnv({ STRIPE_SECRET_KEY: 'sk_test_1' }))).toBe(true);
+    expect(createPayments(parseSettings({}).payments)).toBeUndefined();
+    expect(paymentsConfigured(parseSettings({}).payments)).toBe(false);
+    expect(paymentsConfigured(parseSettings({ STRIPE_SECRET_KEY: 'sk_test_1' }).payments)).toBe(true);
   });
 
   it('speaks to the API at STRIPE_API_URL with the secret key, and keeps the webhook secret', async () => {
-    const payments = createPayments(parseEnv({ STRIPE_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_API_URL: stripeApi.url }));
+    const payments = createPayments(
+      parseSettings({ STRIPE_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_API_URL: stripeApi.url }).payments,
+    );
     expect(payments?.webhookSecret).toBe('whsec_1');
     const session = await payments!.stripe.checkout.sessions.retrieve('cs_test_1');
     expect(session.url).toBe('https://checkout.example/cs_test_1');
@@ -27,6 +29,6 @@ describe('createPayments', () => {
   });
 
   it('has no webhook secret when STRIPE_WEBHOOK_SECRET is unset', () => {
-    expect(createPayments(parseEnv({ STRIPE_SECRET_KEY: 'sk_test_123' }))?.webhookSecret).toBeUndefined();
+    expect(createPayments(parseSettings({ STRIPE_SECRET_KEY: 'sk_test_123' }).payments)?.webhookSecret).toBeUndefined();
   });
 });

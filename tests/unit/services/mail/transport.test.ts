@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { createTransport, mailFrom } from '@/lib/services/mail/transport';
 import { startSmtp } from '../../../support/smtp';
 
@@ -20,15 +20,15 @@ const mail = {
 
 describe('mailFrom', () => {
   it('is the site at no-reply@ its host by default, MAIL_FROM otherwise, with or without a name', () => {
-    expect(mailFrom(parseEnv({ SITE_URL: 'https://blog.example.com' }), 'The Blog')).toEqual({ name: 'The Blog', address: 'no-reply@blog.example.com' });
-    expect(mailFrom(parseEnv({ MAIL_FROM: 'news@example.com' }), 'The Blog')).toEqual({ name: 'The Blog', address: 'news@example.com' });
-    expect(mailFrom(parseEnv({ MAIL_FROM: '"Mara" <mara@example.com>' }), 'The Blog')).toEqual({ name: 'Mara', address: 'mara@example.com' });
+    expect(mailFrom(parseSettings({ SITE_URL: 'https://blog.example.com' }), 'The Blog')).toEqual({ name: 'The Blog', address: 'no-reply@blog.example.com' });
+    expect(mailFrom(parseSettings({ MAIL_FROM: 'news@example.com' }), 'The Blog')).toEqual({ name: 'The Blog', address: 'news@example.com' });
+    expect(mailFrom(parseSettings({ MAIL_FROM: '"Mara" <mara@example.com>' }), 'The Blog')).toEqual({ name: 'Mara', address: 'mara@example.com' });
   });
 });
 
 describe('createTransport', () => {
   it('sends by SMTP to SMTP_URL, from MAIL_FROM, with the reply address and headers', async () => {
-    const transport = createTransport(parseEnv({ SMTP_URL: smtp.url, MAIL_FROM: 'Site <site@example.com>' }), () => 'unused');
+    const transport = createTransport(parseSettings({ SMTP_URL: smtp.url, MAIL_FROM: 'Site <site@example.com>' }), () => 'unused');
     expect(transport.kind).toBe('smtp');
     await transport.send(mail);
     const received = await smtp.waitFor((message) => message.subject === 'Hello');
@@ -41,7 +41,7 @@ describe('createTransport', () => {
 
   it('writes one .eml file per message to MAIL_OUTBOX_DIR when SMTP_URL is unset', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-outbox-'));
-    const transport = createTransport(parseEnv({ MAIL_OUTBOX_DIR: folder, SITE_URL: 'https://blog.example.com' }), () => 'The Blog');
+    const transport = createTransport(parseSettings({ MAIL_OUTBOX_DIR: folder, SITE_URL: 'https://blog.example.com' }), () => 'The Blog');
     expect(transport.kind).toBe('outbox');
     await transport.send(mail);
     await transport.send({ ...mail, subject: 'Again' });
@@ -56,7 +56,7 @@ describe('createTransport', () => {
 
   it('syncs each .eml file and then its folder to disk before the send resolves, the message identified by its outbox id', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-outbox-'));
-    const transport = createTransport(parseEnv({ MAIL_OUTBOX_DIR: folder, SITE_URL: 'https://blog.example.com' }), () => 'The Blog');
+    const transport = createTransport(parseSettings({ MAIL_OUTBOX_DIR: folder, SITE_URL: 'https://blog.example.com' }), () => 'The Blog');
     // Which path each synced descriptor was opened for (a closed descriptor's number is used again).
     const { openSync, fsyncSync } = fs;
     const openedAs = new Map<number, string>();
@@ -85,7 +85,7 @@ describe('createTransport', () => {
 
   it('puts the outbox folder under DATA_DIR by default', async () => {
     const data = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
-    await createTransport(parseEnv({ DATA_DIR: data }), () => 'The Blog').send(mail);
+    await createTransport(parseSettings({ DATA_DIR: data }), () => 'The Blog').send(mail);
     expect(fs.readdirSync(path.join(data, 'outbox'))).toHaveLength(1);
     fs.rmSync(data, { recursive: true });
   });

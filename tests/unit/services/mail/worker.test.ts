@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseSettings } from '@/lib/settings';
 import { createTransport, type MailTransport } from '@/lib/services/mail/transport';
 import { backoffMs, createMailWorker, type MailWorker } from '@/lib/services/mail/worker';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
@@ -53,7 +53,7 @@ describe('mail worker', () => {
     const { store, file, entry } = newStore();
     const worker = (entry.worker = createMailWorker({
       store,
-      transport: createTransport(parseEnv({ SMTP_URL: smtp.url }), () => 'The Blog'),
+      transport: createTransport(parseSettings({ SMTP_URL: smtp.url }), () => 'The Blog'),
       pollMs: 60_000,
       retryBaseMs: 1000,
       retentionMs: 60_000,
@@ -110,7 +110,7 @@ describe('mail worker', () => {
     };
     const worker = (entry.worker = createMailWorker({
       store: crashing,
-      transport: createTransport(parseEnv({ SMTP_URL: smtp.url, SITE_URL: 'https://blog.example.com' }), () => 'The Blog'),
+      transport: createTransport(parseSettings({ SMTP_URL: smtp.url, SITE_URL: 'https://blog.example.com' }), () => 'The Blog'),
       pollMs: 60_000,
       retryBaseMs: 1,
       retentionMs: 60_000,

@@ -1,0 +1,277 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InvalidEnvironmentError, parseSettings, platformProblems, type EnvSource } from '@/lib/settings';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The error parseSettings throws for these variables. */
+function problemsOf(source: EnvSource): InvalidEnvironmentError {
+  try {
+    parseSettings(source);
+  } catch (error) {
+    if (error instanceof InvalidEnvironmentError) return error;
+    throw error;
+  }
+  throw new Error('the settings were accepted');
+}
+
+describe('parseSettings', () => {
+  it('gives every default when nothing is set, grouped by what each is about, and counts an empty value as unset', () => {
+    const before = Date.now();
+    const defaults = parseSettings({});
+    expect(defaults).toEqual({
+      site: { url: 'http://localhost:3000', contentDir: path.resolve('content'), postsPerPage: 20 },
+      build: { running: false, workers: undefined, prerenderPosts: 100, distDir: '.next', time: expect.any(Number), rendererVersion: undefined },
+      server: { port: 3000, hostname: '0.0.0.0', shutdownGraceMs: 10_000, prewarm: true },
+      deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false },
+      publishing: { cronSecret: undefined, clockOffsetMs: 0 },
+      store: { dataDir: path.resolve('.data') },
+      redis: { url: undefined, upstash: undefined },
+      limits: { windowScale: 1, redisTimeoutMs: 250 },
+      mail: {
+        smtpUrl: undefined,
+        outboxDir: path.resolve('.data', 'outbox'),
+        outboxDirSet: false,
+        from: undefined,
+        supportEmail: undefined,
+        pollMs: 5000,
+        retryBaseMs: 5000,
+        retentionMs: 30 * DAY_MS,
+      },
+      newsletter: { rate: 10, leaseMs: 120_000, checkMs: 5000, batchSize: 100, budgetMs: 40_000 },
+      payments: { secretKey: undefined, webhookSecret: undefined, apiUrl: undefined },
+      indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
+    });
+    // No build time: the moment the settings were parsed.
+    expect(defaults.build.time).toBeGreaterThanOrEqual(before);
+    expect(defaults.build.time).toBeLessThanOrEqual(Date.now());
+    expect(parseSettings({ PORT: '', MAIL_POLL_MS: '', REDIS_URL: '', BUILD_WORKERS: '' })).toEqual({
+      ...defaults,
+      build: { ...defaults.build, time: expect.any(Number) },
+    });
+  });
+
+  it('reads each value into its group, in the type and unit the code uses', () => {
+    const settings = parseSettings({
+      SITE_URL: 'https://example.com/',
+      CONTENT_DIR: 'tests/fixtures/content',
+      PORT: '8080',
+      PREWARM: '0',
+      BUILD_WORKERS: '3',
+      PRERENDER_POSTS: '0',
+      NEXT_PHASE: 'phase-production-build',
+      LECTERN_BUILD_TIME: '1700000000000',
+      PLATFORM_MODE: 'true',
+      CLIENT_IP_HEADER: 'X-Real-IP',
+      DATA_DIR: 'var/lectern',
+      UPSTASH_REDIS_REST_URL: 'https://example.upstash.io',
+      UPSTASH_REDIS_REST_TOKEN: 'token',
+      RATE_LIMIT_WINDOW_SCALE: '0.5',
+      MAIL_RETENTION_DAYS: '0',
+      NEWSLETTER_LEASE_SECONDS: '30',
+      NEWSLETTER_BATCH_SIZE: '25',
+      NEWSLETTER_BUDGET_SECONDS: '12',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      INDEXNOW_KEY: 'abcdef0123456789',
+    });
+    expect(settings.site).toEqual({ url: 'https://example.com', contentDir: path.resolve('tests/fixtures/content'), postsPerPage: 20 });
+    expect(settings.build).toMatchObject({ running: true, workers: 3, prerenderPosts: 0, time: 1_700_000_000_000 });
+    expect(settings.server).toMatchObject({ port: 8080, prewarm: false });
+    expect(settings.deployment).toEqual({ trustProxy: 0, clientIpHeader: 'x-real-ip', platform: true });
+    expect(settings.store.dataDir).toBe(path.resolve('var/lectern'));
+    expect(settings.redis).toEqual({ url: undefined, upstash: { url: 'https://example.upstash.io', token: 'token' } });
+    expect(settings.limits.windowScale).toBe(0.5);
+    // The outbox follows DATA_DIR unless MAIL_OUTBOX_DIR says otherwise.
+    expect(settings.mail).toMatchObject({ outboxDir: path.resolve('var/lectern/outbox'), outboxDirSet: false, retentionMs: 0 });
+    expect(settings.newsletter).toMatchObject({ leaseMs: 30_000, batchSize: 25, budgetMs: 12_000 });
+    expect(settings.payments.secretKey).toBe('sk_test_1');
+    expect(settings.indexNow.key).toBe('abcdef0123456789');
+    expect(parseSettings({ MAIL_OUTBOX_DIR: 'mail', MAIL_RETENTION_DAYS: '7' }).mail).toMatchObject({
+      outboxDir: path.resolve('mail'),
+      outboxDirSet: true,
+      retentionMs: 7 * DAY_MS,
+    });
+  });
+
+  it('names every bad value in one error, one line each', () => {
+    const bad = {
+      SITE_URL: 'example.com',
+      POSTS_PER_PAGE: '0',
+      BUILD_WORKERS: '100',
+      LECTERN_BUILD_TIME: 'yesterday',
+      PORT: '70000',
+      TRUST_PROXY: 'yes',
+      CLIENT_IP_HEADER: 'x real ip',
+      PLATFORM_MODE: 'maybe',
+      REDIS_URL: 'http://127.0.0.1:6379',
+      UPSTASH_REDIS_REST_URL: 'ftp://example.com',
+      RATE_LIMIT_WINDOW_SCALE: '2',
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '0',
+      SMTP_URL: 'mail.example.com',
+      MAIL_POLL_MS: 'abc',
+      MAIL_RETRY_BASE_MS: '-5',
+      MAIL_RETENTION_DAYS: '1.5',
+      STRIPE_API_URL: 'not a url',
+      INDEXNOW_KEY: 'short',
+      INDEXNOW_ENDPOINT: 'nowhere',
+    };
+    const { problems, message } = problemsOf(bad);
+    // Every bad variable once, in the order of .env.example, and the Upstash pair (the token is missing).
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      ...Object.keys(bad),
+      'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together',
+    ]);
+    expect(message.split('\n')).toEqual(['Invalid environment:', ...problems.map((problem) => `  ${problem}`)]);
+    expect(message).toMatch(/BUILD_WORKERS: BUILD_WORKERS must be a whole number from 1 to 99/);
+    expect(message).toMatch(/MAIL_POLL_MS: must be a whole number of milliseconds/);
+    expect(message).toMatch(/INDEXNOW_KEY: must be 8 to 128 letters, digits or dashes/);
+  });
+
+  it('refuses a value that is not a whole number where one is asked for, instead of reading it as 0 or NaN', () => {
+    expect(() => parseSettings({ MAIL_POLL_MS: '0' })).toThrow(/MAIL_POLL_MS: must be more than 0/);
+    expect(() => parseSettings({ PORT: '80.5' })).toThrow(/PORT: must be a port number/);
+    expect(() => parseSettings({ TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY: must be a whole number/);
+    expect(() => parseSettings({ MAIL_RETENTION_DAYS: '3651' })).toThrow(/MAIL_RETENTION_DAYS: must be at most 3650/);
+    expect(() => parseSettings({ UPSTASH_REDIS_REST_TOKEN: 'token' })).toThrow(/must be set together/);
+  });
+
+  it("refuses a client address header that is lectern's own, and an IndexNow key a URL path would need escaped", () => {
+    expect(problemsOf({ CLIENT_IP_HEADER: 'x-lectern-client-ip' }).problems).toEqual([
+      "CLIENT_IP_HEADER: must be a header your platform sets, not one of lectern's own",
+    ]);
+    for (const value of ['has space 123', '../../etc/passwd', 'k'.repeat(129)]) {
+      expect(problemsOf({ INDEXNOW_KEY: value }).problems, value).toEqual(['INDEXNOW_KEY: must be 8 to 128 letters, digits or dashes']);
+    }
+  });
+});
+
+describe('settings', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it("parses the process's environment once: a later change to it, or a later call, changes nothing", async () => {
+    vi.resetModules();
+    vi.stubEnv('POSTS_PER_PAGE', '7');
+    vi.stubEnv('LECTERN_BUILD_TIME', '');
+    const { settings } = await import('@/lib/settings');
+    const first = settings();
+    expect(first.site.postsPerPage).toBe(7);
+    vi.stubEnv('POSTS_PER_PAGE', '8');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settings()).toBe(first);
+    expect(settings().build.time).toBe(first.build.time);
+  });
+});
+
+describe('platformProblems', () => {
+  const ready = {
+    PLATFORM_MODE: '1',
+    UPSTASH_REDIS_REST_URL: 'https://example.upstash.io',
+    UPSTASH_REDIS_REST_TOKEN: 't',
+    SMTP_URL: 'smtp://mail.example.com',
+    CLIENT_IP_HEADER: 'x-real-ip',
+  };
+  const problems = (source: EnvSource) => platformProblems(parseSettings(source));
+
+  it('finds nothing outside platform mode, whatever else is set', () => {
+    expect(problems({ MAIL_OUTBOX_DIR: '/tmp/out' })).toEqual([]);
+  });
+
+  it('finds nothing on a platform with a remote store, SMTP and a client address source', () => {
+    expect(problems(ready)).toEqual([]);
+    expect(problems({ ...ready, UPSTASH_REDIS_REST_URL: undefined, UPSTASH_REDIS_REST_TOKEN: undefined, REDIS_URL: 'redis://db.example.com' })).toEqual([]);
+    expect(problems({ ...ready, CLIENT_IP_HEADER: undefined, TRUST_PROXY: '1' })).toEqual([]);
+  });
+
+  it('refuses the embedded store, the outbox folder and an unknown client address, each named', () => {
+    const found = problems({ PLATFORM_MODE: '1', MAIL_OUTBOX_DIR: '/tmp/out' });
+    expect(found).toHaveLength(4);
+    expect(found.join('\n')).toMatch(/UPSTASH_REDIS_REST_URL[\s\S]*SMTP_URL[\s\S]*MAIL_OUTBOX_DIR[\s\S]*CLIENT_IP_HEADER/);
+  });
+});
+
+describe('settingsOrExit', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  /** settingsOrExit of a fresh module (the settings are parsed once per process), with what it printed and the codes it exited with. */
+  async function startWith(settings: Record<string, string>) {
+    for (const [name, value] of Object.entries(settings)) vi.stubEnv(name, value);
+    vi.resetModules();
+    const fresh = await import('@/lib/settings');
+    const printed: string[] = [];
+    const codes: number[] = [];
+    const exit = (code: number): never => {
+      codes.push(code);
+      throw new Error('exited');
+    };
+    const start = () => fresh.settingsOrExit(exit, { error: (message: string) => printed.push(message) });
+    return { start, printed, codes };
+  }
+
+  it('returns the settings, printing nothing and exiting nothing, when they are good', async () => {
+    const { start, printed, codes } = await startWith({ PORT: '4321' });
+    expect(start().server.port).toBe(4321);
+    expect(codes).toEqual([]);
+    expect(printed).toEqual([]);
+  });
+
+  it('prints every bad value and ends the process with status 1 when they are not', async () => {
+    const { start, printed, codes } = await startWith({ MAIL_POLL_MS: 'abc', STRIPE_API_URL: 'stripe' });
+    // The stand-in for process.exit throws, as the real one never returns.
+    expect(start).toThrow('exited');
+    expect(codes).toEqual([1]);
+    expect(printed).toEqual(['Invalid environment:\n  MAIL_POLL_MS: must be a whole number of milliseconds\n  STRIPE_API_URL: must be an http(s) URL']);
+  });
+});
+
+/** Runs a module of the project with tsx in a fresh process, with `env` on top of this one's environment. */
+function run(code: string, env: Record<string, string>) {
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+describe('a start with bad settings', () => {
+  it("stops lectern's server with status 1, naming every bad value", () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'eighty', MAIL_POLL_MS: 'abc', INDEXNOW_KEY: 'bad key' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /Invalid environment:\n {2}PORT: must be a port number[^\n]*\n {2}MAIL_POLL_MS: must be a whole number of milliseconds\n {2}INDEXNOW_KEY: /,
+    );
+    expect(result.stdout).not.toMatch(/server on/);
+  });
+
+  it('stops a build (next.config.ts) with status 1 and the same message', () => {
+    const result = run("await import('./next.config.ts'); console.log('loaded');", { BUILD_WORKERS: 'many', PRERENDER_POSTS: '-1' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /Invalid environment:\n {2}PRERENDER_POSTS: PRERENDER_POSTS must be a whole number[^\n]*\n {2}BUILD_WORKERS: BUILD_WORKERS must be a whole number from 1 to 99/,
+    );
+    expect(result.stdout).not.toMatch(/loaded/);
+  });
+
+  it('stops a host that runs Next.js itself (instrumentation) with status 1 and the same message', () => {
+    const result = run("const { register } = await import('./instrumentation.ts'); await register(); console.log('started');", {
+      NEXT_RUNTIME: 'nodejs',
+      RATE_LIMIT_WINDOW_SCALE: '5',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/Invalid environment:\n {2}RATE_LIMIT_WINDOW_SCALE: must be at most 1/);
+    expect(result.stdout).not.toMatch(/started/);
+  });
+});
