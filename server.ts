@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
 import { clock } from './lib/clock';
@@ -56,8 +56,6 @@ const handler = createRequestHandler(
   // What is served may be kept by a cache in front until the next post goes live, and no longer.
   { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
 );
-const server = createServer(handler);
-
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
 // served from the first request on. When one goes live the read cache forgets what it kept and
@@ -72,9 +70,9 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(render
   handler.clearReads();
   void running?.services.newsletter.check();
 });
-// The scheduler stops first (no post goes live on a server that is stopping), then the services and the
-// search thread, once requests in flight have finished.
-const shutdown = gracefulShutdown(server, {
+// The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
+// on a server that is stopping), then the services and the search thread, once requests in flight have finished.
+const shutdown = gracefulShutdown(handler, {
   graceMs,
   stopServices: async () => {
     scheduler?.stop();
@@ -82,7 +80,7 @@ const shutdown = gracefulShutdown(server, {
   },
 });
 
-server.listen(port, hostname, () => {
+shutdown.server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
   console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
   // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.

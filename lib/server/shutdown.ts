@@ -1,7 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import net from 'node:net';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import net, { type Socket } from 'node:net';
 
 export type Shutdown = {
+  /** The HTTP server it stops, made here (see below), listening on nothing yet. */
+  readonly server: Server;
   /** True from the moment the stop begins: /healthz answers 503 and every response closes its connection. */
   readonly stopping: boolean;
   /** Stops the server and then the services; resolves once both are done (at most twice `graceMs`). Called again, the same stop. */
@@ -21,21 +23,21 @@ export type Shutdown = {
  *    store and Redis), bounded by `graceMs` again.
  */
 export function gracefulShutdown(
-  server: Server,
+  handler: RequestListener,
   options: { graceMs: number; stopServices: () => Promise<void>; log?: Pick<Console, 'info' | 'warn'> },
 ): Shutdown {
   const log = options.log ?? console;
   let begun: Promise<void> | undefined;
-  // Answers not yet begun when the stop begins close their connection too.
-  const inFlight = new Set<ServerResponse>();
-  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (begun) {
-      res.shouldKeepAlive = false;
-      return;
-    }
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+  // Answers not yet begun when the stop begins close their connection too, and so does any request
+  // arriving on an open connection afterwards. Kept per connection (its latest response), not per
+  // request: a listener and a set entry per response would be work on every cached read.
+  const latest = new Map<Socket, ServerResponse>();
+  const server = createServer((req, res) => {
+    if (begun) res.shouldKeepAlive = false;
+    else latest.set(req.socket, res);
+    handler(req, res);
   });
+  server.on('connection', (socket: Socket) => socket.once('close', () => latest.delete(socket)));
 
   function within<T>(work: Promise<T>): Promise<T | 'late'> {
     let timer: NodeJS.Timeout | undefined;
@@ -46,7 +48,7 @@ export function gracefulShutdown(
   }
 
   async function stop(): Promise<void> {
-    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    for (const res of latest.values()) if (!res.headersSent) res.shouldKeepAlive = false;
     log.info(`lectern: stopping; requests in flight have ${options.graceMs} ms to finish`);
     // net.Server's own close: it stops listening and leaves open connections alone (http.Server's
     // close would also cut the idle ones, see above); its callback waits for every connection to end.
@@ -64,6 +66,7 @@ export function gracefulShutdown(
   }
 
   return {
+    server,
     get stopping() {
       return begun !== undefined;
     },

@@ -14,12 +14,15 @@ async function serverWith(options: { slowMs: number; graceMs: number; stopServic
   let arrived: () => void = () => undefined;
   /** Resolves once the server holds a request (the next one, from when this is asked). */
   const nextArrival = () => new Promise<void>((resolve) => (arrived = resolve));
-  const server = http.createServer((req, res) => {
-    arrived();
-    setTimeout(() => res.end(`answered ${req.url}`, () => options.answered?.(req.url ?? '')), req.url === '/slow' ? options.slowMs : 0);
-  });
+  const shutdown: Shutdown = gracefulShutdown(
+    (req, res) => {
+      arrived();
+      setTimeout(() => res.end(`answered ${req.url}`, () => options.answered?.(req.url ?? '')), req.url === '/slow' ? options.slowMs : 0);
+    },
+    { graceMs: options.graceMs, stopServices: options.stopServices, log: quiet },
+  );
+  const { server } = shutdown;
   servers.push(server);
-  const shutdown: Shutdown = gracefulShutdown(server, { graceMs: options.graceMs, stopServices: options.stopServices, log: quiet });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   return { server, shutdown, port, nextArrival };
