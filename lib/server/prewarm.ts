@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtList } from '../content/published-set';
+import { pagePath } from '../content/pagination';
 import { contentPaths } from '../content/urls';
+import { parseQuery } from '../http/query';
+import { publicEndpoints, type PublicEndpoint } from '../public-endpoints';
 import { withLoopback } from './loopback';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
@@ -11,18 +14,24 @@ export function postUrls(slug: string): string[] {
   return [page, `${page}/index.md`, `/api/blog/${slug}/markdown`, `${page}/opengraph-image`];
 }
 
+/** The largest file the site makes: every post's text in one. */
+const LLMS_FULL = '/llms-full.txt';
+
 /**
- * One URL of every kind that lists the live posts (the home page, /blog and its pages, a tag's page,
- * markdown and feed, the site's feeds, sitemap, llms.txt, the JSON list): what a post's going
- * live makes anew. The tag is the one with the most pages. Empty where no build wrote its list.
+ * The URLs a post's going live makes anew, one of each route: every fixed path of the public list
+ * (lib/public-endpoints.ts) that answers without a query, /blog's second page, and the page,
+ * markdown and feed of the tag with the most pages. Not llms-full.txt: every post's text in one
+ * file, it would hold the server's one thread for seconds on a large site, for a file few ask
+ * for; it is made on its first request after the time. Empty where no build wrote its list.
  */
 export function listUrls(): string[] {
   const list = builtList();
   if (!list) return [];
-  // Not llms-full.txt: every post's text in one file, it would hold the server's one thread for
-  // seconds on a large site, for a file few ask for; it is made on its first request after the time.
-  const lists = ['/', '/index.md', '/blog', '/blog.md', '/api/blog', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt'];
-  if (list.blogPages > 1) lists.push('/blog/page/2');
+  const needsNoQuery = (endpoint: PublicEndpoint) => !endpoint.operation?.query || parseQuery(endpoint.operation.query, new URLSearchParams()).ok;
+  const lists = publicEndpoints()
+    .filter((endpoint) => !endpoint.path.includes('{') && endpoint.path !== LLMS_FULL && needsNoQuery(endpoint))
+    .map((endpoint) => endpoint.path);
+  if (list.blogPages > 1) lists.push(pagePath('/blog', 2));
   const [tag] = Object.entries(list.tags).sort(([, a], [, b]) => b - a)[0] ?? [];
   if (tag !== undefined) lists.push(contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag));
   return lists;

@@ -48,6 +48,9 @@ describe('warmLists', () => {
     expect(urls).toEqual(expect.arrayContaining(['/', '/blog', '/blog/page/2', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt']));
     expect(urls).toEqual(expect.arrayContaining(['/tags/large', '/tags/large.md', '/tags/large/rss.xml']));
     expect(urls.some((url) => url.includes('small'))).toBe(false);
+    // Not the one file of every post's text, nor what answers only a query.
+    expect(urls).not.toContain('/llms-full.txt');
+    expect(urls).not.toContain('/api/search');
     // Lists are public: only the call that marks them stale carries the token.
     expect(asked.slice(1).every((request) => request.authorization === undefined)).toBe(true);
     expect(lines).toEqual([expect.stringMatching(/^made the lists and feeds ready for the next scheduled post in \d+\.\d s$/)]);
