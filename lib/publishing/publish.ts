@@ -5,7 +5,7 @@ import { aheadCount, builtList } from '../content/published-set';
 import { describeError } from '../log';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { sendSiteBatches, type StepResult } from '../newsletter';
-import { prepareSearchIndex } from '../search/site';
+import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
 import type { Services } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
 import { settings } from '../settings';
@@ -66,9 +66,10 @@ async function publishLive(services: Pick<Services, 'store'>, options: { regener
     revalidated = true;
     // Where no lectern server runs (a platform), an instance may live only for this request: the
     // search index of the posts live now is built before the answer, not in slices between requests
-    // that may never come. (lectern's server answers searches from its search thread, which follows
-    // the clock itself.)
+    // that may never come. lectern's server answers /api/search from its search thread, which
+    // follows the clock itself; the search page and MCP search here, where the new index starts now.
     if (settings().deployment.platform) prepareSearchIndex(() => undefined);
+    else refreshSearchIndex();
   }
   // The posts are live whatever the store does; only their announcement waits for it.
   let wentLive: LivePost[];

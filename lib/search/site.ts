@@ -111,6 +111,16 @@ export function prepareSearchIndex(log: (line: string) => void = console.log): v
 }
 
 /**
+ * Starts the index of the posts live now, when that list has changed (a post went live), in
+ * slices: lib/publishing calls it when it makes the site anew, so the next search (the search
+ * page's, MCP's) finds the new post rather than being the one that starts its index and answers
+ * from the previous one.
+ */
+export function refreshSearchIndex(): void {
+  siteIndex();
+}
+
+/**
  * The index of the published posts. When the list changes (a scheduled post
  * goes live), the new index is built in slices between requests
  * (buildSearchIndexInSlices) and searches answer from the previous one until
