@@ -12,6 +12,7 @@ import { sqliteStoredData } from '../support/stored';
 import { startSmtp, type ReceivedMail } from '../support/smtp';
 import { contractSites } from '../support/contract-sites';
 import { freePort, type RunningSite } from '../support/site';
+import { until } from '../support/until';
 
 const REDIS_DB = 4;
 const startSiteWith = contractSites({ MAIL_POLL_MS: '200', MAIL_RETRY_BASE_MS: '200', SUPPORT_EMAIL: 'owner@example.com' });
@@ -430,8 +431,7 @@ describe('a mail server that is down', () => {
     const running = await site({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     const email = `later-${Date.now()}@example.com`;
     expect((await postJson(running.baseUrl, '/api/subscribe', { email }, { from: freshAddress() })).status).toBe(202);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(running.output()).toMatch(/mail: sending failed/);
+    await until(() => /mail: sending failed/.test(running.output()), 'the first failed attempt to be logged');
     const smtp = await startSmtp(port);
     try {
       await smtp.waitFor((message) => message.envelopeTo.includes(email));

@@ -8,6 +8,7 @@ import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { buildSite, copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 import { startSmtp, type ReceivedMail, type Refusal } from '../support/smtp';
+import { until } from '../support/until';
 
 /**
  * The newsletter against the built site and a real SMTP server. The contract
@@ -60,14 +61,6 @@ async function deploy(which: 'first' | 'next', extraEnv: Record<string, string>)
   });
   servers.push(server);
   return server;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

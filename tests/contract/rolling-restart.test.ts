@@ -114,9 +114,7 @@ describe('a rolling restart behind nginx under steady load', () => {
     expect(accepted.length).toBe(sent);
     expect(accepted.length).toBeGreaterThan(20);
     // Every accepted message reaches the owner once, and its sender's receipt once.
-    await expect
-      .poll(() => smtp.messages.filter((mail) => mail.subject?.startsWith('[Support] ')).length, { timeout: 60_000, interval: 250 })
-      .toBeGreaterThanOrEqual(accepted.length);
+    await expect.poll(() => smtp.messages.length, { timeout: 60_000, interval: 250 }).toBeGreaterThanOrEqual(accepted.length * 2);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const toOwner = smtp.messages.filter((mail) => mail.subject?.startsWith('[Support] ')).map((mail) => mail.subject!.slice('[Support] '.length));
     expect(toOwner.sort()).toEqual([...accepted].sort());

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startRecorder } from '../support/recorder';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { freePort, ROOT, startSite, type RunningSite } from '../support/site';
+import { until } from '../support/until';
 
 /**
  * A post dated ahead goes live at its time with no rebuild and no restart. The fixture's
@@ -251,6 +252,7 @@ describe('a post dated ahead, on two instances of one build sharing Redis', () =
   });
 
   it('is announced to IndexNow once, by one of the two instances', async () => {
+    await until(() => indexNowSubmissions().length > 0, 'the IndexNow announcement');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(indexNowSubmissions()).toEqual([expect.objectContaining({ urlList: [`${inject('siteUrl')}/blog/future-post`] })]);
   });
