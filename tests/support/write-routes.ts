@@ -9,7 +9,7 @@ import { startRecorder } from './recorder';
  * process: the fixture content, a fresh SQLite store in a folder of its own,
  * and the client address taken from `x-real-ip` (what a platform's edge
  * would set). Call it before lib/ reads any setting: at the top of a test
- * file, or from `vi.hoisted` when a module reads one as it loads.
+ * file, before the `await import` of a module that reads one as it loads.
  */
 export function setWriteRouteSettings(extra: Record<string, string> = {}): void {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-write-routes-'));

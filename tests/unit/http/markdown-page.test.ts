@@ -1,8 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(() => {
-  process.env.SITE_URL = 'https://blog.example.test';
-});
+setWriteRouteSettings({ SITE_URL: 'https://blog.example.test' });
 
 const { markdownPageResponse } = await import('@/lib/http/markdown-page');
 

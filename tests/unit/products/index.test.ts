@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings());
+setWriteRouteSettings();
 
 const { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug } = await import('@/lib/products');
 

@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { setWriteRouteSettings } from '../../support/write-routes';
 
-vi.hoisted(async () => (await import('../../support/write-routes')).setWriteRouteSettings({ SITE_URL: 'https://blog.example' }));
+setWriteRouteSettings({ SITE_URL: 'https://blog.example' });
 
 const { sitemapUrls } = await import('@/lib/sitemap/urls');
 const { publishedPosts, tags } = await import('@/lib/content');
