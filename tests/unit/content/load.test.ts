@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { frontmatterRendersAsHeading } from '@/lib/content/frontmatter';
 import { ContentError, isPublished, loadContent, newestFirst, type Post } from '@/lib/content/load';
 
 let root: string;
@@ -166,5 +167,13 @@ describe('the starter content', () => {
     expect(kinds.filter((kind) => kind === 'training')).toHaveLength(1);
     expect(kinds.filter((kind) => kind === 'bundle').length).toBeGreaterThanOrEqual(2);
     expect(kinds).toContain('book');
+  });
+
+  it('serves markdown twins whose frontmatter never reads as a heading (what `npm run check` warns of)', () => {
+    const content = loadContent(path.resolve('content'));
+    const headed = [{ name: 'home', source: content.home.source }, ...content.posts.map((post) => ({ name: post.slug, source: post.source }))]
+      .filter((file) => frontmatterRendersAsHeading(file.source))
+      .map((file) => file.name);
+    expect(headed).toEqual([]);
   });
 });
