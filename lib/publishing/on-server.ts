@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clock, type Clock } from '../clock';
 import { builtList } from '../content/published-set';
+import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
 import { withLoopback } from '../server/loopback';
 import { listUrls } from '../server/prewarm';
@@ -69,6 +70,6 @@ export async function warmLists(render: Render, options: { nextPost: number; clo
     });
     log(`made the lists and feeds ready for the next scheduled post in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
-    log(`stopped making the lists and feeds ready for the next scheduled post: ${error instanceof Error ? error.message : String(error)}`);
+    log(`stopped making the lists and feeds ready for the next scheduled post: ${describeError(error)}`);
   }
 }

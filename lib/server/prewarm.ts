@@ -4,6 +4,7 @@ import { pagePath } from '../content/pagination';
 import { contentPaths } from '../content/urls';
 import { parseQuery } from '../http/query';
 import { publicEndpoints, type PublicEndpoint } from '../public-endpoints';
+import { describeError } from '../log';
 import { withLoopback } from './loopback';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
@@ -71,6 +72,6 @@ export async function prewarm(render: Render, slugs: string[], log: (line: strin
     });
     log(`generated ${slugs.length} older posts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
-    log(`stopped generating older posts: ${error instanceof Error ? error.message : String(error)}`);
+    log(`stopped generating older posts: ${describeError(error)}`);
   }
 }

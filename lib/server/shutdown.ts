@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
+import { describeError } from '../log';
 
 export type Shutdown = {
   /** The HTTP server it stops, made here (see below), listening on nothing yet. */
@@ -59,7 +60,7 @@ export function gracefulShutdown(
     }
     const stopped = options.stopServices().then(
       () => 'done' as const,
-      (error: unknown) => void log.warn(`lectern: a service failed to stop cleanly: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => void log.warn(`lectern: a service failed to stop cleanly: ${describeError(error)}`),
     );
     if ((await within(stopped)) === 'late') log.warn(`lectern: services still stopping after ${options.graceMs} ms; exiting anyway`);
     log.info('lectern: stopped');

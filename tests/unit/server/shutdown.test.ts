@@ -108,4 +108,17 @@ describe('gracefulShutdown', () => {
     await shutdown.begin();
     expect(stops).toBe(1);
   });
+
+  it('says which service failed to stop without logging the address it failed on (which may hold a password)', async () => {
+    const warned: string[] = [];
+    const shutdown = gracefulShutdown(() => undefined, {
+      graceMs: 1000,
+      stopServices: () => Promise.reject(new Error('Redis redis://default:s3cret@10.0.0.5:6379 closed the connection')),
+      log: { info: () => undefined, warn: (line: string) => void warned.push(line) },
+    });
+    servers.push(shutdown.server);
+    await new Promise<void>((resolve) => shutdown.server.listen(0, '127.0.0.1', resolve));
+    await shutdown.begin();
+    expect(warned).toEqual(['lectern: a service failed to stop cleanly: Redis <url> closed the connection']);
+  });
 });
