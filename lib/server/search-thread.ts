@@ -20,12 +20,19 @@ const RESTART_DELAY_MS = 1000;
 
 /** What the thread says: ready (its index built: posts in it, milliseconds), or a search's results. */
 export type FromSearchWorker = { ready: true; posts: number; ms: number } | ({ id: number } & SearchAnswer);
+/** What the server asks of the thread: a search, or to start the index of the posts live now (one went live). */
+export type ToSearchWorker = { id: number; query: SearchQuery } | { refresh: true };
 
 export type SearchThread = {
   /** Resolves once the thread has built its index; rejects if the first thread could not start. */
   ready: Promise<void>;
   /** The results of a search (and the posts' Last-Modified); rejects only after the thread has died on it twice (the caller then answers it another way). */
   search(query: SearchQuery): Promise<SearchAnswer>;
+  /**
+   * A post went live: the thread starts its new index now (in slices, answering from the previous
+   * one meanwhile), so the first search after the time finds the post instead of starting that index.
+   */
+  refresh(): void;
   /** Stops the thread; searches not answered yet reject. */
   stop(): Promise<void>;
   /** Threads started so far (1 until one dies). */
@@ -64,7 +71,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
       const pending = waiting.shift() as Pending;
       pending.tries += 1;
       handed.set(pending.id, pending);
-      worker.postMessage({ id: pending.id, query: pending.query });
+      worker.postMessage({ id: pending.id, query: pending.query } satisfies ToSearchWorker);
     }
   }
 
@@ -128,6 +135,10 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
         waiting.push({ id: (nextId += 1), query, tries: 0, resolve, reject });
         pump();
       });
+    },
+    refresh() {
+      // A thread not live yet (being started again) builds its index from the posts live when it starts.
+      if (live && !stopping) worker.postMessage({ refresh: true } satisfies ToSearchWorker);
     },
     async stop() {
       stopping = true;
