@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import Database from 'better-sqlite3';
+import { Database } from '../lib/services/store/sqlite-database.ts';
 import { SMTPServer } from 'smtp-server';
 import { loadContent } from '../lib/content/load.ts';
 import { renderNewsletterMail } from '../lib/newsletter/mail.ts';

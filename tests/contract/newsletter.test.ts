@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '@/lib/services/store/sqlite-database';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postForm, postJson, request } from '../support/client';
@@ -76,7 +76,7 @@ describe('the newsletter on SQLite, through the real subscription flow', () => {
   const refusals = new Map<string, Refusal[]>();
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let dataDir: string;
-  let db: Database.Database;
+  let db: Database;
   const status = (email: string) => db.prepare<[string], { status: string }>('SELECT status FROM subscribers WHERE email = ?').get(email)?.status;
   const mailsOf = (subject: string) => smtp.messages.filter((mail) => mail.subject === subject);
 

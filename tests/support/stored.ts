@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '@/lib/services/store/sqlite-database';
 import { createClient } from 'redis';
 import type { Order, SupportMessage } from '@/lib/services/store/types';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from './sqlite-database';
 import { hashToken } from '../tokens';
 import { sqliteBookings } from './bookings/sqlite';
 import { sqliteNewsletter } from './newsletter/sqlite';

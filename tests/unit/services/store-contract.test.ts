@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '@/lib/services/store/sqlite-database';
 import { createClient } from 'redis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openUpstashStore } from '@/lib/services/store';

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../sqlite-database';
 import type { QueueMail } from '../outbox/sqlite';
 import type { Booking, BookingStore, Hold, HoldOutcome } from './types';
 

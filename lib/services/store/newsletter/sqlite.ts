@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../sqlite-database';
 import { SUSPEND_AFTER_REJECTIONS, type NewsletterDelivery, type NewsletterSend, type NewsletterStore } from './types';
 
 /** The settings row whose presence says the first run recorded its baseline. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../sqlite-database';
 import type { OutboxEntry, OutboxStore, OutgoingMail } from './types';
 
 /** Queues a mail inside the caller's transaction, due at once. */

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from '../sqlite-database';
 import type { SettingsStore } from './types';
 
 export function sqliteSettings(db: Database): SettingsStore {

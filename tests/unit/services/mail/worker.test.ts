@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '@/lib/services/store/sqlite-database';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseSettings } from '@/lib/settings';
 import { createTransport, type MailTransport } from '@/lib/services/mail/transport';
