@@ -60,18 +60,20 @@ export class Database {
   }
 
   transaction<Args extends unknown[], Result>(body: (...args: Args) => Result): Transaction<Args, Result> {
-    const run = (begin: string) => (...args: Args) => {
-      if (this.#db.isTransaction) return this.#savepoint(() => body(...args));
-      this.#db.exec(begin);
-      try {
-        const result = body(...args);
-        this.#db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-        throw error;
-      }
-    };
+    const run =
+      (begin: string) =>
+      (...args: Args) => {
+        if (this.#db.isTransaction) return this.#savepoint(() => body(...args));
+        this.#db.exec(begin);
+        try {
+          const result = body(...args);
+          this.#db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+          throw error;
+        }
+      };
     return Object.assign(run('BEGIN'), { immediate: run('BEGIN IMMEDIATE') });
   }
 
