@@ -83,16 +83,24 @@ const shutdown = gracefulShutdown(handler, {
 
 shutdown.server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
-  console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port}`);
+  console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port} (Node.js ${process.version})`);
   // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
   if (!dev && settings.server.prewarm) void prewarm(render, postsToPrewarm());
 });
 
 // Stop cleanly (lib/server/shutdown.ts): no new connections, requests in flight finish, then the
-// services stop; exit 0. A second signal does not wait.
+// services stop; exit 0. A second signal does not wait, unless it comes within a second of the first:
+// a terminal's Ctrl-C reaches every process of its group, `npm start` too, which passes it on, and
+// that is one request to stop, not two.
+let signalledAt: number | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (shutdown.stopping) process.exit(1);
+    const now = performance.now();
+    if (signalledAt !== undefined) {
+      if (now - signalledAt >= 1000) process.exit(1);
+      return;
+    }
+    signalledAt = now;
     void shutdown.begin().then(() => process.exit(0));
   });
 }

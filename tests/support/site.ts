@@ -59,9 +59,10 @@ export type RunningSite = {
 
 /**
  * Starts lectern's server (what `npm start` runs) and waits until it answers;
- * with `nextStart`, Next's own server (`next start`) on the same build instead.
+ * with `nextStart`, Next's own server (`next start`) on the same build instead; with `npmStart`,
+ * `npm start` itself, in a process group of its own (as a terminal or a process manager runs it).
  */
-export async function startSite(site: SiteEnv & { port: number; host?: string; nextStart?: boolean }): Promise<RunningSite> {
+export async function startSite(site: SiteEnv & { port: number; host?: string; nextStart?: boolean; npmStart?: boolean }): Promise<RunningSite> {
   const host = site.host ?? '127.0.0.1';
   // Each server keeps its store and mail outbox in a folder of its own unless a test shares one.
   const dataDir = site.extraEnv?.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
@@ -70,10 +71,12 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
   const args = site.nextStart
     ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--port', String(site.port), '--hostname', host]
     : ['--import', 'tsx', 'server.ts'];
-  const child = spawn(process.execPath, args, {
+  const [command, commandArgs] = site.npmStart ? ['npm', ['start']] : [process.execPath, args];
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: { DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: site.npmStart ?? false,
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

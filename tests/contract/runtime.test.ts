@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { until } from '../support/until';
+import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
+
+/** The Node.js release the `node` dependency brings: what every script of the project runs on. */
+const installed = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/node/package.json'), 'utf8')) as { version: string };
+const engines = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+const major = (version: string) => Number(/^v?(\d+)\./.exec(version)?.[1]);
+
+const GRACE_MS = 4000;
+
+/** The server process under `npm start`: the one child npm's shell was replaced by. */
+function serverPid(npmPid: number): number {
+  const children = fs
+    .readdirSync(`/proc/${npmPid}/task`)
+    .flatMap((task) => fs.readFileSync(`/proc/${npmPid}/task/${task}/children`, 'utf8').trim().split(/\s+/))
+    .filter(Boolean)
+    .map(Number);
+  const server = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('server.ts'));
+  if (!server) throw new Error(`no server.ts among npm's children ${children.join(', ')}`);
+  return server;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether nothing listens on the port: a server of ours can bind it. */
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+describe('the runtime', () => {
+  let site: RunningSite | undefined;
+  afterEach(async () => site?.kill());
+
+  it('is the Node.js LTS release the project installs, for the tests and the server alike', async () => {
+    expect(major(engines.replace(/\D.*$/, ''))).toBeGreaterThanOrEqual(24);
+    expect(process.version).toBe(`v${installed.version}`);
+    expect(major(process.version)).toBe(major(engines));
+    expect(process.release.lts, 'an LTS release').toBeTruthy();
+
+    const port = await freePort();
+    site = await startSite({ contentDir: inject('contentDir'), distDir: copyContractBuild(inject('distDir'), 'runtime'), siteUrl: inject('siteUrl'), port, npmStart: true });
+    // The server names its runtime once, in its first line.
+    const named = [...site.output().matchAll(/server on http:\S+ \(Node\.js (v[\d.]+)\)/g)].map((match) => match[1]);
+    expect(named).toEqual([`v${installed.version}`]);
+    const pid = serverPid(site.process.pid!);
+    expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(fs.realpathSync(path.join(ROOT, 'node_modules/.bin/node')));
+  });
+
+  for (const [signal, to] of [
+    ['SIGTERM', 'the npm start process'],
+    ['SIGINT', "npm start's process group, as a terminal's Ctrl-C"],
+  ] as const) {
+    it(`stops cleanly on ${signal} to ${to}: requests finish, exit 0, the port is free`, async () => {
+      const port = await freePort();
+      site = await startSite({
+        contentDir: inject('contentDir'),
+        distDir: copyContractBuild(inject('distDir'), 'runtime'),
+        siteUrl: inject('siteUrl'),
+        port,
+        npmStart: true,
+        extraEnv: { SHUTDOWN_GRACE_MS: String(GRACE_MS), PREWARM: '0' },
+      });
+      const npm = site.process;
+      const server = serverPid(npm.pid!);
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        npm.once('exit', (code, signalCode) => resolve({ code, signal: signalCode })),
+      );
+      // A request in flight when the signal arrives is answered.
+      const inFlight = fetch(`${site.baseUrl}/blog`).then((response) => response.status);
+      const sentAt = Date.now();
+      if (signal === 'SIGTERM') npm.kill('SIGTERM');
+      else process.kill(-npm.pid!, 'SIGINT');
+
+      expect(await inFlight).toBe(200);
+      expect(await exited).toEqual({ code: 0, signal: null });
+      // Within the shutdown's bound: the grace for requests and again for the services.
+      expect(Date.now() - sentAt).toBeLessThan(2 * GRACE_MS);
+      await until(() => !alive(server), 'the server process to end', 2000);
+      expect(await portFree(port)).toBe(true);
+      const output = site.output();
+      expect(output).toContain(`lectern: stopping; requests in flight have ${GRACE_MS} ms to finish`);
+      expect(output).toContain('lectern: stopped');
+      expect(output).not.toMatch(/ERR!|npm error/);
+    });
+  }
+});
