@@ -27,7 +27,9 @@ export class Database {
 
   constructor(file: string, options: OpenOptions = {}) {
     if (options.fileMustExist && !fs.existsSync(file)) throw new Error(`no database at ${file}`);
-    this.#db = new DatabaseSync(file, { readOnly: options.readonly ?? false });
+    // A statement waits up to 5 s for another connection's write lock (a test reading the server's
+    // file, a CLI beside the server) instead of failing at once with "database is locked".
+    this.#db = new DatabaseSync(file, { readOnly: options.readonly ?? false, timeout: 5000 });
   }
 
   prepare<Params extends unknown[] = unknown[], Row = unknown>(sql: string): Statement<Params, Row> {

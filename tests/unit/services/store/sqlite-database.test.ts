@@ -63,3 +63,19 @@ describe('the SQLite connection', () => {
     expect(() => readonly.exec('CREATE TABLE u (x)')).toThrow(/readonly/);
   });
 });
+
+describe('two connections to one file', () => {
+  it('wait for the other’s write lock (as better-sqlite3 did, 5 s) instead of failing at once', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-sqlite-')), 'shared.db');
+    const writer = new Database(file);
+    writer.pragma('journal_mode = WAL');
+    writer.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    const other = new Database(file);
+    writer.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    // One thread holds the lock throughout, so the wait ends in "locked", but only after the timeout.
+    expect(() => other.exec("INSERT INTO t (v) VALUES ('second')")).toThrow(/locked/);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(4900);
+    writer.exec('COMMIT');
+  });
+});
