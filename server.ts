@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
-import { clock } from './lib/clock';
 import { settingsOrExit } from './lib/settings';
 import { createRequestHandler } from './lib/server/handler';
 import type { Scheduler } from './lib/publishing/scheduler';
@@ -53,8 +52,7 @@ const handler = createRequestHandler(
     });
   },
   security,
-  // What is served may be kept by a cache in front until the next post goes live, and no longer.
-  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
+  { dev, contentError, stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is

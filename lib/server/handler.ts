@@ -64,9 +64,6 @@ export type HandlerOptions = {
   contentError?: () => ContentError | undefined;
   /** True once the server is stopping (./shutdown.ts): /healthz answers 503. */
   stopping?: () => boolean;
-  /** The next post's time (see ReadCacheOptions.freshUntil) and the clock it is read against. */
-  freshUntil?: () => number | undefined;
-  clock?: () => number;
   /** Reads answered without Next (the search: ./search-thread.ts), sent as the read cache sends a rendered one. */
   own?: OwnReads;
 };
@@ -102,8 +99,6 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     maxBytes: options.dev ? 0 : undefined,
     csp: security.csp,
     isHttps: (req) => requestIsHttps(req, security),
-    freshUntil: options.freshUntil,
-    clock: options.clock,
     own: options.own,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */

@@ -14,7 +14,16 @@ beforeEach(() => {
   vi.resetModules();
   vi.stubEnv('NEXT_DIST_DIR', dist);
   fs.mkdirSync(path.join(dist, 'lectern'));
-  const list = { slugs: ['ahead', 'b', 'a'], dates: [900_000, 200, 100], builtAt: 450, prerendered: 2, blogPages: 2, tags: { small: 1, large: 3 }, apps: [] };
+  // One post a page: the three posts (all live by the real clock) fill three pages of /blog and of "large".
+  vi.stubEnv('POSTS_PER_PAGE', '1');
+  const list = {
+    slugs: ['ahead', 'b', 'a'],
+    dates: [900_000, 200, 100],
+    builtAt: 450,
+    prerendered: 2,
+    postTags: [['large'], ['large', 'small'], ['large']],
+    apps: [],
+  };
   fs.writeFileSync(path.join(dist, 'lectern', 'published.json'), JSON.stringify(list));
 });
 
