@@ -4,7 +4,7 @@ import { clock, type Clock } from '../clock';
 import { builtList } from '../content/published-set';
 import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
-import { withLoopback } from '../server/loopback';
+import { withLoopback, type LoopbackGet } from '../server/loopback';
 import { listUrls } from '../server/prewarm';
 import type { Published } from './publish';
 import { createScheduler, SCHEDULER_TOKEN, type Scheduler } from './scheduler';
@@ -25,9 +25,16 @@ export async function startScheduler(render: Render, changed: () => void): Promi
     clock,
     dates: list.dates,
     onChange: async () => {
-      const { status, body } = await withLoopback(render, (get) => get('/api/publish', { authorization: `Bearer ${token}` }));
-      if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
-      const published = JSON.parse(body) as Published;
+      const published = await withLoopback(render, async (get) => {
+        const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
+        if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
+        const answer = JSON.parse(body) as Published;
+        // The lists and feeds are made anew before the read cache lets go of the old ones: readers
+        // are answered from memory meanwhile, and after the clear from what was just made, so none
+        // waits for a render at the minute a post goes live (README, "Scheduling a post").
+        if (answer.revalidated) await remakeLists(get);
+        return answer;
+      });
       if (published.revalidated) changed();
       // Tried again shortly (the posts are live already; only their announcement waits).
       if (!published.claimed) throw new Error('the posts that went live could not be claimed');
@@ -36,6 +43,18 @@ export async function startScheduler(render: Render, changed: () => void): Promi
   });
   await scheduler.start();
   return scheduler;
+}
+
+/** Makes every list and feed of listUrls once, with the posts live now; a failure is logged, and that output is made on its next request. */
+async function remakeLists(get: LoopbackGet): Promise<void> {
+  for (const url of listUrls()) {
+    try {
+      const { status } = await get(url);
+      if (status !== 200) console.warn(`publish: ${url} answered ${status} when made anew`);
+    } catch (error) {
+      console.warn(`publish: ${url} could not be made anew (${describeError(error)})`);
+    }
+  }
 }
 
 /** How long before the first post this instance makes live its lists are made ready (warmLists). */

@@ -94,3 +94,20 @@ describe('warmLists', () => {
     expect(lines).toEqual(['stopped making the lists and feeds ready for the next scheduled post: /blog answered 500']);
   });
 });
+
+describe('startScheduler', () => {
+  it('when a post went live, makes every list and feed anew before the read cache lets go of the old ones', async () => {
+    const { startScheduler } = await load();
+    const events: string[] = [];
+    const render = (req: IncomingMessage, res: ServerResponse) => {
+      events.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url === '/api/publish' ? JSON.stringify({ live: 3, revalidated: true, wentLive: [], claimed: true }) : '{}');
+    };
+    const scheduler = await startScheduler(render, () => events.push('read cache cleared'));
+    scheduler?.stop();
+    expect(events[0]).toBe('/api/publish');
+    expect(events.slice(1, -1)).toEqual(expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large']));
+    expect(events.at(-1)).toBe('read cache cleared');
+  });
+});
