@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clock, type Clock } from '../clock';
-import { builtList } from '../content/published-set';
+import { aheadCount, builtList } from '../content/published-set';
 import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
 import { withLoopback, type LoopbackGet } from '../server/loopback';
-import { listUrls } from '../server/prewarm';
+import { listUrls, postUrls } from '../server/prewarm';
 import type { Published } from './publish';
 import { createScheduler, SCHEDULER_TOKEN, type Scheduler } from './scheduler';
 
@@ -21,18 +21,25 @@ export async function startScheduler(render: Render, changed: () => void): Promi
   const list = builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
+  /** How many of the build's posts were ahead when the outputs were last made anew. */
+  let madeAhead = aheadCount(list.dates, list.builtAt);
   const scheduler = createScheduler({
     clock,
     dates: list.dates,
-    onChange: async () => {
+    onChange: async (ahead) => {
       const published = await withLoopback(render, async (get) => {
         const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
         if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
         const answer = JSON.parse(body) as Published;
-        // The lists and feeds are made anew before the read cache lets go of the old ones: readers
-        // are answered from memory meanwhile, and after the clear from what was just made, so none
-        // waits for a render at the minute a post goes live (README, "Scheduling a post").
-        if (answer.revalidated) await remakeLists(get);
+        // The lists and feeds, and the pages of the posts that just went live, are made anew before
+        // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
+        // after the clear from what was just made, so none waits for a render at the minute a post
+        // goes live (README, "Scheduling a post").
+        if (answer.revalidated) {
+          const wentLive = list.slugs.slice(ahead, Math.max(ahead, madeAhead)).slice(0, MADE_AHEAD_POSTS);
+          await remake(get, [...wentLive.flatMap(postUrls), ...listUrls()]);
+          madeAhead = ahead;
+        }
         return answer;
       });
       if (published.revalidated) changed();
@@ -45,9 +52,12 @@ export async function startScheduler(render: Render, changed: () => void): Promi
   return scheduler;
 }
 
-/** Makes every list and feed of listUrls once, with the posts live now; a failure is logged, and that output is made on its next request. */
-async function remakeLists(get: LoopbackGet): Promise<void> {
-  for (const url of listUrls()) {
+/** At most how many posts that went live at once have their page, markdown and card made before readers ask (the newest). */
+const MADE_AHEAD_POSTS = 5;
+
+/** Makes each URL once, with the posts live now; a failure is logged, and that output is made on its next request. */
+async function remake(get: LoopbackGet, urls: readonly string[]): Promise<void> {
+  for (const url of urls) {
     try {
       const { status } = await get(url);
       if (status !== 200) console.warn(`publish: ${url} answered ${status} when made anew`);

@@ -96,7 +96,7 @@ describe('warmLists', () => {
 });
 
 describe('startScheduler', () => {
-  it('when a post went live, makes every list and feed anew before the read cache lets go of the old ones', async () => {
+  it('when a post went live, makes its page, markdown and card and every list and feed anew before the read cache lets go of the old ones', async () => {
     const { startScheduler } = await load();
     const events: string[] = [];
     const render = (req: IncomingMessage, res: ServerResponse) => {
@@ -107,7 +107,9 @@ describe('startScheduler', () => {
     const scheduler = await startScheduler(render, () => events.push('read cache cleared'));
     scheduler?.stop();
     expect(events[0]).toBe('/api/publish');
-    expect(events.slice(1, -1)).toEqual(expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large']));
+    // "ahead" (dated after the build, live by the real clock) went live: its page, markdown and card first.
+    expect(events.slice(1, 5)).toEqual(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown', '/blog/ahead/opengraph-image']);
+    expect(events.slice(5, -1)).toEqual(expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large']));
     expect(events.at(-1)).toBe('read cache cleared');
   });
 });
