@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clock, type Clock } from '../clock';
 import { aheadCount, builtList } from '../content/published-set';
+import { contentPaths } from '../content/urls';
 import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
 import { withLoopback, type LoopbackGet } from '../server/loopback';
@@ -31,13 +32,16 @@ export async function startScheduler(render: Render, changed: () => void): Promi
         const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
         if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
         const answer = JSON.parse(body) as Published;
-        // The lists and feeds, and the pages of the posts that just went live, are made anew before
+        // The lists and feeds, the pages of the posts that just went live and of their tags, are made anew before
         // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
         // after the clear from what was just made, so none waits for a render at the minute a post
         // goes live (README, "Scheduling a post").
         if (answer.revalidated) {
-          const wentLive = list.slugs.slice(ahead, Math.max(ahead, madeAhead)).slice(0, MADE_AHEAD_POSTS);
-          await remake(get, [...wentLive.flatMap(postUrls), ...listUrls()]);
+          const wentLive = Array.from({ length: Math.min(MADE_AHEAD_POSTS, Math.max(0, madeAhead - ahead)) }, (_, index) => ahead + index);
+          const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
+          const tagUrls = [...tags].flatMap((tag) => [contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag)]);
+          const urls = [...wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')), ...listUrls(), ...tagUrls];
+          await remake(get, [...new Set(urls)]);
           madeAhead = ahead;
         }
         return answer;
@@ -52,7 +56,7 @@ export async function startScheduler(render: Render, changed: () => void): Promi
   return scheduler;
 }
 
-/** At most how many posts that went live at once have their page, markdown and card made before readers ask (the newest). */
+/** At most how many posts that went live at once have their page, markdown, card and tags made before readers ask (the newest). */
 const MADE_AHEAD_POSTS = 5;
 
 /** Makes each URL once, with the posts live now; a failure is logged, and that output is made on its next request. */
