@@ -16,9 +16,11 @@ type Render = (req: IncomingMessage, res: ServerResponse) => void;
  * lectern's server's scheduler: at start and at each post's time, GET /api/publish from Next
  * (`render`) over a private loopback port, with a token that never leaves the process (Next's
  * revalidation runs only inside a request Next handles), then `changed` when it made Next's
- * outputs anew (the read cache is cleared). Resolves once the site is up to the clock; undefined where no build wrote its list.
+ * outputs anew (the read cache is cleared). When a post went live, the outputs it changes most are
+ * made first, each handed to `remade` once made (the read cache forgets its old copy of that one).
+ * Resolves once the site is up to the clock; undefined where no build wrote its list.
  */
-export async function startScheduler(render: Render, changed: () => void): Promise<Scheduler | undefined> {
+export async function startScheduler(render: Render, changed: () => void, remade: (path: string) => void = () => undefined): Promise<Scheduler | undefined> {
   const list = builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
@@ -41,7 +43,7 @@ export async function startScheduler(render: Render, changed: () => void): Promi
           const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
           const tagUrls = [...tags].flatMap((tag) => [contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag)]);
           const urls = [...wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')), ...listUrls(), ...tagUrls];
-          await remake(get, [...new Set(urls)]);
+          await remake(get, [...new Set(urls)], remade);
           madeAhead = ahead;
         }
         return answer;
@@ -59,12 +61,13 @@ export async function startScheduler(render: Render, changed: () => void): Promi
 /** At most how many posts that went live at once have their page, markdown, card and tags made before readers ask (the newest). */
 const MADE_AHEAD_POSTS = 5;
 
-/** Makes each URL once, with the posts live now; a failure is logged, and that output is made on its next request. */
-async function remake(get: LoopbackGet, urls: readonly string[]): Promise<void> {
+/** Makes each URL once, with the posts live now, and tells `made`; a failure is logged, and that output is made on its next request. */
+async function remake(get: LoopbackGet, urls: readonly string[], made: (path: string) => void): Promise<void> {
   for (const url of urls) {
     try {
       const { status } = await get(url);
-      if (status !== 200) console.warn(`publish: ${url} answered ${status} when made anew`);
+      if (status === 200) made(url);
+      else console.warn(`publish: ${url} answered ${status} when made anew`);
     } catch (error) {
       console.warn(`publish: ${url} could not be made anew (${describeError(error)})`);
     }

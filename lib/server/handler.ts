@@ -91,6 +91,8 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
 export type RequestHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
   /** Forgets every read kept in memory (a post went live: lib/publishing). */
   clearReads: () => void;
+  /** Forgets the reads kept for one path, just made anew (lib/publishing). */
+  forgetRead: (path: string) => void;
 };
 
 export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
@@ -143,5 +145,5 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
     renderWithClientIp(req, res);
   };
-  return Object.assign(handler, { clearReads: () => readCache.clear() });
+  return Object.assign(handler, { clearReads: () => readCache.clear(), forgetRead: (path: string) => readCache.forget(path) });
 }

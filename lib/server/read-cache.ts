@@ -46,6 +46,11 @@ export type ReadCache = {
    * requests do not wait for it: what they get is rendered after the change.
    */
   clear: () => void;
+  /**
+   * Forgets what is kept for one path (in its canonical spelling), every variant: it was just made
+   * anew (a post went live), and its next request takes that from Next.
+   */
+  forget: (path: string) => void;
 };
 
 export type ReadCacheOptions = {
@@ -197,6 +202,9 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       generation++;
       rendering = new Map();
       store?.clear();
+    },
+    forget(path) {
+      for (const key of [path, `${path} html`, `${path} markdown`] satisfies string[]) store?.delete(key);
     },
     handle(req, res, render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;

@@ -104,7 +104,12 @@ describe('startScheduler', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(req.url === '/api/publish' ? JSON.stringify({ live: 3, revalidated: true, wentLive: [], claimed: true }) : '{}');
     };
-    const scheduler = await startScheduler(render, () => events.push('read cache cleared'));
+    const remade: string[] = [];
+    const scheduler = await startScheduler(
+      render,
+      () => events.push('read cache cleared'),
+      (path) => remade.push(path),
+    );
     scheduler?.stop();
     expect(events[0]).toBe('/api/publish');
     // "ahead" (dated after the build, live by the real clock) went live: its page, markdown and card first.
@@ -113,6 +118,8 @@ describe('startScheduler', () => {
       expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large', '/tags/large.md', '/tags/large/rss.xml']),
     );
     expect(new Set(events).size).toBe(events.length);
+    // Each is handed over as soon as it is made, so the read cache lets go of its old copy then.
+    expect(remade).toEqual(events.slice(1, -1));
     expect(events.at(-1)).toBe('read cache cleared');
   });
 });
