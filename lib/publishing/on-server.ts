@@ -34,7 +34,7 @@ export async function startScheduler(render: Render, changed: () => void, remade
         const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
         if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
         const answer = JSON.parse(body) as Published;
-        // The lists and feeds, the pages of the posts that just went live and of their tags, are made anew before
+        // The lists and feeds, the pages of the posts that just went live and of their tags are made anew before
         // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
         // after the clear from what was just made, so none waits for a render at the minute a post
         // goes live (README, "Scheduling a post").
@@ -42,7 +42,12 @@ export async function startScheduler(render: Render, changed: () => void, remade
           const wentLive = Array.from({ length: Math.min(MADE_AHEAD_POSTS, Math.max(0, madeAhead - ahead)) }, (_, index) => ahead + index);
           const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
           const tagUrls = [...tags].flatMap((tag) => [contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag)]);
-          const urls = [...wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')), ...listUrls(), ...tagUrls];
+          // Lists first (every reader sees them), the cards (the slowest to make) last.
+          const [posts, cards] = partition(
+            wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')),
+            (url) => !url.endsWith('/opengraph-image'),
+          );
+          const urls = [...listUrls(), ...posts, ...tagUrls, ...cards];
           await remake(get, [...new Set(urls)], remade);
           madeAhead = ahead;
         }
@@ -56,6 +61,10 @@ export async function startScheduler(render: Render, changed: () => void, remade
   });
   await scheduler.start();
   return scheduler;
+}
+
+function partition<T>(items: readonly T[], first: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(first), items.filter((item) => !first(item))];
 }
 
 /** At most how many posts that went live at once have their page, markdown, card and tags made before readers ask (the newest). */

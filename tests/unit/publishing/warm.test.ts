@@ -112,9 +112,11 @@ describe('startScheduler', () => {
     );
     scheduler?.stop();
     expect(events[0]).toBe('/api/publish');
-    // "ahead" (dated after the build, live by the real clock) went live: its page, markdown and card first.
-    expect(events.slice(1, 5)).toEqual(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown', '/blog/ahead/opengraph-image']);
-    expect(events.slice(5, -1)).toEqual(
+    // "ahead" (dated after the build, live by the real clock) went live: its page and markdown, and its card last of all.
+    expect(events).toEqual(expect.arrayContaining(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown']));
+    expect(events.at(-2)).toBe('/blog/ahead/opengraph-image');
+    expect(events.indexOf('/blog')).toBeLessThan(events.indexOf('/blog/ahead'));
+    expect(events.slice(1, -1)).toEqual(
       expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large', '/tags/large.md', '/tags/large/rss.xml']),
     );
     expect(new Set(events).size).toBe(events.length);
