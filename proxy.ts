@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
 import { clock } from '@/lib/clock';
 import { notBuilt } from '@/lib/content/built-paths';
-import { builtList, dueSlugs } from '@/lib/content/published-set';
+import { builtList, liveView } from '@/lib/content/published-set';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl } from '@/lib/config';
 import { linkHeader } from '@/lib/http/links';
@@ -10,6 +10,7 @@ import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
+import { publicEndpoints } from '@/lib/public-endpoints';
 import { platformHeaders } from '@/lib/server/platform-headers';
 import { settings } from '@/lib/settings';
 
@@ -66,31 +67,37 @@ function validPost(pathname: string): boolean {
 }
 
 /**
- * A URL under one of app/'s dynamic segments whose value the build did not make, or that is not
- * live now: a made-up post slug, tag, page number, sitemap file or app, or a post dated ahead
- * whose time has not come (lib/content/built-paths.ts, with the build's list and the clock).
- * Posts past PRERENDER_POSTS are generated on their first request, and Next keeps every answer
- * it generates for a dynamic segment, 404s included, on disk and in memory: such a value is
- * answered here, so nothing renders and nothing is kept for it. (In development, and for values
- * the build made, Next answers as before.)
+ * A URL under one of app/'s dynamic segments whose value does not exist now: a made-up post slug,
+ * tag, page number, sitemap file or app, or one that only a post dated ahead fills (the post, a tag
+ * only it carries, a page only it adds), judged against what is live at this moment
+ * (lib/content/built-paths.ts, with the build's list and the clock). Each gets the same answer,
+ * so a scheduled post's tag or page cannot be told from a made-up one. Posts past PRERENDER_POSTS
+ * are generated on their first request, and Next keeps every answer it generates for a dynamic
+ * segment, 404s included, on disk and in memory: such a value is answered here, so nothing
+ * renders and nothing is kept for it. (In development, and for values that exist, Next answers.)
  */
 function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
   const { pathname } = request.nextUrl;
   const list = builtList();
-  const unknown = list && notBuilt(pathname, list, dueSlugs(clock()) ?? new Set());
+  const live = list && liveView(clock());
+  const unknown = list && live && notBuilt(pathname, list, live, fixedSitemapUrls());
   if (!unknown) return undefined;
   if (unknown.answer === 'problem') return problem('not-found', unknown.detail);
   if (unknown.answer === 'card') return textResponse('Not found\n', { status: 404, cache: 'error' });
   const vary = negotiated ? { Vary: NEGOTIATED_ON } : undefined;
-  if (unknown.answer === 'markdown' || negotiated?.variant === 'markdown') return withHeaders(markdownNotFound(pathname), vary);
+  if (unknown.answer === 'markdown' || negotiated?.variant === 'markdown') return withHeaders(markdownNotFound(), vary);
   // Next's own not-found page, as for any URL it has no route for.
   const target = request.nextUrl.clone();
   target.pathname = '/_not-a-published-post';
   return NextResponse.rewrite(target, { headers: vary });
 }
 
+/** How many URLs the sitemap lists besides posts and list pages (lib/sitemap/urls.ts). */
+let fixedSitemap: number | undefined;
+const fixedSitemapUrls = () => (fixedSitemap ??= publicEndpoints().filter((endpoint) => endpoint.sitemap).length);
+
 function toMarkdown(request: NextRequest, route: string, vary: Record<string, string> | undefined): Response {
-  if (!validPost(request.nextUrl.pathname)) return withHeaders(markdownNotFound(request.nextUrl.pathname), vary);
+  if (!validPost(request.nextUrl.pathname)) return withHeaders(markdownNotFound(), vary);
   const target = request.nextUrl.clone();
   target.pathname = route;
   return NextResponse.rewrite(target, { headers: vary });

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
-import { clock } from './lib/clock';
 import { settingsOrExit } from './lib/settings';
 import { createRequestHandler } from './lib/server/handler';
 import type { Scheduler } from './lib/publishing/scheduler';
@@ -53,24 +52,28 @@ const handler = createRequestHandler(
     });
   },
   security,
-  // What is served may be kept by a cache in front until the next post goes live, and no longer.
-  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
+  { dev, contentError, stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
-// served from the first request on. When one goes live the read cache forgets what it kept, the
-// search thread starts its new index and the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS). Two minutes before
+// served from the first request on. When one goes live its pages and every list are made anew, the read
+// cache forgetting each old copy once the new one is made (readers wait for no render), then everything else
+// it kept; the search thread starts its new index and the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS). Two minutes before
 // the first post it makes live, the scheduler has every list and feed made once (warmLists).
 // Next's handler, for the server's own requests over a private loopback port (lib/server/loopback.ts).
 const render = (req: IncomingMessage, res: ServerResponse) => {
   handle(req, res).catch(() => res.destroy());
 };
 const publishing = dev ? undefined : await import('./lib/publishing/on-server');
-const scheduler: Scheduler | undefined = await publishing?.startScheduler(render, () => {
-  handler.clearReads();
-  searchThread?.refresh();
-  void running?.services.newsletter.check();
-});
+const scheduler: Scheduler | undefined = await publishing?.startScheduler(
+  render,
+  () => {
+    handler.clearReads();
+    searchThread?.refresh();
+    void running?.services.newsletter.check();
+  },
+  (path) => handler.forgetRead(path),
+);
 // The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
 // on a server that is stopping), then the services and the search thread, once requests in flight have finished.
 const shutdown = gracefulShutdown(handler, {

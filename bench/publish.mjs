@@ -6,7 +6,10 @@
 // the delay is the time from the post's time to the end of that check. The CPU is the server's
 // (and its children's) from one second before the time to the end of the check, less the same
 // span of idle CPU measured before. Reads of a cached page are timed before the first post and
-// between posts (the same page, the same number of requests).
+// between posts (the same page, the same number of requests). Across each post's time, READERS
+// clients loop over every output and a cached post, from two seconds before the time to two
+// seconds after the post is everywhere: the slowest of their reads sent from the time until it is
+// everywhere is "the minute a post goes live" (goal: none over 200 ms).
 //   node bench/publish.mjs [--publish-sizes=1000,10000] [--scheduled=5] [--spacing=15] [--lead=20]
 import fs from 'node:fs';
 import http from 'node:http';
@@ -27,24 +30,29 @@ const READS = 200;
 /** Where the scheduled posts are dated: far ahead, so only the moved clock reaches them. */
 const FIRST_DUE = Date.UTC(2990, 0, 1);
 
+/** Clients reading every output in a loop across each post's time. */
+const READERS = 12;
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+/** The readers' own connections, one each, so they never queue behind the checks. */
+const readerAgent = new http.Agent({ keepAlive: true, maxSockets: READERS });
 
 /** A GET over the keep-alive agent; one whose reused connection the server had just closed is sent again, as browsers do. */
-async function get(baseUrl, pathname) {
+async function get(baseUrl, pathname, over = agent) {
   try {
-    return await getOnce(baseUrl, pathname);
+    return await getOnce(baseUrl, pathname, over);
   } catch (error) {
     if (error.code !== 'ECONNRESET') throw error;
-    return getOnce(baseUrl, pathname);
+    return getOnce(baseUrl, pathname, over);
   }
 }
 
-function getOnce(baseUrl, pathname) {
+function getOnce(baseUrl, pathname, over) {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const started = performance.now();
     http
-      .get({ hostname, port, path: pathname, agent }, (res) => {
+      .get({ hostname, port, path: pathname, agent: over }, (res) => {
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
         res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
@@ -92,6 +100,19 @@ async function untilEverywhere(baseUrl, post, due) {
     if (pending.size === 0) return { everywhere: Date.now(), arrived };
     await sleep(20);
   }
+}
+
+/** READERS clients, each looping over `urls` until `stop()`; every read's send time and duration. */
+function startReaders(baseUrl, urls, stop) {
+  const reads = [];
+  const client = async (first) => {
+    for (let index = first; !stop(); index += 1) {
+      const sent = Date.now();
+      const { ms } = await get(baseUrl, urls[index % urls.length], readerAgent);
+      reads.push({ sent, ms });
+    }
+  };
+  return Promise.all(Array.from({ length: READERS }, (_, index) => client(index))).then(() => reads);
 }
 
 async function readTimes(baseUrl, pathname) {
@@ -160,15 +181,40 @@ async function measure(size) {
     for (const post of posts) {
       const due = realTime(post.due);
       if (Date.now() > due - 1000) throw new Error(`${post.slug} came due before it was watched: raise --lead or --spacing`);
+      await sleep(due - 2000 - Date.now());
+      let readersStopAt = Infinity;
+      const readers = startReaders(server.baseUrl, [...outputs(post).map(([pathname]) => pathname), `/blog/${oldPost}`], () => Date.now() >= readersStopAt);
       await sleep(due - 1000 - Date.now());
       const cpuFrom = treeCpuSeconds(server.pid);
       const from = Date.now();
       await sleep(due - Date.now());
       const { everywhere, arrived } = await untilEverywhere(server.baseUrl, post, due);
       const cpu = treeCpuSeconds(server.pid) - cpuFrom - idlePerSecond * ((everywhere - from) / 1000);
+      readersStopAt = everywhere + 2000;
+      const reads = await readers;
+      const atTheMinute = reads
+        .filter((read) => read.sent >= due && read.sent <= everywhere)
+        .map((read) => read.ms)
+        .sort((a, b) => a - b);
+      const beforeTheMinute = reads
+        .filter((read) => read.sent < due)
+        .map((read) => read.ms)
+        .sort((a, b) => a - b);
       const slowest = Object.entries(arrived).sort((a, b) => b[1] - a[1])[0];
-      runs.push({ slug: post.slug, delayMs: everywhere - due, cpuSeconds: Math.max(0, cpu), arrivedMs: arrived });
-      log(`${size} posts: ${post.slug} everywhere ${everywhere - due} ms after its time (last: ${slowest[0]}, ${slowest[1]} ms), ${cpu.toFixed(3)} s CPU`);
+      runs.push({
+        slug: post.slug,
+        delayMs: everywhere - due,
+        cpuSeconds: Math.max(0, cpu),
+        arrivedMs: arrived,
+        readsAtTheMinute: atTheMinute.length,
+        readMaxAtTheMinuteMs: atTheMinute.at(-1),
+        readP99AtTheMinuteMs: percentile(atTheMinute, 99),
+        readP99BeforeMs: percentile(beforeTheMinute, 99),
+      });
+      log(
+        `${size} posts: ${post.slug} everywhere ${everywhere - due} ms after its time (last: ${slowest[0]}, ${slowest[1]} ms), ${cpu.toFixed(3)} s CPU; ` +
+          `${READERS} readers: slowest read ${atTheMinute.at(-1)?.toFixed(0)} ms of ${atTheMinute.length} at the minute (p99 ${percentile(beforeTheMinute, 99)?.toFixed(0)} ms before)`,
+      );
       readsBetween.push(...(await readTimes(server.baseUrl, `/blog/${oldPost}`)).slice(0, READS / posts.length));
     }
     const delays = runs.map((run) => run.delayMs).sort((a, b) => a - b);
@@ -180,6 +226,9 @@ async function measure(size) {
       delayMaxMs: delays.at(-1),
       cpuSecondsMedian: median(runs.map((run) => run.cpuSeconds)),
       cpuSecondsMax: Math.max(...runs.map((run) => run.cpuSeconds)),
+      readMaxAtTheMinuteMs: Math.max(...runs.map((run) => run.readMaxAtTheMinuteMs ?? 0)),
+      readP99AtTheMinuteMs: median(runs.map((run) => run.readP99AtTheMinuteMs ?? 0)),
+      readP99BeforeMs: median(runs.map((run) => run.readP99BeforeMs ?? 0)),
       readP50BeforeMs: percentile(readsBefore, 50),
       readP50BetweenMs: percentile(
         readsBetween.sort((a, b) => a - b),
@@ -205,5 +254,6 @@ for (const size of SIZES) {
     sizes.push({ size, error: error.message });
   }
 }
-saveResult('publish', { settings: { scheduled: SCHEDULED, spacingSeconds: SPACING_S, leadSeconds: LEAD_S, reads: READS }, sizes });
+saveResult('publish', { settings: { scheduled: SCHEDULED, spacingSeconds: SPACING_S, leadSeconds: LEAD_S, reads: READS, readers: READERS }, sizes });
 agent.destroy();
+readerAgent.destroy();

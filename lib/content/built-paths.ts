@@ -1,5 +1,5 @@
 import { laterPageNumber } from './pagination';
-import type { PublishedSet } from './published-set';
+import type { LiveView, PublishedSet } from './published-set';
 
 /** One value of a dynamic segment of app/, as a URL names it. */
 export type BuiltValue = { post: string } | { tag: string; page: number } | { blogPage: number } | { app: string } | { sitemap: number };
@@ -8,23 +8,25 @@ export type BuiltValue = { post: string } | { tag: string; page: number } | { bl
 const SITEMAP_URLS = 50_000;
 
 /**
- * Whether the build made this post, tag page, blog page or app, and a post is live: THE one check
- * of a dynamic segment's value against the build's list (./published-set.ts) and `live`, the
- * build's posts whose time has come (dueSlugs). A value it does not know, or a post dated ahead,
- * is answered before any rendering, so nothing is generated or kept for it.
+ * Whether this post, tag page, blog page, sitemap file or app exists now: THE one check of a
+ * dynamic segment's value, against the build's list (./published-set.ts) and `live`, what the
+ * posts whose time has come fill (liveView). A value it does not know, or one that only a post
+ * dated ahead fills (the post, a tag only it carries, a page only it adds), is answered before any
+ * rendering, the same way: nothing is generated or kept for it, and nothing tells the two apart.
+ * `fixedSitemapUrls`: how many URLs the sitemap lists besides posts and list pages (its fixed pages).
  */
-export function knownToBuild(list: PublishedSet, value: BuiltValue, live: ReadonlySet<string>): boolean {
-  if ('post' in value) return live.has(value.post);
+export function knownToBuild(list: PublishedSet, value: BuiltValue, live: LiveView, fixedSitemapUrls = 0): boolean {
+  if ('post' in value) return live.slugs.has(value.post);
   if ('tag' in value) {
-    const pages = Object.hasOwn(list.tags, value.tag) ? list.tags[value.tag] : undefined;
+    const pages = live.tagPages.get(value.tag);
     return pages !== undefined && value.page >= 1 && value.page <= pages;
   }
   // Page 1 is /blog itself.
-  if ('blogPage' in value) return value.blogPage >= 2 && value.blogPage <= list.blogPages;
+  if ('blogPage' in value) return value.blogPage >= 2 && value.blogPage <= live.blogPages;
   if ('sitemap' in value) {
-    // At most one file per 50,000 of the site's posts and list pages, and one more for its other pages.
-    const listed = list.slugs.length + list.blogPages + Object.values(list.tags).reduce((sum, pages) => sum + pages, 0);
-    return value.sitemap >= 1 && value.sitemap <= Math.ceil(listed / SITEMAP_URLS) + 1;
+    // Files exist only past SITEMAP_URLS URLs: every live post, list page and fixed page.
+    const listed = fixedSitemapUrls + live.slugs.size + live.blogPages - 1 + [...live.tagPages.values()].reduce((sum, pages) => sum + pages, 0);
+    return listed > SITEMAP_URLS && value.sitemap >= 1 && value.sitemap <= Math.ceil(listed / SITEMAP_URLS);
   }
   return list.apps.includes(value.app);
 }
@@ -95,15 +97,15 @@ function named(raw: string, value: (name: string) => BuiltValue): BuiltValue | u
 }
 
 /**
- * How to answer a URL under one of app/'s dynamic segments whose value the build did not make
- * (a made-up slug, tag, page number or app), or undefined for every other URL. Next keeps what it
- * generates for a dynamic segment, 404s included, on disk and in memory: answered here, a made-up
- * value costs nothing that stays. (A sitemap file is known by an upper bound on the files the
- * build could have made; the few numbers under it pass to the route, which takes only those its
- * build made: dynamicParams = false.)
+ * How to answer a URL under one of app/'s dynamic segments whose value does not exist now (a
+ * made-up slug, tag, page number or app, or one only a post dated ahead fills), or undefined for
+ * every other URL. Next keeps what it generates for a dynamic segment, 404s included, on disk and
+ * in memory, and its 404 for a value the build generated differs from its 404 for one it did not:
+ * answered here, a value that does not exist costs nothing that stays, and every such value gets
+ * the same answer.
  */
-export function notBuilt(pathname: string, list: PublishedSet, live: ReadonlySet<string>): NotBuilt | undefined {
+export function notBuilt(pathname: string, list: PublishedSet, live: LiveView, fixedSitemapUrls = 0): NotBuilt | undefined {
   const found = valueOf(pathname);
   if (!found) return undefined;
-  return found.value && knownToBuild(list, found.value, live) ? undefined : found.notBuilt;
+  return found.value && knownToBuild(list, found.value, live, fixedSitemapUrls) ? undefined : found.notBuilt;
 }

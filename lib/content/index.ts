@@ -1,6 +1,5 @@
 import { contentFingerprint } from './fingerprint';
 import { clock } from '../clock';
-import { pageCount } from './pagination';
 import { aheadCount, building, builtSlugs, recordPublishedSet } from './published-set';
 import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
 import { contentPaths, tagSlug, urls } from './urls';
@@ -123,9 +122,8 @@ export function staticParams<T>(params: () => T[]): T[] {
       dates: posts.map((post) => post.dateMillis),
       builtAt: now(),
       prerendered: prerenderedPosts().length,
-      // Pages and tags that only a post dated ahead fills are made too (a 404 until it is live).
-      blogPages: pageCount(builtPosts().length),
-      tags: Object.fromEntries(builtTags().map((tag) => [tag.slug, pageCount(tag.posts.length)])),
+      // The pages and tags a post fills are counted from the posts live at each moment (liveView).
+      postTags: posts.map((post) => [...new Set(post.tags.map(tagSlug))]),
       apps: apps().map((entry) => entry.slug),
     };
   });

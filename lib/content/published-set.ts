@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pageCount } from './pagination';
 import { nodeEnv, settings } from '../settings';
 
 /**
- * The posts a build holds (and its tags, page counts and apps), written by the build into its own
+ * The posts a build holds (and their tags, and its apps), written by the build into its own
  * folder and read by the started site: every post that is not a draft, those already published
- * and those dated ahead, each with its date. Which of them are live is decided against the clock
- * on every request (`dueSlugs`), so a post dated ahead goes live at its time with no rebuild.
+ * and those dated ahead, each with its date and tags. Which of them are live is decided against
+ * the clock on every request (`liveView`), so a post dated ahead goes live at its time with no
+ * rebuild, and so do the tags and pages only it fills: what exists is counted from the live posts,
+ * never from the build's, so a value only a scheduled post fills is unknown until its time.
  * Posts past PRERENDER_POSTS are generated on their first request; this list is what keeps that
  * to the build's posts: a slug not on it, or not due yet, is a 404 before any rendering (and
  * before Next would keep a 404 page for it), and a post file added or re-dated after the build
@@ -28,10 +31,8 @@ export type PublishedSet = {
   builtAt: number;
   /** How many of the posts published at build the build generated (PRERENDER_POSTS then). */
   prerendered: number;
-  /** How many pages /blog fills. */
-  blogPages: number;
-  /** Every tag's slug, with how many pages its list fills. */
-  tags: Record<string, number>;
+  /** Each post's tags (their URL slugs, each once), in the same order. */
+  postTags: string[][];
   /** Every desktop app's slug. */
   apps: string[];
 };
@@ -48,7 +49,17 @@ export function recordPublishedSet(list: () => PublishedSet): void {
   fs.renameSync(temporary, target);
 }
 
-type Read = { list?: PublishedSet; all?: ReadonlySet<string>; due?: { index: number; slugs: ReadonlySet<string> } };
+/** What exists at one moment: the live posts, and the pages and tags they fill. */
+export type LiveView = {
+  /** The build's posts whose time has come. */
+  slugs: ReadonlySet<string>;
+  /** How many pages /blog fills with them. */
+  blogPages: number;
+  /** The tags they carry, each with how many pages its list fills. */
+  tagPages: ReadonlyMap<string, number>;
+};
+
+type Read = { list?: PublishedSet; all?: ReadonlySet<string>; due?: { index: number; view: LiveView } };
 let read: Read | undefined;
 
 /** What the build recorded, or undefined where no build wrote it (see builtSlugs). */
@@ -88,13 +99,24 @@ export function aheadCount(dates: readonly number[], now: number): number {
 }
 
 /**
- * The build's posts that are live at `now` (undefined where builtSlugs is). The same set
- * object while no post comes due, so what is derived from it is made once per change.
+ * What is live at `now` (undefined where builtSlugs is): the build's posts whose time has come, and
+ * the blog pages and tags (with their pages) those posts fill, no more. The same object while no
+ * post comes due, so what is derived from it is made once per change.
  */
-export function dueSlugs(now: number): ReadonlySet<string> | undefined {
+export function liveView(now: number): LiveView | undefined {
   const list = builtList();
   if (!list || !read) return undefined;
   const index = aheadCount(list.dates, now);
-  if (read.due?.index !== index) read.due = { index, slugs: new Set(list.slugs.slice(index)) };
-  return read.due.slugs;
+  if (read.due?.index !== index) read.due = { index, view: viewOf(list, index) };
+  return read.due.view;
+}
+
+function viewOf(list: PublishedSet, ahead: number): LiveView {
+  const posts = new Map<string, number>();
+  for (const tags of list.postTags.slice(ahead)) for (const tag of tags) posts.set(tag, (posts.get(tag) ?? 0) + 1);
+  return {
+    slugs: new Set(list.slugs.slice(ahead)),
+    blogPages: pageCount(list.slugs.length - ahead),
+    tagPages: new Map([...posts].map(([tag, count]) => [tag, pageCount(count)])),
+  };
 }

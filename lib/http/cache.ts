@@ -1,12 +1,24 @@
 /**
  * Named cache profiles: a route says what it is, not which headers it sends.
- * Content changes only with a new build, so reads may be cached by a CDN and
- * revalidated cheaply; redirects to app builds must not be cached.
+ * Reads may be cached by a CDN, nginx or a browser and revalidated cheaply (a 304 to their
+ * ETag); redirects to app builds must not be cached.
+ *
+ * A read's Cache-Control is the same at every moment, whatever is scheduled: a post going live
+ * reaches a cache by revalidation, never by a lifetime that ends at its time (which would tell
+ * anyone when the next post is due). A copy is fresh for READ_FRESH_SECONDS, then may be served
+ * stale for at most READ_STALE_SECONDS while it is revalidated: no copy is served more than 60 s
+ * after it was fetched, the bound the README promises for caches. An error is kept as long.
  */
+export const READ_FRESH_SECONDS = 30;
+export const READ_STALE_SECONDS = 30;
+
 export const cacheProfiles = {
-  read: { 'Cache-Control': 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400', 'Access-Control-Allow-Origin': '*' },
+  read: {
+    'Cache-Control': `public, max-age=${READ_FRESH_SECONDS}, s-maxage=${READ_FRESH_SECONDS}, stale-while-revalidate=${READ_STALE_SECONDS}`,
+    'Access-Control-Allow-Origin': '*',
+  },
   redirect: { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' },
-  error: { 'Cache-Control': 'public, max-age=60', 'Access-Control-Allow-Origin': '*' },
+  error: { 'Cache-Control': `public, max-age=${READ_FRESH_SECONDS}`, 'Access-Control-Allow-Origin': '*' },
   /** Answers to POSTs and anything personal: never stored anywhere. */
   write: { 'Cache-Control': 'no-store' },
   /** Answers about this moment (the health check): never stored, so a probe always reaches the instance. */
@@ -16,22 +28,4 @@ export type CacheProfile = keyof typeof cacheProfiles;
 
 export function cacheHeaders(profile: CacheProfile): Record<string, string> {
   return cacheProfiles[profile];
-}
-
-/**
- * A Cache-Control value that no cache may serve past `seconds` from now (the time to the next
- * post going live): where its lifetime (`max-age` or `s-maxage`, plus `stale-while-revalidate`)
- * would reach further, `max-age` and `s-maxage` are lowered to it and stale-while-revalidate
- * goes. A value that ends sooner, or has no lifetime, is left as it is.
- */
-export function boundedCacheControl(value: string, seconds: number): string {
-  const directives = value.split(',').map((directive) => directive.trim());
-  const number = (name: string) => Number(directives.find((directive) => directive.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1) ?? 0);
-  const fresh = Math.max(number('max-age'), number('s-maxage'));
-  if (!/(?:^|,)\s*(?:max-age|s-maxage)=\d+/i.test(value) || fresh + number('stale-while-revalidate') <= seconds) return value;
-  const limit = Math.max(0, Math.floor(seconds));
-  return directives
-    .filter((directive) => !/^stale-while-revalidate(=|$)/i.test(directive))
-    .map((directive) => directive.replace(/^(max-age|s-maxage)=(\d+)$/i, (_, name: string, age: string) => `${name}=${Math.min(Number(age), limit)}`))
-    .join(', ');
 }

@@ -43,12 +43,13 @@ export function feedResponse(body: string, contentType: string, options: Options
   return respond(body, `${contentType}; charset=utf-8`, options);
 }
 
-/** The short markdown answer for a `.md` URL or negotiated request that finds nothing. */
-export function markdownNotFound(pathname: string): Response {
-  return markdownResponse(`# Not found\n\nNothing is published at \`${pathname.replace(/`/g, '')}\`. The list of posts is at /api/blog.\n`, {
-    status: 404,
-    cache: 'error',
-  });
+/**
+ * The short markdown answer for a `.md` URL or negotiated request that finds nothing: the same
+ * bytes whatever was asked, so a value that does not exist yet (a scheduled post's slug or tag)
+ * cannot be told from a made-up one, and no answer is made per value.
+ */
+export function markdownNotFound(): Response {
+  return markdownResponse('# Not found\n\nNothing is published at this address. The list of posts is at /api/blog.\n', { status: 404, cache: 'error' });
 }
 
 export function redirectResponse(location: string): Response {

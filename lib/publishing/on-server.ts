@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clock, type Clock } from '../clock';
-import { builtList } from '../content/published-set';
+import { aheadCount, builtList } from '../content/published-set';
+import { contentPaths } from '../content/urls';
 import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
-import { withLoopback } from '../server/loopback';
-import { listUrls } from '../server/prewarm';
+import { withLoopback, type LoopbackGet } from '../server/loopback';
+import { listUrls, postUrls } from '../server/prewarm';
 import type { Published } from './publish';
 import { createScheduler, SCHEDULER_TOKEN, type Scheduler } from './scheduler';
 
@@ -15,19 +16,43 @@ type Render = (req: IncomingMessage, res: ServerResponse) => void;
  * lectern's server's scheduler: at start and at each post's time, GET /api/publish from Next
  * (`render`) over a private loopback port, with a token that never leaves the process (Next's
  * revalidation runs only inside a request Next handles), then `changed` when it made Next's
- * outputs anew (the read cache is cleared). Resolves once the site is up to the clock; undefined where no build wrote its list.
+ * outputs anew (the read cache is cleared). When a post went live, the outputs it changes most are
+ * made first, each handed to `remade` once made (the read cache forgets its old copy of that one).
+ * Resolves once the site is up to the clock; undefined where no build wrote its list.
  */
-export async function startScheduler(render: Render, changed: () => void): Promise<Scheduler | undefined> {
+export async function startScheduler(render: Render, changed: () => void, remade: (path: string) => void = () => undefined): Promise<Scheduler | undefined> {
   const list = builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
+  /** How many of the build's posts were ahead when the outputs were last made anew. */
+  let madeAhead = aheadCount(list.dates, list.builtAt);
   const scheduler = createScheduler({
     clock,
     dates: list.dates,
-    onChange: async () => {
-      const { status, body } = await withLoopback(render, (get) => get('/api/publish', { authorization: `Bearer ${token}` }));
-      if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
-      const published = JSON.parse(body) as Published;
+    onChange: async (ahead) => {
+      const published = await withLoopback(render, async (get) => {
+        const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
+        if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
+        const answer = JSON.parse(body) as Published;
+        // The lists and feeds, the pages of the posts that just went live and of their tags are made anew before
+        // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
+        // after the clear from what was just made, so none waits for a render at the minute a post
+        // goes live (README, "Scheduling a post").
+        if (answer.revalidated) {
+          const wentLive = Array.from({ length: Math.min(MADE_AHEAD_POSTS, Math.max(0, madeAhead - ahead)) }, (_, index) => ahead + index);
+          const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
+          const tagUrls = [...tags].flatMap((tag) => [contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag)]);
+          // Lists first (every reader sees them), the cards (the slowest to make) last.
+          const [posts, cards] = partition(
+            wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')),
+            (url) => !url.endsWith('/opengraph-image'),
+          );
+          const urls = [...listUrls(), ...posts, ...tagUrls, ...cards];
+          await remake(get, [...new Set(urls)], remade);
+          madeAhead = ahead;
+        }
+        return answer;
+      });
       if (published.revalidated) changed();
       // Tried again shortly (the posts are live already; only their announcement waits).
       if (!published.claimed) throw new Error('the posts that went live could not be claimed');
@@ -36,6 +61,26 @@ export async function startScheduler(render: Render, changed: () => void): Promi
   });
   await scheduler.start();
   return scheduler;
+}
+
+function partition<T>(items: readonly T[], first: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(first), items.filter((item) => !first(item))];
+}
+
+/** At most how many posts that went live at once have their page, markdown, card and tags made before readers ask (the newest). */
+const MADE_AHEAD_POSTS = 5;
+
+/** Makes each URL once, with the posts live now, and tells `made`; a failure is logged, and that output is made on its next request. */
+async function remake(get: LoopbackGet, urls: readonly string[], made: (path: string) => void): Promise<void> {
+  for (const url of urls) {
+    try {
+      const { status } = await get(url);
+      if (status === 200) made(url);
+      else console.warn(`publish: ${url} answered ${status} when made anew`);
+    } catch (error) {
+      console.warn(`publish: ${url} could not be made anew (${describeError(error)})`);
+    }
+  }
 }
 
 /** How long before the first post this instance makes live its lists are made ready (warmLists). */

@@ -11,12 +11,6 @@ export type Scheduler = {
   /** Brings the site up to the clock now (posts that came due while no instance ran), then waits for the next post's time. */
   start: () => Promise<void>;
   stop: () => void;
-  /**
-   * The time of the next post whose going live this instance has not yet made (one already
-   * due counts until it is made), or undefined when none is ahead: what is served now may be
-   * kept by caches until then and no longer.
-   */
-  nextChange: () => number | undefined;
 };
 
 export type SchedulerOptions = {
@@ -92,10 +86,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   return {
     start: () => check(),
-    nextChange: () => {
-      const ahead = done ?? dates.length;
-      return ahead > 0 ? dates[ahead - 1] : undefined;
-    },
     stop: () => {
       stopped = true;
       if (timer !== undefined) timers.clear(timer);

@@ -64,9 +64,6 @@ export type HandlerOptions = {
   contentError?: () => ContentError | undefined;
   /** True once the server is stopping (./shutdown.ts): /healthz answers 503. */
   stopping?: () => boolean;
-  /** The next post's time (see ReadCacheOptions.freshUntil) and the clock it is read against. */
-  freshUntil?: () => number | undefined;
-  clock?: () => number;
   /** Reads answered without Next (the search: ./search-thread.ts), sent as the read cache sends a rendered one. */
   own?: OwnReads;
 };
@@ -94,6 +91,8 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
 export type RequestHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
   /** Forgets every read kept in memory (a post went live: lib/publishing). */
   clearReads: () => void;
+  /** Forgets the reads kept for one path, just made anew (lib/publishing). */
+  forgetRead: (path: string) => void;
 };
 
 export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
@@ -102,8 +101,6 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     maxBytes: options.dev ? 0 : undefined,
     csp: security.csp,
     isHttps: (req) => requestIsHttps(req, security),
-    freshUntil: options.freshUntil,
-    clock: options.clock,
     own: options.own,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
@@ -148,5 +145,5 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
     renderWithClientIp(req, res);
   };
-  return Object.assign(handler, { clearReads: () => readCache.clear() });
+  return Object.assign(handler, { clearReads: () => readCache.clear(), forgetRead: (path: string) => readCache.forget(path) });
 }

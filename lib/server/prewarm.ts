@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { builtList } from '../content/published-set';
+import { clock } from '../clock';
+import { builtList, liveView } from '../content/published-set';
 import { pagePath } from '../content/pagination';
 import { contentPaths } from '../content/urls';
 import { parseQuery } from '../http/query';
@@ -21,19 +22,19 @@ const LLMS_FULL = '/llms-full.txt';
 /**
  * The URLs a post's going live makes anew, one of each route: every fixed path of the public list
  * (lib/public-endpoints.ts) that answers without a query, /blog's second page, and the page,
- * markdown and feed of the tag with the most pages. Not llms-full.txt: every post's text in one
+ * markdown and feed of the tag with the most pages, as they are now. Not llms-full.txt: every post's text in one
  * file, it would hold the server's one thread for seconds on a large site, for a file few ask
  * for; it is made on its first request after the time. Empty where no build wrote its list.
  */
 export function listUrls(): string[] {
-  const list = builtList();
-  if (!list) return [];
+  const live = liveView(clock());
+  if (!live) return [];
   const needsNoQuery = (endpoint: PublicEndpoint) => !endpoint.operation?.query || parseQuery(endpoint.operation.query, new URLSearchParams()).ok;
   const lists = publicEndpoints()
     .filter((endpoint) => !endpoint.path.includes('{') && endpoint.path !== LLMS_FULL && needsNoQuery(endpoint))
     .map((endpoint) => endpoint.path);
-  if (list.blogPages > 1) lists.push(pagePath('/blog', 2));
-  const [tag] = Object.entries(list.tags).sort(([, a], [, b]) => b - a)[0] ?? [];
+  if (live.blogPages > 1) lists.push(pagePath('/blog', 2));
+  const [tag] = [...live.tagPages].sort(([, a], [, b]) => b - a)[0] ?? [];
   if (tag !== undefined) lists.push(contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag));
   return lists;
 }

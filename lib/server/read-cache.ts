@@ -1,5 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
-import { boundedCacheControl } from '../http/cache';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { negotiate, type Variant } from '../http/negotiate';
 import { canonicalPath } from './canonical-path';
 import { captureResponse } from './capture';
@@ -47,6 +46,11 @@ export type ReadCache = {
    * requests do not wait for it: what they get is rendered after the change.
    */
   clear: () => void;
+  /**
+   * Forgets what is kept for one path (in its canonical spelling), every variant: it was just made
+   * anew (a post went live), and its next request takes that from Next.
+   */
+  forget: (path: string) => void;
 };
 
 export type ReadCacheOptions = {
@@ -60,12 +64,6 @@ export type ReadCacheOptions = {
    */
   maxBytes?: number;
   /**
-   * When what is served now stops being current (the next post's time, epoch ms), or undefined
-   * when nothing is scheduled: no response may be kept fresh by a cache in front past it.
-   */
-  freshUntil?: () => number | undefined;
-  clock?: () => number;
-  /**
    * Reads lectern answers itself instead of rendering them: the response for a path (in its
    * canonical spelling) and query, or undefined to render it. Such an answer is kept nowhere and
    * sent as a rendered one is (validators, HEAD, head); if it fails, the read is rendered.
@@ -77,16 +75,6 @@ export type ReadCacheOptions = {
 export type OwnReads = (path: string, query: string) => Promise<Response> | undefined;
 
 type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own'>>;
-
-/** A finished head with its Cache-Control bounded by `settings.freshUntil`; the same array when nothing is scheduled. */
-function withFreshness(head: OutgoingHttpHeader[], settings: Settings): OutgoingHttpHeader[] {
-  const until = settings.freshUntil();
-  if (until === undefined) return head;
-  const seconds = (until - settings.clock()) / 1000;
-  return head.map((value, index) =>
-    index % 2 === 1 && String(head[index - 1]).toLowerCase() === 'cache-control' ? boundedCacheControl(String(value), seconds) : value,
-  );
-}
 
 /** Where a GET or HEAD is answered from: its key in the cache, the path it is rendered as, and its variant. */
 type Target = { key: string; path: string; query?: string; variant: Variant | undefined };
@@ -119,7 +107,7 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, settings:
     body: entry.body,
     representation: { coding, etag: copy.etag, length: copy.body.length, varyEncoding: entry.compressible },
   }).flat());
-  res.writeHead(status, withFreshness(head, settings));
+  res.writeHead(status, head);
   res.end(notModified || req.method === 'HEAD' ? undefined : copy.body);
 }
 
@@ -131,7 +119,7 @@ function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, setting
     headers: [...entry.headers, ['content-length', entry.body.length]],
     body: entry.body,
   });
-  res.writeHead(entry.status, withFreshness(head.flat(), settings));
+  res.writeHead(entry.status, head.flat());
   res.end(req.method === 'HEAD' ? undefined : entry.body);
 }
 
@@ -202,8 +190,6 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const settings: Settings = {
     isHttps: options.isHttps ?? (() => false),
     csp: options.csp ?? false,
-    freshUntil: options.freshUntil ?? (() => undefined),
-    clock: options.clock ?? Date.now,
   };
   const store = createReadStore(options.maxBytes ?? DEFAULT_MAX_BYTES);
   /** Renders under way, by key: a request for a key being rendered waits for that render. */
@@ -216,6 +202,9 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       generation++;
       rendering = new Map();
       store?.clear();
+    },
+    forget(path) {
+      for (const key of [path, `${path} html`, `${path} markdown`] satisfies string[]) store?.delete(key);
     },
     handle(req, res, render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;

@@ -53,6 +53,7 @@ export type ReadStore = {
   /** Whether an entry of this size could be kept at all. */
   fits: (entry: Pick<Entry, 'body' | 'gzip' | 'br'>) => boolean;
   set: (key: string, entry: Entry) => void;
+  delete: (key: string) => void;
   clear: () => void;
 };
 
@@ -64,6 +65,7 @@ export function createReadStore(maxBytes: number): ReadStore | undefined {
     get: (key) => entries.get(key),
     fits: (entry) => sizeOf(entry) <= maxBytes,
     set: (key, entry) => void entries.set(key, entry),
+    delete: (key) => void entries.delete(key),
     clear: () => entries.clear(),
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { elementsOf, urlsInHtml } from '../support/html-urls';
 import { get, url } from '../support/http';
 
-const READ_CACHE_CONTROL = 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400';
+const READ_CACHE_CONTROL = 'public, max-age=30, s-maxage=30, stale-while-revalidate=30';
 const NEWEST_FIRST = ['escaping-post', 'beta-post', 'gamma-post', 'alpha-post'];
 const UNPUBLISHED = ['draft-post', 'future-post', 'Secret draft post', 'Future post', 'SECRET-DRAFT-MARKER', 'SECRET-FUTURE-MARKER'];
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;

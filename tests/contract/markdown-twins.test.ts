@@ -30,7 +30,7 @@ function expectMarkdown(response: Response, page: string) {
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
   expect(response.headers.get('content-signal')).toBe('search=yes, ai-input=yes, ai-train=no');
-  expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
+  expect(response.headers.get('cache-control')).toBe('public, max-age=30, s-maxage=30, stale-while-revalidate=30');
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
   expect(response.headers.get('etag')).toMatch(/^"[\w-]+"$/);
   // An HTTP date (RFC 9110 IMF-fixdate), never later than now: the newest change the page shows, or the build.

@@ -23,13 +23,18 @@ export async function flushRedis(url: string): Promise<void> {
   await client.quit();
 }
 
-/** A Redis server of a test's own, to stop and start at will (`port`: start again where a stopped one was). */
+/**
+ * A Redis server of a test's own, to stop and start at will (`port`: start again where a stopped one
+ * was). With `dir`, what it holds is written to an append-only file there and kept when it stops, so
+ * one started again with the same `dir` has it back (a restart, not a new server).
+ */
 export async function startRedis(
-  options: { port?: number } = {},
+  options: { port?: number; dir?: string } = {},
 ): Promise<{ url: string; port: number; stop: () => Promise<void>; pause: () => void; resume: () => void; process: ChildProcess }> {
   const port = options.port ?? (await freePort());
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-redis-'));
+  const persistence = options.dir ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -53,7 +58,7 @@ export async function startRedis(
         // Stopped already (a signal leaves exitCode null): nothing to wait for.
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => {
-          fs.rmSync(dir, { recursive: true, force: true });
+          if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
           resolve();
         });
         child.kill('SIGCONT');

@@ -17,7 +17,7 @@ describe('problem details (RFC 9457)', () => {
   });
 
   it('uses the error cache profile unless told otherwise, and keeps headers it is given', () => {
-    expect(problem('not-found', 'No such post.').headers.get('cache-control')).toBe('public, max-age=60');
+    expect(problem('not-found', 'No such post.').headers.get('cache-control')).toBe('public, max-age=30');
     const limited = problem('rate-limited', 'Slow down.', { cache: 'write', headers: { 'Retry-After': '30' } });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('cache-control')).toBe('no-store');

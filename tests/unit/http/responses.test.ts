@@ -16,7 +16,7 @@ describe('read responses', () => {
     const response = markdownResponse('# Hi\n');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-    expect(response.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=30, s-maxage=30, stale-while-revalidate=30');
     expect(response.headers.get('content-signal')).toBe(CONTENT_SIGNAL);
     expect(response.headers.get('last-modified')).toBe(new Date(settings().build.time).toUTCString());
     expect(await response.text()).toBe('# Hi\n');
@@ -41,12 +41,12 @@ describe('read responses', () => {
     expect(feedResponse('{}', 'application/feed+json').headers.get('content-type')).toBe('application/feed+json; charset=utf-8');
   });
 
-  it('answers a markdown URL that finds nothing with a short 404 in markdown, without Last-Modified, its path stripped of backticks', async () => {
-    const response = markdownNotFound('/blog/`nope`.md');
+  it('answers a markdown URL that finds nothing with a short 404 in markdown, without Last-Modified, the same whatever was asked', async () => {
+    const response = markdownNotFound();
     expect(response.status).toBe(404);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=30');
     expect(response.headers.get('last-modified')).toBeNull();
-    expect(await response.text()).toBe('# Not found\n\nNothing is published at `/blog/nope.md`. The list of posts is at /api/blog.\n');
+    expect(await response.text()).toBe('# Not found\n\nNothing is published at this address. The list of posts is at /api/blog.\n');
   });
 
   it('redirects with 302 and is never stored', () => {

@@ -14,7 +14,16 @@ beforeEach(() => {
   vi.resetModules();
   vi.stubEnv('NEXT_DIST_DIR', dist);
   fs.mkdirSync(path.join(dist, 'lectern'));
-  const list = { slugs: ['ahead', 'b', 'a'], dates: [900_000, 200, 100], builtAt: 450, prerendered: 2, blogPages: 2, tags: { small: 1, large: 3 }, apps: [] };
+  // One post a page: the three posts (all live by the real clock) fill three pages of /blog and of "large".
+  vi.stubEnv('POSTS_PER_PAGE', '1');
+  const list = {
+    slugs: ['ahead', 'b', 'a'],
+    dates: [900_000, 200, 100],
+    builtAt: 450,
+    prerendered: 2,
+    postTags: [['large'], ['large', 'small'], ['large']],
+    apps: [],
+  };
   fs.writeFileSync(path.join(dist, 'lectern', 'published.json'), JSON.stringify(list));
 });
 
@@ -83,5 +92,36 @@ describe('warmLists', () => {
     await warmLists(render, { nextPost: 900_000, clock: () => 0, log: (line) => lines.push(line) });
     expect(asked.at(-1)?.url).toBe('/blog');
     expect(lines).toEqual(['stopped making the lists and feeds ready for the next scheduled post: /blog answered 500']);
+  });
+});
+
+describe('startScheduler', () => {
+  it('when a post went live, makes its page, markdown and card and every list and feed anew before the read cache lets go of the old ones', async () => {
+    const { startScheduler } = await load();
+    const events: string[] = [];
+    const render = (req: IncomingMessage, res: ServerResponse) => {
+      events.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url === '/api/publish' ? JSON.stringify({ live: 3, revalidated: true, wentLive: [], claimed: true }) : '{}');
+    };
+    const remade: string[] = [];
+    const scheduler = await startScheduler(
+      render,
+      () => events.push('read cache cleared'),
+      (path) => remade.push(path),
+    );
+    scheduler?.stop();
+    expect(events[0]).toBe('/api/publish');
+    // "ahead" (dated after the build, live by the real clock) went live: its page and markdown, and its card last of all.
+    expect(events).toEqual(expect.arrayContaining(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown']));
+    expect(events.at(-2)).toBe('/blog/ahead/opengraph-image');
+    expect(events.indexOf('/blog')).toBeLessThan(events.indexOf('/blog/ahead'));
+    expect(events.slice(1, -1)).toEqual(
+      expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large', '/tags/large.md', '/tags/large/rss.xml']),
+    );
+    expect(new Set(events).size).toBe(events.length);
+    // Each is handed over as soon as it is made, so the read cache lets go of its old copy then.
+    expect(remade).toEqual(events.slice(1, -1));
+    expect(events.at(-1)).toBe('read cache cleared');
   });
 });

@@ -57,7 +57,7 @@ async function serve(page: (url: string, accept: string) => Page, options: ReadC
         response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
       }).on('error', reject);
     });
-  return { get, rendered };
+  return { get, rendered, cache };
 }
 
 const echo = (url: string): Page => ({ body: `page ${url}` });
@@ -70,6 +70,18 @@ describe('the read cache', () => {
     expect(responses.map(({ status }) => status)).toEqual(Array(8).fill(200));
     expect(new Set(responses.map(({ body }) => body.toString())).size).toBe(1);
     expect(new Set(responses.map(({ headers }) => headers.etag)).size).toBe(1);
+  });
+
+  it('forgets every variant of one path it is told was made anew, and keeps every other path', async () => {
+    let version = 1;
+    const { get, cache } = await serve((url, accept) => ({ body: `${url} v${version} ${accept.includes('markdown') ? 'markdown' : 'html'}` }));
+    for (const accept of ['text/markdown', 'text/html']) await get('/blog', { Accept: accept });
+    await get('/feed.json');
+    version = 2;
+    cache.forget('/blog');
+    expect((await get('/blog', { Accept: 'text/markdown' })).body.toString()).toBe('/blog v2 markdown');
+    expect((await get('/blog', { Accept: 'text/html' })).body.toString()).toBe('/blog v2 html');
+    expect((await get('/feed.json')).body.toString()).toBe('/feed.json v1 html');
   });
 
   it('keeps one entry for every spelling of a path, rendered in its canonical spelling', async () => {

@@ -1,4 +1,4 @@
-import { contentPaths, publishedPost } from '@/lib/content';
+import { publishedPost } from '@/lib/content';
 import { postParams } from '@/lib/content/source';
 import { markdownPostResponse } from '@/lib/http/markdown-post';
 import { markdownNotFound } from '@/lib/http/responses';
@@ -12,5 +12,5 @@ export const generateStaticParams = postParams;
 export async function GET(_request: Request, { params }: RouteContext<'/blog/[slug]/index.md'>) {
   const { slug } = await params;
   const post = publishedPost(slug);
-  return post ? markdownPostResponse(post) : markdownNotFound(contentPaths.postMarkdown(slug));
+  return post ? markdownPostResponse(post) : markdownNotFound();
 }

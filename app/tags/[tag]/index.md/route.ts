@@ -1,4 +1,3 @@
-import { contentPaths } from '@/lib/content';
 import { lastModified, tagFileGet, tagParams } from '@/lib/content/source';
 import { tagMarkdown } from '@/lib/feeds/page-markdown';
 import { markdownPageResponse } from '@/lib/http/markdown-page';
@@ -11,5 +10,5 @@ export const generateStaticParams = tagParams;
 
 export const GET = tagFileGet(
   (tag) => markdownPageResponse(tagMarkdown(tag), tag.path, lastModified(tag.posts)),
-  (slug) => markdownNotFound(contentPaths.tagMarkdown(slug)),
+  () => markdownNotFound(),
 );
