@@ -102,9 +102,9 @@ describe('mail worker', () => {
     const crashing: Pick<Store, 'outbox'> = {
       outbox: {
         ...store.outbox,
-        markSent: async (id, now) => {
+        markSent: async (input) => {
           if (crashes-- > 0) throw new Error('crashed before marking it sent');
-          return store.outbox.markSent(id, now);
+          return store.outbox.markSent(input);
         },
       },
     };
@@ -188,7 +188,7 @@ describe('mail worker', () => {
     const unsent = rows.filter((row) => row.sent_at === null);
     expect(unsent).toHaveLength(2);
     for (const row of unsent) expect(row.next_attempt_at).toBeLessThanOrEqual(Date.now());
-    const [first] = await store.outbox.claimDue(Date.now(), 10, 60_000);
+    const [first] = await store.outbox.claimDue({ now: Date.now(), limit: 10, leaseMs: 60_000, claim: 'another-sender' });
     expect(first).toBeDefined();
   });
 });
