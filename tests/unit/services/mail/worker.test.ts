@@ -9,7 +9,9 @@ import { createTransport, type MailTransport } from '@/lib/services/mail/transpo
 import { backoffMs, createMailWorker, type MailWorker } from '@/lib/services/mail/worker';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
+import { fakeTime } from '../../../support/fake-time';
 import { startSmtp } from '../../../support/smtp';
+import { until } from '../../../support/until';
 
 const smtp = await startSmtp();
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-worker-'));
@@ -128,6 +130,48 @@ describe('mail worker', () => {
     expect(copies[0]?.messageId).toMatch(/^<[\w-]+@blog\.example\.com>$/);
     expect(copies[1]?.messageId).toBe(copies[0]?.messageId);
     expect(outboxRows(file).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  it('keeps its claims while a slow message is on the wire: a second worker sends none of them again', async () => {
+    const { store, entry } = newStore();
+    const time = fakeTime(Date.now());
+    await queue(store, letter('Slow'), letter('Next'));
+    const taken: string[] = [];
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const worker = (entry.worker = createMailWorker({
+      store,
+      transport: { kind: 'smtp', send: async (mail) => void (taken.push(mail.subject), await answered) },
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+      leaseMs: 1_000,
+      clock: time.clock,
+      timers: time.timers,
+    }));
+    await until(() => taken.length === 1, 'the first message on the wire');
+    // The mail server holds its answer for three leases; another worker on the store looks meanwhile.
+    const other: string[] = [];
+    const second = createMailWorker({
+      store,
+      transport: { kind: 'smtp', send: async (mail) => void other.push(mail.subject) },
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+      leaseMs: 1_000,
+      clock: time.clock,
+      timers: time.timers,
+    });
+    for (let lease = 0; lease < 3; lease++) {
+      await time.advance(time.clock() + 1_000);
+      second.kick();
+      await second.drain();
+    }
+    second.stop();
+    answer();
+    await worker.drain();
+    expect(taken.toSorted()).toEqual(['Next', 'Slow']);
+    expect(other).toEqual([]);
   });
 
   it('deletes sent mail once it is older than the retention', async () => {
