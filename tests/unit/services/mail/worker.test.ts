@@ -134,8 +134,9 @@ describe('mail worker', () => {
 
   it('keeps its claims while a slow message is on the wire: a second worker sends none of them again', async () => {
     const { store, entry } = newStore();
-    const time = fakeTime(Date.now());
     await queue(store, letter('Slow'), letter('Next'));
+    // Read after the mail is queued: the mail is due on this clock.
+    const time = fakeTime(Date.now());
     const taken: string[] = [];
     let answer = () => {};
     const answered = new Promise<void>((resolve) => (answer = resolve));
