@@ -78,6 +78,7 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
 // on a server that is stopping), then the services and the search thread, once requests in flight have finished.
 const shutdown = gracefulShutdown(handler, {
   graceMs,
+  quiesce: () => running?.quiesce(),
   stopServices: async () => {
     scheduler?.stop();
     await Promise.all([running?.stop(), searchThread?.stop()]);

@@ -1,8 +1,10 @@
 import { describeError } from '../log';
+import { nodeTimers, type Timers } from '../publishing/scheduler';
+import { holdClaim, newClaim, CLAIM_OWNER } from '../services/claims';
 import { backoffMs } from '../services/mail/worker';
 import { singlePass } from '../services/single-pass';
 import { isPermanentFailure, POOL_CONNECTIONS, type MailTransport } from '../services/mail/transport';
-import type { NewsletterDelivery, NewsletterSend, Store } from '../services/store/types';
+import type { HeldMessage, NewsletterDelivery, NewsletterSend, Store } from '../services/store/types';
 import { SUSPEND_AFTER_REJECTIONS } from '../services/store/newsletter/types';
 import { newToken } from '../services/tokens';
 import type { NewsletterMail } from './mail';
@@ -33,7 +35,10 @@ export type NewsletterMailer<P extends NewsletterPost> = {
 export type Newsletter = {
   /** Checks now, then every `checkMs`. */
   start(): void;
-  /** Claims nothing more; what is in flight finishes (drain). */
+  /**
+   * Starts no new message: the messages on the wire finish and are recorded, the ones claimed and
+   * not started are given back at once (drain waits for both).
+   */
   stop(): void;
   /**
    * Compares the published posts with what the store has recorded and starts
@@ -90,12 +95,18 @@ export function createNewsletter<P extends NewsletterPost>(options: {
   store: Pick<Store, 'newsletter'>;
   transport: MailTransport;
   clock: () => number;
+  /** The heartbeat's timers (renewing claims while messages are on the wire); Node's by default. */
+  timers?: Timers;
+  /** Who this sender's claims belong to (lib/services/claims.ts); this process by default. */
+  owner?: string;
   settings: NewsletterSettings;
   log: Pick<Console, 'log' | 'warn'>;
   posts: () => readonly P[];
   mailer: NewsletterMailer<P>;
 }): Newsletter {
   const { store, transport, clock, settings, log, mailer } = options;
+  const timers = options.timers ?? nodeTimers;
+  const owner = options.owner ?? CLAIM_OWNER;
   const leaseMs = settings.leaseMs ?? DEFAULT_LEASE_MS;
   const maxAttempts = settings.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const batch = settings.rate > 0 ? Math.min(MAX_BATCH, Math.max(1, Math.ceil(settings.rate))) : MAX_BATCH;
@@ -163,25 +174,45 @@ export function createNewsletter<P extends NewsletterPost>(options: {
    * Records sent messages as they finish: the ones that finish while a write
    * is under way go in the next write together, so a busy send is a few
    * writes per batch rather than one per message, and each message is
-   * recorded within a write's time of its server's answer.
+   * recorded within a write's time of its server's answer. A message whose
+   * claim another sender holds by then is not recorded here (that sender
+   * records it): it may have reached its reader twice, which is logged.
    */
-  function sentRecorder(slug: string): (email: string) => Promise<void> {
-    const pending: string[] = [];
+  function sentRecorder(slug: string): (message: HeldMessage) => Promise<void> {
+    const pending: HeldMessage[] = [];
     let writing: Promise<void> | undefined;
-    return (email) => {
-      pending.push(email);
+    return (message) => {
+      pending.push(message);
       writing ??= (async () => {
-        while (pending.length > 0) await store.newsletter.markSent(slug, pending.splice(0), clock());
+        while (pending.length > 0) {
+          const lost = await store.newsletter.markSent(slug, pending.splice(0), clock());
+          if (lost.length > 0) {
+            log.warn(
+              `newsletter: "${slug}": ${lost.length} message${lost.length === 1 ? ' was' : 's were'} sent after another sender had claimed ${lost.length === 1 ? 'it' : 'them'}; a reader may get ${lost.length === 1 ? 'it' : 'them'} twice (same Message-ID)`,
+            );
+          }
+        }
       })().finally(() => (writing = undefined));
       return writing;
     };
   }
 
-  async function deliver(mail: NewsletterMail, delivery: NewsletterDelivery, token: string, recordSent: (email: string) => Promise<void>): Promise<void> {
-    const { slug, email } = delivery;
+  /**
+   * Sends one claimed message, unless the sender is stopping (false: not started, still held, to
+   * be given back). The last look before it leaves checks that the claim still holds it (and runs
+   * its lease from now) and that its reader still wants it.
+   */
+  async function deliver(
+    mail: NewsletterMail,
+    delivery: NewsletterDelivery,
+    token: string,
+    recordSent: (message: HeldMessage) => Promise<void>,
+  ): Promise<boolean> {
+    const { slug, email, claim } = delivery;
     await pace();
-    // The last look before the message leaves: a reader who unsubscribed since the claim gets nothing.
-    if (!(await store.newsletter.stillWanted(slug, email))) return;
+    if (stopped) return false;
+    // A reader who unsubscribed since the claim gets nothing, nor does one whose message another sender claimed.
+    if (!(await store.newsletter.stillWanted({ slug, email, claim, now: clock(), leaseMs }))) return true;
     try {
       await transport.send(mailer.personalize(mail, delivery, token));
     } catch (error) {
@@ -189,16 +220,17 @@ export function createNewsletter<P extends NewsletterPost>(options: {
       const reason = describeError(error);
       const permanent = isPermanentFailure(error);
       if (!permanent && attempts < maxAttempts) {
-        await store.newsletter.retryLater(slug, email, attempts, clock() + backoffMs(attempts, settings.retryBaseMs), reason);
-        return;
+        await store.newsletter.retryLater({ slug, email, claim, attempts, nextAttemptAt: clock() + backoffMs(attempts, settings.retryBaseMs), error: reason });
+        return true;
       }
-      const rejections = await store.newsletter.markFailed({ slug, email, attempts, now: clock(), error: reason, permanent });
+      const rejections = await store.newsletter.markFailed({ slug, email, claim, attempts, now: clock(), error: reason, permanent });
       if (permanent && rejections === SUSPEND_AFTER_REJECTIONS) {
         log.warn(`newsletter: an address refused mail permanently ${rejections} times and is suspended (npm run newsletter -- status lists it)`);
       }
-      return;
+      return true;
     }
-    await recordSent(email);
+    await recordSent({ email, claim });
+    return true;
   }
 
   /** Sends a send's due messages while the budget lasts; false when it ran out first (messages may still be due). */
@@ -209,20 +241,39 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     while (!stopped) {
       if (budget.left <= 0 || clock() >= budget.until) return false;
       const tokens = Array.from({ length: Math.min(batch, budget.left) }, () => newToken());
-      const claimed = await store.newsletter.claim({ slug, now: clock(), leaseMs, tokenHashes: tokens.map((token) => token.hash) });
+      const claim = newClaim(owner);
+      const claimed = await store.newsletter.claim({ slug, now: clock(), leaseMs, tokenHashes: tokens.map((token) => token.hash), claim });
       if (claimed.length === 0) return true;
       budget.left -= claimed.length;
       const byHash = new Map(tokens.map((token) => [token.hash, token.token]));
+      // Held while the batch is under way: the heartbeat renews the lease of what is on the wire and what waits its turn.
+      const held = holdClaim(
+        claimed.map((delivery) => delivery.email),
+        {
+          leaseMs,
+          timers,
+          renew: (emails) => store.newsletter.renew({ slug, claim, emails, now: clock(), leaseMs }),
+          failed: (error) => log.warn(`newsletter: could not renew a claim (${describeError(error)})`),
+        },
+      );
       // Handed to the transport as its connections free up, not all at once: preparing a whole
       // batch of messages in one go would hold up the reads this process answers meanwhile.
+      // Once the sender is stopping, none is started.
       const queued = [...claimed];
-      await Promise.all(
+      const connections = await Promise.allSettled(
         Array.from({ length: Math.min(POOL_CONNECTIONS, queued.length) }, async () => {
-          for (let delivery = queued.shift(); delivery; delivery = queued.shift()) {
-            await deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent);
+          for (let delivery = queued.shift(); delivery && !stopped; delivery = queued.shift()) {
+            if (!held.holds(delivery.email)) continue;
+            if (await deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent)) held.drop(delivery.email);
           }
         }),
       );
+      held.stop();
+      const failure = connections.find((result) => result.status === 'rejected');
+      if (failure) throw failure.reason;
+      // Stopping: what was claimed and not started goes back for another sender now, not when the lease ends.
+      const unstarted = held.held();
+      if (unstarted.length > 0) await store.newsletter.release({ slug, claim, emails: unstarted, now: clock() });
     }
     return true;
   }

@@ -35,7 +35,7 @@ export type SchedulerOptions = {
   prepare?: { leadMs: number; run: (due: number) => void };
 };
 
-const nodeTimers: Timers = {
+export const nodeTimers: Timers = {
   set: (run, ms) => setTimeout(run, ms).unref(),
   clear: (timer) => clearTimeout(timer as NodeJS.Timeout),
 };

@@ -12,7 +12,8 @@ export type Shutdown = {
 };
 
 /**
- * How lectern's server stops (SIGTERM, SIGINT), in order:
+ * How lectern's server stops (SIGTERM, SIGINT), in order (`quiesce` first: background work that
+ * starts items of its own, the newsletter's messages, starts no new one from the signal on):
  * 1. it stops accepting connections, so a proxy sends new requests to another instance (a
  *    refused connection carried no request, and nginx passes it on, a POST too);
  * 2. requests in flight finish; each answer, and any request still arriving on an open
@@ -25,7 +26,7 @@ export type Shutdown = {
  */
 export function gracefulShutdown(
   handler: RequestListener,
-  options: { graceMs: number; stopServices: () => Promise<void>; log?: Pick<Console, 'info' | 'warn'> },
+  options: { graceMs: number; stopServices: () => Promise<void>; quiesce?: () => void; log?: Pick<Console, 'info' | 'warn'> },
 ): Shutdown {
   const log = options.log ?? console;
   let begun: Promise<void> | undefined;
@@ -49,6 +50,7 @@ export function gracefulShutdown(
   }
 
   async function stop(): Promise<void> {
+    options.quiesce?.();
     for (const res of latest.values()) if (!res.headersSent) res.shouldKeepAlive = false;
     log.info(`lectern: stopping; requests in flight have ${options.graceMs} ms to finish`);
     // net.Server's own close: it stops listening and leaves open connections alone (http.Server's

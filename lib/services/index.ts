@@ -91,8 +91,11 @@ export function services(): Services {
   return shared('services', () => createServices(settings()));
 }
 
-/** What runs in the background of a long-lived server, started once by its entry point. */
-export type RunningServices = { services: Services; stop: () => Promise<void> };
+/**
+ * What runs in the background of a long-lived server, started once by its entry point. `quiesce`,
+ * at the start of a shutdown: the newsletter starts no new message (the ones on the wire finish).
+ */
+export type RunningServices = { services: Services; quiesce: () => void; stop: () => Promise<void> };
 
 /**
  * Starts the process's services: the store opens (a store that cannot open fails the start, not
@@ -100,8 +103,7 @@ export type RunningServices = { services: Services; stop: () => Promise<void> };
  * newsletter starts (unless `newsletter: false`: a platform keeps no process running between
  * requests, and in development a post being written must not be mailed). The entry point that
  * calls this owns the result and stops it, in the reverse order: the newsletter and the mail
- * worker stop claiming and finish the message on the wire (the worker gives its other claims
- * back), then the store and its Redis connection close (the limiter shares it: nothing is
+ * worker start no new message, finish the ones on the wire and give their other claims back, then the store and its Redis connection close (the limiter shares it: nothing is
  * decided after this).
  */
 export function startServices(options: { newsletter?: boolean } = {}): RunningServices {
@@ -112,6 +114,7 @@ export function startServices(options: { newsletter?: boolean } = {}): RunningSe
   newsletter?.start();
   return {
     services: running,
+    quiesce: () => newsletter?.stop(),
     async stop() {
       newsletter?.stop();
       worker.stop();

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Database } from '@/lib/services/store/sqlite-database';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { buildSite, copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
-import { startSmtp, type ReceivedMail, type Refusal } from '../support/smtp';
+import { copies, header, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
+import { startSmtp, type Refusal } from '../support/smtp';
 import { until } from '../support/until';
 
 /**
@@ -64,8 +64,6 @@ async function deploy(which: 'first' | 'next', extraEnv: Record<string, string>)
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const header = (mail: ReceivedMail, name: string) => mail.headers.find((entry) => entry.key === name)?.value;
-const newsletterMail = (mail: ReceivedMail) => header(mail, 'list-id') !== undefined && !mail.subject?.startsWith('Confirm');
 /** A link's path and query, to send it to the server under test (links carry SITE_URL). */
 const local = (link: string) => new URL(link).pathname + new URL(link).search;
 /** Both sends of the next deploy finished in this server's log (the one delayed by a retry or a lease may end last). */
@@ -213,37 +211,6 @@ describe('the newsletter on SQLite, through the real subscription flow', () => {
     await server.stop();
   });
 });
-
-/** Confirmed subscribers written straight into a store, as many as a test needs. */
-function seedSqlite(dataDir: string, emails: string[]) {
-  const db = new Database(path.join(dataDir, 'lectern.db'));
-  const insert = db.prepare(`INSERT INTO subscribers (email, status, created_at, confirmed_at, updated_at) VALUES (?, 'confirmed', 1, 1, 1)`);
-  db.transaction(() => emails.forEach((email) => insert.run(email)))();
-  db.close();
-}
-
-/** Confirmed subscribers written straight into a Redis store. */
-async function seedRedis(url: string, emails: string[]) {
-  const client = createClient({ url });
-  await client.connect();
-  for (const email of emails) {
-    await client.hSet(`lectern:store:subscriber:${email}`, { email, status: 'confirmed', created: '1', confirmed: '1', updated: '1' });
-    await client.zAdd('lectern:store:subscribers', { score: 1, value: email });
-  }
-  await client.quit();
-}
-
-/** Each address's copies of each subject: more than one only for a message in flight at a crash, then with one Message-ID. */
-function copies(messages: ReceivedMail[]) {
-  const byKey = new Map<string, Set<string>>();
-  const counts = new Map<string, number>();
-  for (const mail of messages.filter(newsletterMail)) {
-    const key = `${mail.subject} ${mail.envelopeTo.join()}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    byKey.set(key, (byKey.get(key) ?? new Set()).add(mail.messageId ?? ''));
-  }
-  return { counts, messageIds: byKey };
-}
 
 describe('the newsletter on one Redis with two instances', () => {
   const emails = Array.from({ length: 40 }, (_, index) => `reader${index}@example.com`);

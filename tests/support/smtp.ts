@@ -10,9 +10,11 @@ export type Refusal = { code: number; message: string };
 /**
  * A real SMTP server in the test process, collecting every message it accepts.
  * `refuse` answers a recipient with a refusal instead (called for every RCPT TO,
- * so it can refuse an address once and accept it later).
+ * so it can refuse an address once and accept it later). `answerAfterMs`: a slow
+ * relay, which has a message (and counts it received) as soon as its data ends,
+ * and answers it that much later.
  */
-export async function startSmtp(port?: number, options: { refuse?: (address: string) => Refusal | undefined } = {}) {
+export async function startSmtp(port?: number, options: { refuse?: (address: string) => Refusal | undefined; answerAfterMs?: number } = {}) {
   const messages: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -33,7 +35,8 @@ export async function startSmtp(port?: number, options: { refuse?: (address: str
           .then((parsed) => {
             messages.push({ ...parsed, raw, envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) });
             for (const wake of waiters.splice(0)) wake();
-            callback();
+            if (options.answerAfterMs) setTimeout(callback, options.answerAfterMs);
+            else callback();
           })
           .catch(callback);
       });

@@ -1,17 +1,25 @@
+import type { Clock } from '../../clock';
 import { describeError } from '../../log';
+import { nodeTimers, type Timers } from '../../publishing/scheduler';
+import { CLAIM_OWNER, holdClaim, newClaim } from '../claims';
 import { singlePass } from '../single-pass';
 import type { Store } from '../store';
 import type { Settings } from '../../settings';
+import type { OutboxEntry } from '../store/types';
 import type { MailTransport } from './transport';
 
 /**
  * Sends mail from the store's outbox: due messages are claimed for a while
- * (a crashed sender's claims come back), sent, then marked sent; a failure is
- * retried later with exponential backoff. Stopped, it finishes the message it
- * is sending and gives back the rest of its claims at once; `drain` waits for that. A mail server that is down delays
- * mail and loses none. Sent mail is deleted once it is older than the
- * retention (checked at most once per poll), so old links and texts do not
- * stay in the store.
+ * (a crashed sender's claims come back) under a claim of this worker's
+ * (lib/services/claims.ts), sent, then marked sent; a failure is retried later
+ * with exponential backoff. While a batch is under way a heartbeat renews its
+ * claims, each message is sent only after the store says the claim still holds
+ * it, and it is marked sent only while it does: a message another sender took
+ * over is neither sent nor recorded by this one. Stopped, it finishes the
+ * message it is sending and gives back the rest of its claims at once; `drain`
+ * waits for that. A mail server that is down delays mail and loses none. Sent
+ * mail is deleted once it is older than the retention (checked at most once
+ * per poll), so old links and texts do not stay in the store.
  */
 export type MailWorker = { kick: () => void; stop: () => void; drain: () => Promise<void> };
 
@@ -26,17 +34,23 @@ export function createMailWorker(
     transport: MailTransport;
     leaseMs?: number;
     log?: Pick<Console, 'warn'>;
+    clock?: Clock;
+    timers?: Timers;
+    owner?: string;
   },
 ): MailWorker {
   const { store, transport, pollMs, retryBaseMs, retentionMs } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const log = options.log ?? console;
+  const clock = options.clock ?? Date.now;
+  const timers = options.timers ?? nodeTimers;
+  const owner = options.owner ?? CLAIM_OWNER;
   let stopped = false;
   let warned = false;
   let purgedAt = -Infinity;
 
   async function purge(): Promise<void> {
-    const now = Date.now();
+    const now = clock();
     if (now - purgedAt < pollMs) return;
     purgedAt = now;
     await store.outbox.purgeSent(now - retentionMs);
@@ -45,33 +59,53 @@ export function createMailWorker(
   async function pass(): Promise<void> {
     await purge();
     while (!stopped) {
-      const due = await store.outbox.claimDue(Date.now(), 20, leaseMs);
+      const claim = newClaim(owner);
+      const due = await store.outbox.claimDue({ now: clock(), limit: 20, leaseMs, claim });
       if (due.length === 0) return;
-      for (const [index, entry] of due.entries()) {
-        if (stopped) {
-          // Stopping: the message on the wire was finished; the rest go back for another sender now.
-          await store.outbox.release(
-            due.slice(index).map((unsent) => unsent.id),
-            Date.now(),
-          );
-          return;
+      const held = holdClaim(
+        due.map((entry) => entry.id),
+        {
+          leaseMs,
+          timers,
+          renew: (ids) => store.outbox.renew({ ids, claim, now: clock(), leaseMs }),
+          failed: (error) => log.warn(`mail: could not renew a claim (${describeError(error)})`),
+        },
+      );
+      try {
+        for (const entry of due) {
+          if (stopped) break;
+          await sendOne(entry, held.holds(entry.id));
+          held.drop(entry.id);
         }
-        try {
-          // Sent (or written to its durable .eml file) before it is marked sent: a crash in between sends
-          // it again once its claim lapses, with the same Message-ID. Delivery is at least once.
-          await transport.send(entry.mail, entry.id);
-          await store.outbox.markSent(entry.id, Date.now());
-          warned = false;
-        } catch (error) {
-          const attempts = entry.attempts + 1;
-          const reason = describeError(error);
-          if (!warned) {
-            warned = true;
-            log.warn(`mail: sending failed (${reason}); retrying with backoff`);
-          }
-          await store.outbox.retryLater(entry.id, attempts, Date.now() + backoffMs(attempts, retryBaseMs), reason);
-        }
+      } finally {
+        held.stop();
       }
+      // Stopping: the message on the wire was finished; the rest go back for another sender now.
+      const unsent = held.held();
+      if (unsent.length > 0) await store.outbox.release({ ids: unsent, claim, now: clock() });
+    }
+  }
+
+  async function sendOne(entry: OutboxEntry, held: boolean): Promise<void> {
+    const { id, claim } = entry;
+    // The look before sending: the claim still holds it (its lease runs from now again), or another sender has it.
+    if (!held || (await store.outbox.renew({ ids: [id], claim, now: clock(), leaseMs })).length === 0) return;
+    try {
+      // Sent (or written to its durable .eml file) before it is marked sent: a crash in between sends
+      // it again once its claim lapses, with the same Message-ID. Delivery is at least once.
+      await transport.send(entry.mail, id);
+      if (!(await store.outbox.markSent({ id, claim, now: clock() }))) {
+        log.warn('mail: a message was sent after another sender had claimed it; it may arrive twice (same Message-ID)');
+      }
+      warned = false;
+    } catch (error) {
+      const attempts = entry.attempts + 1;
+      const reason = describeError(error);
+      if (!warned) {
+        warned = true;
+        log.warn(`mail: sending failed (${reason}); retrying with backoff`);
+      }
+      await store.outbox.retryLater({ id, claim, attempts, nextAttemptAt: clock() + backoffMs(attempts, retryBaseMs), error: reason });
     }
   }
 

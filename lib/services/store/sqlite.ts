@@ -139,6 +139,9 @@ export const MIGRATIONS: string[] = [
    ) WITHOUT ROWID;
    CREATE INDEX newsletter_due ON newsletter_deliveries (slug, next_attempt_at) WHERE status = 'waiting';
    CREATE TABLE newsletter_rejections (email TEXT PRIMARY KEY, count INTEGER NOT NULL, last_error TEXT NOT NULL, last_at INTEGER NOT NULL);`,
+  // The claim that holds a newsletter message or an outbox mail (its sender's fencing token).
+  `ALTER TABLE newsletter_deliveries ADD COLUMN claim TEXT;
+   ALTER TABLE outbox ADD COLUMN claim TEXT;`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */

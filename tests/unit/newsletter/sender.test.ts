@@ -5,11 +5,14 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSettings } from '@/lib/settings';
 import { personalMail, renderNewsletterMail } from '@/lib/newsletter/mail';
 import { createNewsletter, pacer, type Newsletter, type NewsletterPost } from '@/lib/newsletter/sender';
-import { createTransport } from '@/lib/services/mail/transport';
+import type { Timers } from '@/lib/publishing/scheduler';
+import { createTransport, type MailTransport } from '@/lib/services/mail/transport';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { Store } from '@/lib/services/store/types';
 import { hashToken } from '@/lib/services/tokens';
+import { fakeTime } from '../../support/fake-time';
 import { startSmtp, type Refusal } from '../../support/smtp';
+import { until } from '../../support/until';
 import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 
 const site = { name: 'Notes', url: 'https://notes.example/', language: 'en' };
@@ -56,13 +59,20 @@ afterEach(async () => {
   await store.close();
 });
 
-/** A sender on the test's store (or on a view of it that does more around its calls). */
-function newsletter(on: Pick<Store, 'newsletter'> = store): Newsletter {
+/**
+ * A sender on the test's store (or on a view of it that does more around its calls), sending to
+ * the test's SMTP server unless given a transport, on the test's clock unless given one.
+ */
+function newsletter(
+  on: Pick<Store, 'newsletter'> = store,
+  extra: { transport?: MailTransport; clock?: () => number; timers?: Timers; leaseMs?: number } = {},
+): Newsletter {
   const made = createNewsletter({
     store: on,
-    transport: createTransport(parseSettings({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
-    clock: () => now,
-    settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000 },
+    transport: extra.transport ?? createTransport(parseSettings({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
+    clock: extra.clock ?? (() => now),
+    ...(extra.timers ? { timers: extra.timers } : {}),
+    settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000, ...(extra.leaseMs ? { leaseMs: extra.leaseMs } : {}) },
     log: { log: (line: string) => logged.push(line), warn: (line: string) => logged.push(line) },
     posts: () => posts,
     mailer: {
@@ -94,6 +104,21 @@ async function settle(sender: Newsletter) {
 }
 
 const received = (subject: string) => smtp.messages.filter((mail) => mail.subject === subject);
+
+/** A mail server that takes each message at once and answers it only when the test says so: a slow relay. */
+function slowRelay() {
+  const taken: string[] = [];
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const transport: MailTransport = {
+    kind: 'smtp',
+    send: async (mail) => {
+      taken.push(mail.to.address);
+      await answered;
+    },
+  };
+  return { transport, taken, answer };
+}
 
 describe('the newsletter sender', () => {
   it('mails nothing on its first run, then mails a newly published post once to each confirmed subscriber', async () => {
@@ -241,6 +266,80 @@ describe('the newsletter sender', () => {
     }
     const recipients = received('Title of fresh').map((mail) => mail.envelopeTo[0]);
     expect(recipients.toSorted()).toEqual(emails.toSorted());
+  });
+});
+
+describe('a sender holding its claims', () => {
+  const LEASE = 1_000;
+
+  it('keeps a message on the wire past its lease with a heartbeat: a second sender does not send it again', async () => {
+    for (const email of ['a@example.com', 'b@example.com']) await confirmed(email);
+    const time = fakeTime(now);
+    const [slow, other] = [slowRelay(), slowRelay()];
+    other.answer();
+    const one = newsletter(store, { transport: slow.transport, clock: time.clock, timers: time.timers, leaseMs: LEASE });
+    const two = newsletter(store, { transport: other.transport, clock: time.clock, timers: time.timers, leaseMs: LEASE });
+    await settle(one);
+    posts = [post('fresh'), ...posts];
+    await one.check();
+    await until(() => slow.taken.length === 2, 'both messages on the wire');
+    // The relay holds both answers for three leases; the second sender looks meanwhile, and after.
+    for (let lease = 0; lease < 3; lease++) {
+      await time.advance(time.clock() + LEASE);
+      two.kick();
+      await two.drain();
+    }
+    expect(other.taken).toEqual([]);
+    slow.answer();
+    await one.drain();
+    await time.advance(time.clock() + 3 * LEASE);
+    await settle(two);
+    expect(slow.taken.toSorted()).toEqual(['a@example.com', 'b@example.com']);
+    expect(other.taken).toEqual([]);
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', sent: 2, waiting: 0 });
+  });
+
+  it('stopped mid-batch, starts no new message, finishes the ones on the wire, and gives the rest back for another sender at once', async () => {
+    const emails = ['a', 'b', 'c', 'd', 'e'].map((name) => `${name}@example.com`);
+    for (const email of emails) await confirmed(email);
+    const [slow, next] = [slowRelay(), slowRelay()];
+    next.answer();
+    const stopping = newsletter(store, { transport: slow.transport });
+    await settle(stopping);
+    posts = [post('fresh'), ...posts];
+    await stopping.check();
+    // Three connections: three messages on the wire, two claimed and waiting their turn.
+    await until(() => slow.taken.length === 3, 'three messages on the wire');
+    stopping.stop();
+    slow.answer();
+    await stopping.drain();
+    expect(slow.taken).toHaveLength(3);
+    expect((await store.newsletter.sends())[0]).toMatchObject({ sent: 3, waiting: 2 });
+    // The two given back are due now: the next sender sends them without waiting out the lease.
+    await settle(newsletter(store, { transport: next.transport }));
+    expect([...slow.taken, ...next.taken].toSorted()).toEqual(emails);
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', sent: 5, waiting: 0 });
+  });
+
+  it('records a message as sent only while its claim holds it: a sender stalled past its lease is told, and the other sender records it', async () => {
+    await confirmed('a@example.com');
+    const time = fakeTime(now);
+    const [stalled, other] = [slowRelay(), slowRelay()];
+    other.answer();
+    const one = newsletter(store, { transport: stalled.transport, clock: time.clock, timers: time.timers, leaseMs: LEASE });
+    await settle(one);
+    posts = [post('fresh'), ...posts];
+    await one.check();
+    await until(() => stalled.taken.length === 1, 'the message on the wire');
+    // The first sender's process stalls: its clock moves past the lease and none of its timers runs.
+    const resumed = time.clock() + 2 * LEASE;
+    const two = newsletter(store, { transport: other.transport, clock: () => resumed, timers: time.timers, leaseMs: LEASE });
+    await settle(two);
+    expect(other.taken).toEqual(['a@example.com']);
+    stalled.answer();
+    await one.drain();
+    expect(logged).toContain('newsletter: "fresh": 1 message was sent after another sender had claimed it; a reader may get it twice (same Message-ID)');
+    expect((await store.newsletter.sends())[0]).toMatchObject({ state: 'sent', sent: 1, waiting: 0 });
   });
 });
 

@@ -1,37 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createScheduler, type Timers } from '@/lib/publishing/scheduler';
-
-/** A clock and timers a test moves by hand: `advance` runs each timer whose time has come, in order. */
-function fakeTime(start: number) {
-  let now = start;
-  let next = 1;
-  const pending = new Map<number, { at: number; run: () => void }>();
-  const timers: Timers = {
-    set: (run, ms) => {
-      const id = next++;
-      pending.set(id, { at: now + ms, run });
-      return id;
-    },
-    clear: (id) => void pending.delete(id as number),
-  };
-  return {
-    clock: () => now,
-    timers,
-    pending: () => [...pending.values()].map((timer) => timer.at),
-    async advance(to: number) {
-      for (;;) {
-        const due = [...pending.entries()].filter(([, timer]) => timer.at <= to).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        pending.delete(due[0]);
-        now = due[1].at;
-        due[1].run();
-        // Lets the scheduler's onChange and its next timer settle.
-        for (let turn = 0; turn < 10; turn++) await Promise.resolve();
-      }
-      now = to;
-    },
-  };
-}
+import { createScheduler } from '@/lib/publishing/scheduler';
+import { fakeTime } from '../../support/fake-time';
 
 // Dates newest first, as the build records them: two posts ahead of 1000, two behind it.
 const DATES = [5_000, 2_000, 900, 100];

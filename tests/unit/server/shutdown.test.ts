@@ -10,7 +10,13 @@ afterEach(() => {
 });
 
 /** A server whose /slow answers after `slowMs`, with a shutdown as server.ts has one. */
-async function serverWith(options: { slowMs: number; graceMs: number; stopServices: () => Promise<void>; answered?: (path: string) => void }) {
+async function serverWith(options: {
+  slowMs: number;
+  graceMs: number;
+  stopServices: () => Promise<void>;
+  quiesce?: () => void;
+  answered?: (path: string) => void;
+}) {
   let arrived: () => void = () => undefined;
   /** Resolves once the server holds a request (the next one, from when this is asked). */
   const nextArrival = () => new Promise<void>((resolve) => (arrived = resolve));
@@ -19,7 +25,7 @@ async function serverWith(options: { slowMs: number; graceMs: number; stopServic
       arrived();
       setTimeout(() => res.end(`answered ${req.url}`, () => options.answered?.(req.url ?? '')), req.url === '/slow' ? options.slowMs : 0);
     },
-    { graceMs: options.graceMs, stopServices: options.stopServices, log: quiet },
+    { graceMs: options.graceMs, stopServices: options.stopServices, ...(options.quiesce ? { quiesce: options.quiesce } : {}), log: quiet },
   );
   const { server } = shutdown;
   servers.push(server);
@@ -51,12 +57,13 @@ function connects(port: number): Promise<boolean> {
 }
 
 describe('gracefulShutdown', () => {
-  it('refuses new connections at once, lets a request in flight finish with Connection: close, then stops the services', async () => {
+  it('quiesces the background work, refuses new connections at once, lets a request in flight finish with Connection: close, then stops the services', async () => {
     const events: string[] = [];
     const { shutdown, port, nextArrival } = await serverWith({
       slowMs: 300,
       graceMs: 5000,
       stopServices: async () => void events.push('services stopped'),
+      quiesce: () => void events.push('quiesced'),
       answered: (path) => events.push(`answered ${path}`),
     });
     const agent = new http.Agent({ keepAlive: true });
@@ -69,7 +76,7 @@ describe('gracefulShutdown', () => {
     const answer = await inFlight;
     expect(answer).toMatchObject({ status: 200, body: 'answered /slow', connection: 'close' });
     await done;
-    expect(events).toEqual(['answered /slow', 'services stopped']);
+    expect(events).toEqual(['quiesced', 'answered /slow', 'services stopped']);
     agent.destroy();
   });
 

@@ -8,7 +8,7 @@ import { openUpstashStore } from '@/lib/services/store';
 import { openRedisStore } from '@/lib/services/store/redis';
 import { MIGRATIONS, openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
-import type { OutgoingMail, Store } from '@/lib/services/store/types';
+import type { HeldMessage, NewsletterDelivery, OutgoingMail, Store } from '@/lib/services/store/types';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 import { redisStoredData, sqliteStoredData, type StoredData } from '../../support/stored';
 import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
@@ -205,35 +205,60 @@ describe.each(backends)('the $name store', ({ open }) => {
   });
 
   describe('outbox', () => {
+    /** Claims due mail under a claim named after `who`, as a sender makes one per batch. */
+    const claimDue = (now: number, leaseMs: number, who = 'sender-a') => store.outbox.claimDue({ now, limit: 10, leaseMs, claim: `${who}/${now}` });
+
     it('leases due mail, hands it back after the lease, and settles it once sent', async () => {
       await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('owner')]);
-      const [claimed] = await store.outbox.claimDue(10, 10, 100);
+      const [claimed] = await claimDue(10, 100);
       expect(claimed?.mail.subject).toBe('owner');
-      expect(await store.outbox.claimDue(50, 10, 100)).toEqual([]);
-      const [again] = await store.outbox.claimDue(111, 10, 100);
+      expect(await claimDue(50, 100)).toEqual([]);
+      const [again] = await claimDue(111, 100);
       expect(again?.id).toBe(claimed?.id);
-      await store.outbox.retryLater(again!.id, 1, 500, 'connection refused');
-      expect(await store.outbox.claimDue(499, 10, 100)).toEqual([]);
-      const [retried] = await store.outbox.claimDue(500, 10, 100);
+      await store.outbox.retryLater({ id: again!.id, claim: again!.claim, attempts: 1, nextAttemptAt: 500, error: 'connection refused' });
+      expect(await claimDue(499, 100)).toEqual([]);
+      const [retried] = await claimDue(500, 100);
       expect(retried).toMatchObject({ id: claimed?.id, attempts: 1 });
-      await store.outbox.markSent(retried!.id, 600);
+      expect(await store.outbox.markSent({ id: retried!.id, claim: retried!.claim, now: 600 })).toBe(true);
       expect(await stored.unsentMailCount()).toBe(0);
-      expect(await store.outbox.claimDue(10_000, 10, 100)).toEqual([]);
+      expect(await claimDue(10_000, 100)).toEqual([]);
+    });
+
+    it('renews, settles and gives back mail only for the claim that holds it', async () => {
+      await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('one')]);
+      const [first] = await claimDue(10, 100, 'sender-a');
+      // Renewed before the lease ends, it stays with its claim past the first lease.
+      expect(await store.outbox.renew({ ids: [first!.id], claim: first!.claim, now: 90, leaseMs: 100 })).toEqual([first!.id]);
+      expect(await claimDue(150, 100, 'sender-b')).toEqual([]);
+      // Not renewed, it goes to another sender when its lease ends; the first claim then holds nothing.
+      const [taken] = await claimDue(190, 100, 'sender-b');
+      expect(taken).toMatchObject({ id: first!.id, claim: 'sender-b/190' });
+      expect(await store.outbox.renew({ ids: [first!.id], claim: first!.claim, now: 200, leaseMs: 100 })).toEqual([]);
+      expect(await store.outbox.markSent({ id: first!.id, claim: first!.claim, now: 200 })).toBe(false);
+      await store.outbox.retryLater({ id: first!.id, claim: first!.claim, attempts: 5, nextAttemptAt: 200, error: 'stale' });
+      await store.outbox.release({ ids: [first!.id], claim: first!.claim, now: 200 });
+      // None of the stale writes moved it: the second sender's lease holds (until 290) and it is unsent.
+      expect(await claimDue(289, 100, 'sender-c')).toEqual([]);
+      expect(await stored.unsentMailCount()).toBe(1);
+      expect(await store.outbox.markSent({ id: taken!.id, claim: taken!.claim, now: 250 })).toBe(true);
+      expect(await stored.unsentMailCount()).toBe(0);
+      expect(await store.outbox.markSent({ id: taken!.id, claim: taken!.claim, now: 260 })).toBe(false);
+      expect(await store.outbox.renew({ ids: [taken!.id], claim: taken!.claim, now: 260, leaseMs: 100 })).toEqual([]);
     });
 
     it('gives released claims back at once, and never brings a sent message back', async () => {
       await store.support.save({ id: 'm1', name: 'R', email: 'r@example.com', subject: 'S', message: 'M', createdAt: 5 }, [mail('first'), mail('second')]);
-      const claimed = await store.outbox.claimDue(10, 10, 60_000);
+      const claimed = await claimDue(10, 60_000);
       expect(claimed).toHaveLength(2);
       const first = claimed.find((entry) => entry.mail.subject === 'first')!;
       const second = claimed.find((entry) => entry.mail.subject === 'second')!;
-      await store.outbox.markSent(first.id, 20);
+      await store.outbox.markSent({ id: first.id, claim: first.claim, now: 20 });
       // A sender that stops gives back both; only the unsent one is due again, long before its lease ends.
-      await store.outbox.release([first.id, second.id], 30);
-      const again = await store.outbox.claimDue(31, 10, 60_000);
+      await store.outbox.release({ ids: [first.id, second.id], claim: first.claim, now: 30 });
+      const again = await claimDue(31, 60_000);
       expect(again.map((entry) => entry.mail.subject)).toEqual(['second']);
       expect(again[0]?.attempts).toBe(second.attempts);
-      await store.outbox.release([], 40);
+      await store.outbox.release({ ids: [], claim: first.claim, now: 40 });
       expect(await stored.unsentMailCount()).toBe(1);
     });
 
@@ -244,15 +269,15 @@ describe.each(backends)('the $name store', ({ open }) => {
         mail('unsent'),
         mail('failing'),
       ]);
-      const claimed = await store.outbox.claimDue(10, 10, 100);
-      const id = (subject: string) => claimed.find((entry) => entry.mail.subject === subject)!.id;
-      await store.outbox.markSent(id('old'), 1_000);
-      await store.outbox.markSent(id('new'), 5_000);
-      await store.outbox.retryLater(id('failing'), 1, 20, 'connection refused');
+      const claimed = await claimDue(10, 100);
+      const entry = (subject: string) => claimed.find((candidate) => candidate.mail.subject === subject)!;
+      await store.outbox.markSent({ id: entry('old').id, claim: entry('old').claim, now: 1_000 });
+      await store.outbox.markSent({ id: entry('new').id, claim: entry('new').claim, now: 5_000 });
+      await store.outbox.retryLater({ id: entry('failing').id, claim: entry('failing').claim, attempts: 1, nextAttemptAt: 20, error: 'connection refused' });
       expect(await store.outbox.purgeSent(5_000)).toBe(1);
       expect(await store.outbox.purgeSent(5_000)).toBe(0);
       // The unsent ones are still there to send (the lease of 'unsent' ends at 110).
-      expect((await store.outbox.claimDue(200, 10, 100)).map((entry) => entry.mail.subject).sort()).toEqual(['failing', 'unsent']);
+      expect((await claimDue(200, 100)).map((candidate) => candidate.mail.subject).sort()).toEqual(['failing', 'unsent']);
       expect(await store.outbox.purgeSent(5_001)).toBe(1);
       expect(await stored.unsentMailCount()).toBe(2);
     });
@@ -425,12 +450,20 @@ describe.each(backends)('the $name store', ({ open }) => {
       });
       await store.subscribers.confirm(`c-${email}`, now, 0);
     };
-    // Every claim hands out fresh token hashes, as the sender makes them.
+    // Every claim hands out fresh token hashes and a claim of its own, as the sender makes them.
     let claims = 0;
-    const claim = (slug: string, now: number, count = 10, leaseMs = 60_000) => {
+    const claim = (slug: string, now: number, count = 10, leaseMs = 60_000, who = 'sender-a') => {
       claims++;
-      return store.newsletter.claim({ slug, now, leaseMs, tokenHashes: Array.from({ length: count }, (_, index) => `t-${slug}-${claims}-${index}`) });
+      return store.newsletter.claim({
+        slug,
+        now,
+        leaseMs,
+        tokenHashes: Array.from({ length: count }, (_, index) => `t-${slug}-${claims}-${index}`),
+        claim: `${who}/${claims}`,
+      });
     };
+    /** A claimed message as its sender holds it. */
+    const held = (delivery: NewsletterDelivery | undefined): HeldMessage => ({ email: delivery?.email ?? '', claim: delivery?.claim ?? '' });
     const send = async (slug: string) => (await store.newsletter.sends()).find((entry) => entry.slug === slug);
 
     it('records the first baseline once; only recorded posts are reported as recorded', async () => {
@@ -476,12 +509,12 @@ describe.each(backends)('the $name store', ({ open }) => {
       const second = await claim('post', 3000, 5);
       expect(second.map((delivery) => delivery.email)).toEqual(['a@example.com', 'b@example.com'].filter((email) => email !== first[0]?.email));
       expect(await claim('post', 3000 + 59_999)).toEqual([]);
-      await store.newsletter.markSent('post', [first[0]?.email ?? ''], 4000);
-      await store.newsletter.markSent('post', [first[0]?.email ?? ''], 4001);
+      expect(await store.newsletter.markSent('post', [held(first[0])], 4000)).toEqual([]);
+      expect(await store.newsletter.markSent('post', [held(first[0])], 4001)).toEqual([first[0]?.email]);
       const again = await claim('post', 3000 + 60_000);
       expect(again.map((delivery) => delivery.email)).toEqual(second.map((delivery) => delivery.email));
       expect(await store.newsletter.finish('post', 70_000)).toBeUndefined();
-      await store.newsletter.markSent('post', [again[0]?.email ?? ''], 70_000);
+      await store.newsletter.markSent('post', [held(again[0])], 70_000);
       expect(await store.newsletter.finish('post', 70_001)).toMatchObject({
         slug: 'post',
         state: 'sent',
@@ -498,9 +531,10 @@ describe.each(backends)('the $name store', ({ open }) => {
       await store.newsletter.recordBaseline([], 500);
       for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await confirmed(email);
       await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
-      await claim('post', 3000);
-      await store.newsletter.markSent('post', ['a@example.com', 'b@example.com'], 4000);
-      await store.newsletter.markSent('post', ['b@example.com', 'c@example.com'], 4001);
+      const claimed = await claim('post', 3000);
+      const of = (email: string) => held(claimed.find((delivery) => delivery.email === email));
+      expect(await store.newsletter.markSent('post', [of('a@example.com'), of('b@example.com')], 4000)).toEqual([]);
+      expect(await store.newsletter.markSent('post', [of('b@example.com'), of('c@example.com')], 4001)).toEqual(['b@example.com']);
       expect(await send('post')).toMatchObject({ sent: 3, waiting: 0 });
       expect(await store.newsletter.finish('post', 5000)).toMatchObject({ sent: 3, recipients: 3 });
     });
@@ -512,7 +546,15 @@ describe.each(backends)('the $name store', ({ open }) => {
       await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
       await store.subscribers.unsubscribe('u-b@example.com', 2500);
       const claimed = await claim('post', 3000);
-      expect(claimed).toEqual([{ slug: 'post', email: 'a@example.com', attempts: 0, unsubscribeTokenHash: expect.stringMatching(/^t-post-/) }]);
+      expect(claimed).toEqual([
+        {
+          slug: 'post',
+          email: 'a@example.com',
+          attempts: 0,
+          unsubscribeTokenHash: expect.stringMatching(/^t-post-/),
+          claim: expect.stringMatching(/^sender-a\//),
+        },
+      ]);
       expect(await store.subscribers.unsubscribe(claimed[0]?.unsubscribeTokenHash ?? '', 4000)).toMatchObject({
         email: 'a@example.com',
         status: 'unsubscribed',
@@ -525,15 +567,22 @@ describe.each(backends)('the $name store', ({ open }) => {
       await confirmed('a@example.com');
       await confirmed('b@example.com');
       await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
-      expect(await claim('post', 3000)).toHaveLength(2);
+      const claimed = await claim('post', 3000);
+      expect(claimed).toHaveLength(2);
+      const wanted = (email: string, now = 3500) => store.newsletter.stillWanted({ slug: 'post', email, claim: claimed[0]?.claim ?? '', now, leaseMs: 60_000 });
       await store.subscribers.unsubscribe('u-b@example.com', 3500);
-      expect(await store.newsletter.stillWanted('post', 'a@example.com')).toBe(true);
-      expect(await store.newsletter.stillWanted('post', 'b@example.com')).toBe(false);
+      expect(await wanted('a@example.com')).toBe(true);
+      expect(await wanted('b@example.com')).toBe(false);
       expect(await send('post')).toMatchObject({ waiting: 1, skipped: 1 });
-      expect(await claim('post', 3000 + 60_000)).toMatchObject([{ email: 'a@example.com' }]);
-      await store.newsletter.markSent('post', ['a@example.com'], 4000);
-      expect(await store.newsletter.stillWanted('post', 'a@example.com')).toBe(false);
-      expect(await store.newsletter.stillWanted('post', 'b@example.com')).toBe(false);
+      // The look before sending started a.'s lease again at 3500: it is nobody else's until 63,500.
+      expect(await claim('post', 3000 + 60_000)).toEqual([]);
+      const [again] = await claim('post', 3500 + 60_000);
+      expect(again).toMatchObject({ email: 'a@example.com' });
+      // The first claim lost it: its look before sending says no, and marks nothing.
+      expect(await wanted('a@example.com', 63_600)).toBe(false);
+      expect(await store.newsletter.markSent('post', [held(again)], 64_000)).toEqual([]);
+      expect(await wanted('a@example.com', 64_000)).toBe(false);
+      expect(await wanted('b@example.com', 64_000)).toBe(false);
       expect(await store.newsletter.finish('post', 5000)).toMatchObject({ recipients: 2, sent: 1, skipped: 1, waiting: 0 });
     });
 
@@ -542,26 +591,101 @@ describe.each(backends)('the $name store', ({ open }) => {
       await confirmed('a@example.com');
       await confirmed('bad@example.com');
       await store.newsletter.startSend({ slug: 'one', mail: '{}', now: 2000 });
-      await claim('one', 3000);
-      await store.newsletter.retryLater('one', 'a@example.com', 1, 10_000, '451 try later');
+      const [firstClaim] = await claim('one', 3000);
+      const claimOne = firstClaim?.claim ?? '';
+      await store.newsletter.retryLater({ slug: 'one', email: 'a@example.com', claim: claimOne, attempts: 1, nextAttemptAt: 10_000, error: '451 try later' });
       expect(
-        await store.newsletter.markFailed({ slug: 'one', email: 'bad@example.com', attempts: 1, now: 3100, error: '550 no such user', permanent: true }),
+        await store.newsletter.markFailed({
+          slug: 'one',
+          email: 'bad@example.com',
+          claim: claimOne,
+          attempts: 1,
+          now: 3100,
+          error: '550 no such user',
+          permanent: true,
+        }),
       ).toBe(1);
       expect(await claim('one', 9_999)).toEqual([]);
-      expect(await claim('one', 10_000)).toMatchObject([{ email: 'a@example.com', attempts: 1 }]);
-      await store.newsletter.markSent('one', ['a@example.com'], 10_001);
+      const retried = await claim('one', 10_000);
+      expect(retried).toMatchObject([{ email: 'a@example.com', attempts: 1 }]);
+      await store.newsletter.markSent('one', [held(retried[0])], 10_001);
       expect(await store.newsletter.finish('one', 10_002)).toMatchObject({ sent: 1, failed: 1 });
 
       expect(await store.newsletter.retryFailed('one', 11_000)).toBe(1);
       expect(await store.newsletter.activeSends()).toEqual(['one']);
-      expect(await claim('one', 11_000)).toMatchObject([{ email: 'bad@example.com' }]);
+      const [bad] = await claim('one', 11_000);
+      expect(bad).toMatchObject({ email: 'bad@example.com' });
       expect(
-        await store.newsletter.markFailed({ slug: 'one', email: 'bad@example.com', attempts: 1, now: 11_100, error: '550 no such user', permanent: true }),
+        await store.newsletter.markFailed({
+          slug: 'one',
+          email: 'bad@example.com',
+          claim: bad?.claim ?? '',
+          attempts: 1,
+          now: 11_100,
+          error: '550 no such user',
+          permanent: true,
+        }),
       ).toBe(2);
       expect(await store.newsletter.finish('one', 11_200)).toMatchObject({ state: 'sent', sent: 1, failed: 1 });
       expect(await store.newsletter.rejections()).toEqual([{ email: 'bad@example.com', count: 2, lastError: '550 no such user', at: 11_100, suspended: true }]);
       expect(await store.newsletter.retryFailed('one', 12_000)).toBe(0);
       expect(await store.newsletter.startSend({ slug: 'two', mail: '{}', now: 13_000 })).toEqual({ started: true, recipients: 1 });
+    });
+    it('renews the lease only for the claim that holds a message; a lapsed claim another sender took renews, settles and fails nothing', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      await confirmed('a@example.com');
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      const [first] = await claim('post', 3000, 1, 1000, 'sender-a');
+      const renew = (delivery: NewsletterDelivery | undefined, now: number) =>
+        store.newsletter.renew({ slug: 'post', claim: delivery?.claim ?? '', emails: ['a@example.com', 'nobody@example.com'], now, leaseMs: 1000 });
+      // The heartbeat keeps the message while it is on the wire: past its first lease, nobody else gets it.
+      expect(await renew(first, 3900)).toEqual(['a@example.com']);
+      expect(await claim('post', 4500, 1, 1000, 'sender-b')).toEqual([]);
+      // Without a beat the lease lapses and another sender claims it.
+      const [taken] = await claim('post', 4900, 1, 1000, 'sender-b');
+      expect(taken).toMatchObject({ email: 'a@example.com' });
+      expect(taken?.claim).not.toBe(first?.claim);
+      expect(await renew(first, 4950)).toEqual([]);
+      expect(await store.newsletter.stillWanted({ slug: 'post', email: 'a@example.com', claim: first?.claim ?? '', now: 4950, leaseMs: 1000 })).toBe(false);
+      expect(await store.newsletter.markSent('post', [held(first)], 4960)).toEqual(['a@example.com']);
+      await store.newsletter.retryLater({ slug: 'post', email: 'a@example.com', claim: first?.claim ?? '', attempts: 1, nextAttemptAt: 4960, error: 'x' });
+      expect(
+        await store.newsletter.markFailed({
+          slug: 'post',
+          email: 'a@example.com',
+          claim: first?.claim ?? '',
+          attempts: 1,
+          now: 4960,
+          error: 'x',
+          permanent: true,
+        }),
+      ).toBe(0);
+      await store.newsletter.release({ slug: 'post', claim: first?.claim ?? '', emails: ['a@example.com'], now: 4960 });
+      // None of it moved the message: it waits under the second claim (until 5900), unsent and unfailed.
+      expect(await claim('post', 5899, 1, 1000, 'sender-c')).toEqual([]);
+      expect(await send('post')).toMatchObject({ sent: 0, failed: 0, waiting: 1 });
+      expect(await store.newsletter.rejections()).toEqual([]);
+      expect(await renew(taken, 5000)).toEqual(['a@example.com']);
+      expect(await store.newsletter.markSent('post', [held(taken)], 5100)).toEqual([]);
+      expect(await send('post')).toMatchObject({ sent: 1, waiting: 0 });
+      expect(await renew(taken, 5200)).toEqual([]);
+    });
+
+    it('gives back the messages a stopping sender did not start: due at once for another sender, sent ones left alone', async () => {
+      await store.newsletter.recordBaseline([], 500);
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await confirmed(email);
+      await store.newsletter.startSend({ slug: 'post', mail: '{}', now: 2000 });
+      const claimed = await claim('post', 3000, 3, 60_000, 'sender-a');
+      const [sent, ...unstarted] = claimed;
+      await store.newsletter.markSent('post', [held(sent)], 3100);
+      await store.newsletter.release({ slug: 'post', claim: sent?.claim ?? '', emails: claimed.map((delivery) => delivery.email), now: 3200 });
+      const again = await claim('post', 3200, 10, 60_000, 'sender-b');
+      expect(again.map((delivery) => delivery.email).sort()).toEqual(unstarted.map((delivery) => delivery.email).sort());
+      expect(again.map((delivery) => delivery.attempts)).toEqual([0, 0]);
+      // The old claim gives nothing back any more: the new one holds them.
+      await store.newsletter.release({ slug: 'post', claim: sent?.claim ?? '', emails: claimed.map((delivery) => delivery.email), now: 3300 });
+      expect(await claim('post', 3300, 10, 60_000, 'sender-c')).toEqual([]);
+      expect(await send('post')).toMatchObject({ sent: 1, waiting: 2 });
     });
   });
 

@@ -5,8 +5,10 @@ import { luaScript } from '../lua';
  * `newsletter:sends` and `newsletter:active` (slugs by start), per send
  * `newsletter:send:{slug}` (the mail once, the counts), `newsletter:queue:{slug}`
  * (each waiting address by the time it is due: claiming pushes that time past
- * the lease) and `newsletter:deliveries:{slug}` (attempts and errors of the
- * addresses that needed more than one try), and `newsletter:rejections`.
+ * the lease), `newsletter:claims:{slug}` (each claimed address's claim, until
+ * it is settled, retried later or given back) and `newsletter:deliveries:{slug}`
+ * (attempts and errors of the addresses that needed more than one try), and
+ * `newsletter:rejections`.
  */
 
 export const RECORD_BASELINE = luaScript(
@@ -61,16 +63,23 @@ export const SEND_MAIL = luaScript({ keys: ['send'] }, `return redis.call('HGET'
 
 // A waiting message whose address is no longer confirmed: settled as skipped, with its attempts kept.
 const SKIP = `
-local function skip(queue, send, deliveries, email)
+local function skip(queue, send, deliveries, claims, email)
   local entry = redis.call('HGET', deliveries, email)
   local attempts = entry and cjson.decode(entry).a or 0
   redis.call('ZREM', queue, email)
+  redis.call('HDEL', claims, email)
   redis.call('HSET', deliveries, email, cjson.encode({ s = 'skipped', a = attempts }))
   redis.call('HINCRBY', send, 'skipped', 1)
 end`;
 
+// Whether a waiting message is held by this claim.
+const HELD = `
+local function held(queue, claims, email, claim)
+  return redis.call('ZSCORE', queue, email) ~= false and redis.call('HGET', claims, email) == claim
+end`;
+
 export const CLAIM = luaScript(
-  { keys: ['queue', 'send', 'deliveries', 'subscriberPrefix', 'tokenPrefix'], args: ['now', 'leaseMs', 'tokenHashes'] },
+  { keys: ['queue', 'send', 'deliveries', 'claims', 'subscriberPrefix', 'tokenPrefix'], args: ['now', 'leaseMs', 'tokenHashes', 'claim'] },
   SKIP,
   `
 local hashes = cjson.decode(tokenHashes)
@@ -79,12 +88,13 @@ local out = {}
 for _, email in ipairs(due) do
   local subscriber = redis.call('HMGET', subscriberPrefix .. email, 'status', 'name')
   if subscriber[1] ~= 'confirmed' then
-    skip(queue, send, deliveries, email)
+    skip(queue, send, deliveries, claims, email)
   else
     local entry = redis.call('HGET', deliveries, email)
     local attempts = entry and cjson.decode(entry).a or 0
     local hash = hashes[#out + 1]
     redis.call('ZADD', queue, tonumber(now) + tonumber(leaseMs), email)
+    redis.call('HSET', claims, email, claim)
     redis.call('SET', tokenPrefix .. hash, email)
     table.insert(out, { email, subscriber[2] or '', tostring(attempts), hash })
   end
@@ -92,43 +102,89 @@ end
 return out`,
 );
 
-export const STILL_WANTED = luaScript(
-  { keys: ['queue', 'send', 'deliveries', 'subscriber'], args: ['email'] },
-  SKIP,
+/** The addresses of `emails` the claim still holds, each leased again until `now + leaseMs`. */
+export const RENEW = luaScript(
+  { keys: ['queue', 'claims'], args: ['emails', 'claim', 'now', 'leaseMs'] },
+  HELD,
   `
-if not redis.call('ZSCORE', queue, email) then return 0 end
-if redis.call('HGET', subscriber, 'status') == 'confirmed' then return 1 end
-skip(queue, send, deliveries, email)
+local out = {}
+for _, email in ipairs(cjson.decode(emails)) do
+  if held(queue, claims, email, claim) then
+    redis.call('ZADD', queue, tonumber(now) + tonumber(leaseMs), email)
+    table.insert(out, email)
+  end
+end
+return out`,
+);
+
+export const STILL_WANTED = luaScript(
+  { keys: ['queue', 'send', 'deliveries', 'claims', 'subscriber'], args: ['email', 'claim', 'now', 'leaseMs'] },
+  SKIP,
+  HELD,
+  `
+if not held(queue, claims, email, claim) then return 0 end
+if redis.call('HGET', subscriber, 'status') == 'confirmed' then
+  redis.call('ZADD', queue, tonumber(now) + tonumber(leaseMs), email)
+  return 1
+end
+skip(queue, send, deliveries, claims, email)
 return 0`,
 );
 
+/** Settles the messages (a JSON list of [email, claim]) their claim still holds; the addresses not settled. */
 export const MARK_SENT = luaScript(
-  { keys: ['queue', 'send', 'deliveries'], args: ['emails'] },
+  { keys: ['queue', 'send', 'deliveries', 'claims'], args: ['messages'] },
+  HELD,
   `
 local count = 0
-for _, email in ipairs(cjson.decode(emails)) do
-  if redis.call('ZREM', queue, email) == 1 then
+local lost = {}
+for _, message in ipairs(cjson.decode(messages)) do
+  local email = message[1]
+  if held(queue, claims, email, message[2]) then
+    redis.call('ZREM', queue, email)
     redis.call('HDEL', deliveries, email)
+    redis.call('HDEL', claims, email)
     count = count + 1
+  else
+    table.insert(lost, email)
   end
 end
 if count > 0 then redis.call('HINCRBY', send, 'sent', count) end
-return count`,
+return lost`,
 );
 
 export const RETRY_LATER = luaScript(
-  { keys: ['queue', 'deliveries'], args: ['email', 'attempts', 'nextAttemptAt', 'lastError'] },
+  { keys: ['queue', 'deliveries', 'claims'], args: ['email', 'claim', 'attempts', 'nextAttemptAt', 'lastError'] },
+  HELD,
   `
-if not redis.call('ZSCORE', queue, email) then return 0 end
+if not held(queue, claims, email, claim) then return 0 end
 redis.call('ZADD', queue, nextAttemptAt, email)
+redis.call('HDEL', claims, email)
 redis.call('HSET', deliveries, email, cjson.encode({ s = 'waiting', a = tonumber(attempts), e = lastError }))
 return 1`,
 );
 
-export const MARK_FAILED = luaScript(
-  { keys: ['queue', 'send', 'deliveries', 'rejections'], args: ['email', 'attempts', 'now', 'lastError', 'permanent'] },
+/** Claims given back by a sender that is stopping: due at `now`, for the addresses the claim still holds. */
+export const RELEASE = luaScript(
+  { keys: ['queue', 'claims'], args: ['emails', 'claim', 'now'] },
+  HELD,
   `
-if redis.call('ZREM', queue, email) == 1 then
+for _, email in ipairs(cjson.decode(emails)) do
+  if held(queue, claims, email, claim) then
+    redis.call('ZADD', queue, now, email)
+    redis.call('HDEL', claims, email)
+  end
+end
+return 1`,
+);
+
+export const MARK_FAILED = luaScript(
+  { keys: ['queue', 'send', 'deliveries', 'claims', 'rejections'], args: ['email', 'claim', 'attempts', 'now', 'lastError', 'permanent'] },
+  HELD,
+  `
+if held(queue, claims, email, claim) then
+  redis.call('ZREM', queue, email)
+  redis.call('HDEL', claims, email)
   redis.call('HSET', deliveries, email, cjson.encode({ s = 'failed', a = tonumber(attempts), e = lastError }))
   redis.call('HINCRBY', send, 'failed', 1)
   if permanent == '1' then

@@ -10,6 +10,8 @@ import {
   RECORD_SKIPPED,
   RECORDED,
   REJECTIONS,
+  RELEASE,
+  RENEW,
   RETRY_FAILED,
   RETRY_LATER,
   SEND_MAIL,
@@ -22,6 +24,7 @@ import { SUSPEND_AFTER_REJECTIONS, type NewsletterSend, type NewsletterStore } f
 const send = (slug: string) => `newsletter:send:${slug}`;
 const queue = (slug: string) => `newsletter:queue:${slug}`;
 const deliveries = (slug: string) => `newsletter:deliveries:${slug}`;
+const claims = (slug: string) => `newsletter:claims:${slug}`;
 
 function toSend(row: unknown): NewsletterSend {
   const [slug, state, started, finished, recipients, sent, waiting, failed, skipped] = (row as unknown[]).map(String);
@@ -87,45 +90,67 @@ export function redisNewsletter(run: ScriptRunner): NewsletterStore {
       return typeof mail === 'string' ? mail : undefined;
     },
 
-    async claim({ slug, now, leaseMs, tokenHashes }) {
+    async claim({ slug, now, leaseMs, tokenHashes, claim }) {
       if (tokenHashes.length === 0) return [];
       const rows = (await run(CLAIM, {
-        keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), subscriberPrefix: 'subscriber:', tokenPrefix: 'unsubscribe-token:' },
-        args: { now, leaseMs, tokenHashes: JSON.stringify(tokenHashes) },
+        keys: {
+          queue: queue(slug),
+          send: send(slug),
+          deliveries: deliveries(slug),
+          claims: claims(slug),
+          subscriberPrefix: 'subscriber:',
+          tokenPrefix: 'unsubscribe-token:',
+        },
+        args: { now, leaseMs, tokenHashes: JSON.stringify(tokenHashes), claim },
       })) as unknown[][];
       return rows.map((row) => {
         const [email, name, attempts, unsubscribeTokenHash] = row.map(String);
-        return { slug, email: email ?? '', ...(name ? { name } : {}), attempts: Number(attempts), unsubscribeTokenHash: unsubscribeTokenHash ?? '' };
+        return { slug, email: email ?? '', ...(name ? { name } : {}), attempts: Number(attempts), unsubscribeTokenHash: unsubscribeTokenHash ?? '', claim };
       });
     },
 
-    async stillWanted(slug, email) {
+    async renew({ slug, claim, emails, now, leaseMs }) {
+      if (emails.length === 0) return [];
+      const held = await run(RENEW, { keys: { queue: queue(slug), claims: claims(slug) }, args: { emails: JSON.stringify(emails), claim, now, leaseMs } });
+      return (held as unknown[]).map(String);
+    },
+
+    async stillWanted({ slug, email, claim, now, leaseMs }) {
       const wanted = await run(STILL_WANTED, {
-        keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), subscriber: `subscriber:${email}` },
-        args: { email },
+        keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), claims: claims(slug), subscriber: `subscriber:${email}` },
+        args: { email, claim, now, leaseMs },
       });
       return Number(wanted) === 1;
     },
 
-    async markSent(slug, emails) {
-      if (emails.length === 0) return;
-      await run(MARK_SENT, { keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug) }, args: { emails: JSON.stringify(emails) } });
+    async markSent(slug, messages) {
+      if (messages.length === 0) return [];
+      const lost = await run(MARK_SENT, {
+        keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), claims: claims(slug) },
+        args: { messages: JSON.stringify(messages.map(({ email, claim }) => [email, claim])) },
+      });
+      return (lost as unknown[]).map(String);
     },
 
-    async retryLater(slug, email, attempts, nextAttemptAt, error) {
+    async retryLater({ slug, email, claim, attempts, nextAttemptAt, error }) {
       await run(RETRY_LATER, {
-        keys: { queue: queue(slug), deliveries: deliveries(slug) },
-        args: { email, attempts, nextAttemptAt, lastError: error.slice(0, 500) },
+        keys: { queue: queue(slug), deliveries: deliveries(slug), claims: claims(slug) },
+        args: { email, claim, attempts, nextAttemptAt, lastError: error.slice(0, 500) },
       });
     },
 
-    async markFailed({ slug, email, attempts, now, error, permanent }) {
+    async markFailed({ slug, email, claim, attempts, now, error, permanent }) {
       return Number(
         await run(MARK_FAILED, {
-          keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), rejections: 'newsletter:rejections' },
-          args: { email, attempts, now, lastError: error.slice(0, 500), permanent: permanent ? '1' : '0' },
+          keys: { queue: queue(slug), send: send(slug), deliveries: deliveries(slug), claims: claims(slug), rejections: 'newsletter:rejections' },
+          args: { email, claim, attempts, now, lastError: error.slice(0, 500), permanent: permanent ? '1' : '0' },
         }),
       );
+    },
+
+    async release({ slug, claim, emails, now }) {
+      if (emails.length === 0) return;
+      await run(RELEASE, { keys: { queue: queue(slug), claims: claims(slug) }, args: { emails: JSON.stringify(emails), claim, now } });
     },
 
     async finish(slug, now) {

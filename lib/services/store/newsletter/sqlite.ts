@@ -23,7 +23,11 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
     };
   };
   const SEND_COLUMNS = 's.slug, p.state, s.started_at, s.finished_at, s.recipients';
-  const settle = db.prepare(`UPDATE newsletter_deliveries SET status = ?, attempts = ?, last_error = ? WHERE slug = ? AND email = ? AND status = 'waiting'`);
+  const settle = db.prepare(
+    `UPDATE newsletter_deliveries SET status = ?, attempts = ?, last_error = ?, claim = NULL WHERE slug = ? AND email = ? AND status = 'waiting'`,
+  );
+  // A waiting message the claim still holds, extended to the end of a new lease.
+  const extend = db.prepare(`UPDATE newsletter_deliveries SET next_attempt_at = ? WHERE slug = ? AND email = ? AND status = 'waiting' AND claim = ?`);
 
   return {
     async recordBaseline(slugs, now) {
@@ -84,7 +88,7 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
       return db.prepare<[string], { mail: string }>('SELECT mail FROM newsletter_sends WHERE slug = ?').get(slug)?.mail;
     },
 
-    async claim({ slug, now, leaseMs, tokenHashes }) {
+    async claim({ slug, now, leaseMs, tokenHashes, claim }) {
       return db
         .transaction(() => {
           const rows = db
@@ -93,7 +97,7 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
                WHERE d.slug = ? AND d.status = 'waiting' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?`,
             )
             .all(slug, now, tokenHashes.length);
-          const lease = db.prepare('UPDATE newsletter_deliveries SET next_attempt_at = ? WHERE slug = ? AND email = ?');
+          const lease = db.prepare('UPDATE newsletter_deliveries SET next_attempt_at = ?, claim = ? WHERE slug = ? AND email = ?');
           const token = db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)');
           const claimed: NewsletterDelivery[] = [];
           for (const row of rows) {
@@ -102,53 +106,58 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
               continue;
             }
             const unsubscribeTokenHash = tokenHashes[claimed.length] as string;
-            lease.run(now + leaseMs, slug, row.email);
+            lease.run(now + leaseMs, claim, slug, row.email);
             token.run(unsubscribeTokenHash, row.email, now);
-            claimed.push({ slug, email: row.email, ...(row.name ? { name: row.name } : {}), attempts: row.attempts, unsubscribeTokenHash });
+            claimed.push({ slug, email: row.email, ...(row.name ? { name: row.name } : {}), attempts: row.attempts, unsubscribeTokenHash, claim });
           }
           return claimed;
         })
         .immediate();
     },
 
-    async stillWanted(slug, email) {
+    async renew({ slug, claim, emails, now, leaseMs }) {
+      return db.transaction(() => emails.filter((email) => extend.run(now + leaseMs, slug, email, claim).changes > 0))();
+    },
+
+    async stillWanted({ slug, email, claim, now, leaseMs }) {
       return db
         .transaction(() => {
           const row = db
-            .prepare<[string, string], { attempts: number; status: string | null }>(
+            .prepare<[string, string, string], { attempts: number; status: string | null }>(
               `SELECT d.attempts, s.status FROM newsletter_deliveries d LEFT JOIN subscribers s ON s.email = d.email
-               WHERE d.slug = ? AND d.email = ? AND d.status = 'waiting'`,
+               WHERE d.slug = ? AND d.email = ? AND d.status = 'waiting' AND d.claim = ?`,
             )
-            .get(slug, email);
+            .get(slug, email, claim);
           if (!row) return false;
-          if (row.status === 'confirmed') return true;
+          if (row.status === 'confirmed') return extend.run(now + leaseMs, slug, email, claim).changes > 0;
           settle.run('skipped', row.attempts, null, slug, email);
           return false;
         })
         .immediate();
     },
 
-    async markSent(slug, emails) {
-      const sent = db.prepare(`UPDATE newsletter_deliveries SET status = 'sent', last_error = NULL WHERE slug = ? AND email = ? AND status = 'waiting'`);
-      db.transaction(() => {
-        for (const email of emails) sent.run(slug, email);
-      })();
-    },
-
-    async retryLater(slug, email, attempts, nextAttemptAt, error) {
-      db.prepare(`UPDATE newsletter_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE slug = ? AND email = ? AND status = 'waiting'`).run(
-        attempts,
-        nextAttemptAt,
-        error.slice(0, 500),
-        slug,
-        email,
+    async markSent(slug, messages) {
+      const sent = db.prepare(
+        `UPDATE newsletter_deliveries SET status = 'sent', last_error = NULL, claim = NULL WHERE slug = ? AND email = ? AND status = 'waiting' AND claim = ?`,
       );
+      return db.transaction(() => messages.filter(({ email, claim }) => sent.run(slug, email, claim).changes === 0).map(({ email }) => email))();
     },
 
-    async markFailed({ slug, email, attempts, now, error, permanent }) {
+    async retryLater({ slug, email, claim, attempts, nextAttemptAt, error }) {
+      db.prepare(
+        `UPDATE newsletter_deliveries SET attempts = ?, next_attempt_at = ?, last_error = ?, claim = NULL WHERE slug = ? AND email = ? AND status = 'waiting' AND claim = ?`,
+      ).run(attempts, nextAttemptAt, error.slice(0, 500), slug, email, claim);
+    },
+
+    async markFailed({ slug, email, claim, attempts, now, error, permanent }) {
       return db
         .transaction(() => {
-          const { changes } = settle.run('failed', attempts, error.slice(0, 500), slug, email);
+          const { changes } = db
+            .prepare(
+              `UPDATE newsletter_deliveries SET status = 'failed', attempts = ?, last_error = ?, claim = NULL
+               WHERE slug = ? AND email = ? AND status = 'waiting' AND claim = ?`,
+            )
+            .run(attempts, error.slice(0, 500), slug, email, claim);
           if (changes > 0 && permanent) {
             db.prepare(
               `INSERT INTO newsletter_rejections (email, count, last_error, last_at) VALUES (?, 1, ?, ?)
@@ -158,6 +167,13 @@ export function sqliteNewsletter(db: Database): NewsletterStore {
           return db.prepare<[string], { count: number }>('SELECT count FROM newsletter_rejections WHERE email = ?').get(email)?.count ?? 0;
         })
         .immediate();
+    },
+
+    async release({ slug, claim, emails, now }) {
+      const give = db.prepare(
+        `UPDATE newsletter_deliveries SET next_attempt_at = ?, claim = NULL WHERE slug = ? AND email = ? AND status = 'waiting' AND claim = ?`,
+      );
+      db.transaction(() => emails.forEach((email) => give.run(now, slug, email, claim)))();
     },
 
     async finish(slug, now) {

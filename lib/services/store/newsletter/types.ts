@@ -16,8 +16,16 @@ export type NewsletterSend = {
   skipped: number;
 };
 
-/** A claimed message: the recipient, and the unsubscribe token (hashed here) recorded for the mail it gets. */
-export type NewsletterDelivery = { slug: string; email: string; name?: string; attempts: number; unsubscribeTokenHash: string };
+/**
+ * A claimed message: the recipient, the unsubscribe token (hashed here) recorded for the mail it
+ * gets, and the claim that holds it (the fencing token: its sender's owner id and an id of its own,
+ * given at the claim). Only the claim that holds a message renews, settles or gives it back: once
+ * its lease lapses and another sender claims it, the first sender's writes change nothing.
+ */
+export type NewsletterDelivery = { slug: string; email: string; name?: string; attempts: number; unsubscribeTokenHash: string; claim: string };
+
+/** A message as its sender holds it: the address, and the claim it was given. */
+export type HeldMessage = { email: string; claim: string };
 
 /** An address that refused mail permanently (5xx); at SUSPEND_AFTER_REJECTIONS it gets no more sends. */
 export type NewsletterRejection = { email: string; count: number; lastError: string; at: number; suspended: boolean };
@@ -46,26 +54,37 @@ export interface NewsletterStore {
   sendMail(slug: string): Promise<string | undefined>;
   /**
    * Claims up to `tokenHashes.length` due messages of a send for `leaseMs`
-   * (a crashed sender's claims come back when the lease ends); each gets one
-   * of the unsubscribe token hashes, recorded for its address. A recipient
-   * who is no longer confirmed is settled as skipped instead.
+   * under `claim` (a crashed sender's claims come back when the lease ends);
+   * each gets one of the unsubscribe token hashes, recorded for its address.
+   * A recipient who is no longer confirmed is settled as skipped instead.
    */
-  claim(input: { slug: string; now: number; leaseMs: number; tokenHashes: readonly string[] }): Promise<NewsletterDelivery[]>;
+  claim(input: { slug: string; now: number; leaseMs: number; tokenHashes: readonly string[]; claim: string }): Promise<NewsletterDelivery[]>;
+  /** Extends the lease of the messages `claim` still holds to `now + leaseMs` (the sender's heartbeat); the addresses it still holds. */
+  renew(input: { slug: string; claim: string; emails: readonly string[]; now: number; leaseMs: number }): Promise<string[]>;
   /**
    * The last look at a claimed message before it is handed to SMTP: true
-   * while it is still waiting and its address is confirmed. An address no
-   * longer confirmed (unsubscribed since the claim) has the message settled
-   * as skipped; a message settled meanwhile is not to be sent again.
+   * while it is still waiting, `claim` still holds it (its lease then runs
+   * from `now` again) and its address is confirmed. An address no longer
+   * confirmed (unsubscribed since the claim) has the message settled as
+   * skipped; a message settled or claimed by another sender meanwhile is not
+   * to be sent.
    */
-  stillWanted(slug: string, email: string): Promise<boolean>;
-  /** Settles messages as sent (several at once: one write for the messages that finished together). */
-  markSent(slug: string, emails: readonly string[], now: number): Promise<void>;
-  retryLater(slug: string, email: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
+  stillWanted(input: { slug: string; email: string; claim: string; now: number; leaseMs: number }): Promise<boolean>;
   /**
-   * Settles a message as failed. A permanent rejection counts against the
-   * address; returns the address's count of permanent rejections.
+   * Settles messages as sent, each only while the claim given with it still holds it (several at
+   * once: one write for the messages that finished together); the addresses not settled (their
+   * claim was lost: another sender took the message, or it was settled already).
    */
-  markFailed(input: { slug: string; email: string; attempts: number; now: number; error: string; permanent: boolean }): Promise<number>;
+  markSent(slug: string, messages: readonly HeldMessage[], now: number): Promise<string[]>;
+  /** Due again at `nextAttemptAt` (and no longer claimed), while `claim` holds it. */
+  retryLater(input: { slug: string; email: string; claim: string; attempts: number; nextAttemptAt: number; error: string }): Promise<void>;
+  /**
+   * Settles a message as failed while `claim` holds it. A permanent rejection
+   * counts against the address; returns the address's count of permanent rejections.
+   */
+  markFailed(input: { slug: string; email: string; claim: string; attempts: number; now: number; error: string; permanent: boolean }): Promise<number>;
+  /** Gives back the messages `claim` holds and its sender will not start (it is stopping): due at `now`, for any sender. */
+  release(input: { slug: string; claim: string; emails: readonly string[]; now: number }): Promise<void>;
   /** Marks a send finished when nothing of it is waiting; its counts when this call finished it. */
   finish(slug: string, now: number): Promise<NewsletterSend | undefined>;
   /** Every send, oldest first, with its counts. */

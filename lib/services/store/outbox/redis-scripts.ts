@@ -13,42 +13,74 @@ local function queueMails(mailPrefix, outbox, mails, ids, now)
   end
 end`;
 
+// Whether a waiting mail is held by this claim (kept in its hash until it is settled, retried later or given back).
+const HELD = `
+local function held(outbox, mail, id, claim)
+  return redis.call('ZSCORE', outbox, id) ~= false and redis.call('HGET', mail, 'claim') == claim
+end`;
+
 export const CLAIM = luaScript(
-  { keys: ['outbox', 'mailPrefix'], args: ['now', 'limit', 'leaseMs'] },
+  { keys: ['outbox', 'mailPrefix'], args: ['now', 'limit', 'leaseMs', 'claim'] },
   `
 local ids = redis.call('ZRANGEBYSCORE', outbox, '-inf', now, 'LIMIT', 0, tonumber(limit))
 local out = {}
 for _, id in ipairs(ids) do
   redis.call('ZADD', outbox, tonumber(now) + tonumber(leaseMs), id)
+  redis.call('HSET', mailPrefix .. id, 'claim', claim)
   local entry = redis.call('HMGET', mailPrefix .. id, 'mail', 'attempts')
   table.insert(out, { id, entry[1], entry[2] })
 end
 return out`,
 );
 
-export const MARK_SENT = luaScript(
-  { keys: ['outbox', 'mail', 'sent'], args: ['id', 'now'] },
+/** The ids of `ids` the claim still holds, each leased again until `now + leaseMs`. */
+export const RENEW = luaScript(
+  { keys: ['outbox', 'mailPrefix'], args: ['ids', 'claim', 'now', 'leaseMs'] },
+  HELD,
   `
+local out = {}
+for _, id in ipairs(cjson.decode(ids)) do
+  if held(outbox, mailPrefix .. id, id, claim) then
+    redis.call('ZADD', outbox, tonumber(now) + tonumber(leaseMs), id)
+    table.insert(out, id)
+  end
+end
+return out`,
+);
+
+export const MARK_SENT = luaScript(
+  { keys: ['outbox', 'mail', 'sent'], args: ['id', 'claim', 'now'] },
+  HELD,
+  `
+if not held(outbox, mail, id, claim) then return 0 end
 redis.call('ZREM', outbox, id)
+redis.call('HDEL', mail, 'claim')
 redis.call('HSET', mail, 'sent', now)
 redis.call('ZADD', sent, now, id)
 return 1`,
 );
 
 export const RETRY_LATER = luaScript(
-  { keys: ['outbox', 'mail'], args: ['id', 'nextAttemptAt', 'attempts', 'lastError'] },
+  { keys: ['outbox', 'mail'], args: ['id', 'claim', 'nextAttemptAt', 'attempts', 'lastError'] },
+  HELD,
   `
+if not held(outbox, mail, id, claim) then return 0 end
 redis.call('ZADD', outbox, nextAttemptAt, id)
+redis.call('HDEL', mail, 'claim')
 redis.call('HSET', mail, 'attempts', attempts, 'error', lastError)
 return 1`,
 );
 
-/** Claims given back: due at `now`, for the ids still waiting (XX: a sent one left the outbox and stays out). */
+/** Claims given back: due at `now`, for the ids the claim still holds (a sent one left the outbox and stays out). */
 export const RELEASE = luaScript(
-  { keys: ['outbox'], args: ['now', 'ids'] },
+  { keys: ['outbox', 'mailPrefix'], args: ['now', 'ids', 'claim'] },
+  HELD,
   `
 for _, id in ipairs(cjson.decode(ids)) do
-  redis.call('ZADD', outbox, 'XX', now, id)
+  if held(outbox, mailPrefix .. id, id, claim) then
+    redis.call('ZADD', outbox, now, id)
+    redis.call('HDEL', mailPrefix .. id, 'claim')
+  end
 end
 return 1`,
 );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ScriptRunner } from '../lua';
-import { CLAIM, MARK_SENT, PURGE_SENT, RELEASE, RETRY_LATER } from './redis-scripts';
+import { CLAIM, MARK_SENT, PURGE_SENT, RELEASE, RENEW, RETRY_LATER } from './redis-scripts';
 import type { OutboxEntry, OutboxStore, OutgoingMail } from './types';
 
 const PURGE_BATCH = 500;
@@ -13,21 +13,30 @@ export function mailArgs(mails: OutgoingMail[]): { mails: string; mailIds: strin
 /** `upgraded` resolves once older data is upgraded (sent mail indexed), before a purge. */
 export function redisOutbox(run: ScriptRunner, upgraded: () => Promise<void>): OutboxStore {
   return {
-    async claimDue(now, limit, leaseMs) {
-      const rows = (await run(CLAIM, { keys: { outbox: 'outbox', mailPrefix: 'mail:' }, args: { now, limit, leaseMs } })) as [string, string, string][];
-      return rows.map(([id, mail, attempts]): OutboxEntry => ({ id, mail: JSON.parse(mail) as OutgoingMail, attempts: Number(attempts) }));
+    async claimDue({ now, limit, leaseMs, claim }) {
+      const rows = (await run(CLAIM, { keys: { outbox: 'outbox', mailPrefix: 'mail:' }, args: { now, limit, leaseMs, claim } })) as [string, string, string][];
+      return rows.map(([id, mail, attempts]): OutboxEntry => ({ id, mail: JSON.parse(mail) as OutgoingMail, attempts: Number(attempts), claim }));
     },
 
-    async markSent(id, now) {
-      await run(MARK_SENT, { keys: { outbox: 'outbox', mail: `mail:${id}`, sent: 'sent' }, args: { id, now } });
+    async renew({ ids, claim, now, leaseMs }) {
+      if (ids.length === 0) return [];
+      const held = await run(RENEW, { keys: { outbox: 'outbox', mailPrefix: 'mail:' }, args: { ids: JSON.stringify(ids), claim, now, leaseMs } });
+      return (held as unknown[]).map(String);
     },
 
-    async retryLater(id, attempts, nextAttemptAt, error) {
-      await run(RETRY_LATER, { keys: { outbox: 'outbox', mail: `mail:${id}` }, args: { id, nextAttemptAt, attempts, lastError: error.slice(0, 500) } });
+    async markSent({ id, claim, now }) {
+      return Number(await run(MARK_SENT, { keys: { outbox: 'outbox', mail: `mail:${id}`, sent: 'sent' }, args: { id, claim, now } })) === 1;
     },
 
-    async release(ids, now) {
-      if (ids.length > 0) await run(RELEASE, { keys: { outbox: 'outbox' }, args: { now, ids: JSON.stringify(ids) } });
+    async retryLater({ id, claim, attempts, nextAttemptAt, error }) {
+      await run(RETRY_LATER, {
+        keys: { outbox: 'outbox', mail: `mail:${id}` },
+        args: { id, claim, nextAttemptAt, attempts, lastError: error.slice(0, 500) },
+      });
+    },
+
+    async release({ ids, claim, now }) {
+      if (ids.length > 0) await run(RELEASE, { keys: { outbox: 'outbox', mailPrefix: 'mail:' }, args: { now, ids: JSON.stringify(ids), claim } });
     },
 
     async purgeSent(sentBefore) {

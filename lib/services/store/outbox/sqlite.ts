@@ -11,31 +11,45 @@ export function sqliteMailQueue(db: Database): QueueMail {
 }
 
 export function sqliteOutbox(db: Database): OutboxStore {
+  const extend = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND sent_at IS NULL AND claim = ?');
   return {
-    async claimDue(now, limit, leaseMs) {
+    async claimDue({ now, limit, leaseMs, claim }) {
       return db.transaction(() => {
         const rows = db
           .prepare<[number, number], { id: string; mail: string; attempts: number }>(
             'SELECT id, mail, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?',
           )
           .all(now, limit);
-        const lease = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?');
-        for (const row of rows) lease.run(now + leaseMs, row.id);
-        return rows.map((row): OutboxEntry => ({ id: row.id, mail: JSON.parse(row.mail) as OutgoingMail, attempts: row.attempts }));
+        const lease = db.prepare('UPDATE outbox SET next_attempt_at = ?, claim = ? WHERE id = ?');
+        for (const row of rows) lease.run(now + leaseMs, claim, row.id);
+        return rows.map((row): OutboxEntry => ({ id: row.id, mail: JSON.parse(row.mail) as OutgoingMail, attempts: row.attempts, claim }));
       })();
     },
 
-    async markSent(id, now) {
-      db.prepare('UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?').run(now, id);
+    async renew({ ids, claim, now, leaseMs }) {
+      return db.transaction(() => ids.filter((id) => extend.run(now + leaseMs, id, claim).changes > 0))();
     },
 
-    async retryLater(id, attempts, nextAttemptAt, error) {
-      db.prepare('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?').run(attempts, nextAttemptAt, error.slice(0, 500), id);
+    async markSent({ id, claim, now }) {
+      return (
+        db.prepare('UPDATE outbox SET sent_at = ?, last_error = NULL, claim = NULL WHERE id = ? AND sent_at IS NULL AND claim = ?').run(now, id, claim)
+          .changes > 0
+      );
     },
 
-    async release(ids, now) {
-      const give = db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND sent_at IS NULL');
-      db.transaction(() => ids.forEach((id) => give.run(now, id)))();
+    async retryLater({ id, claim, attempts, nextAttemptAt, error }) {
+      db.prepare('UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, claim = NULL WHERE id = ? AND sent_at IS NULL AND claim = ?').run(
+        attempts,
+        nextAttemptAt,
+        error.slice(0, 500),
+        id,
+        claim,
+      );
+    },
+
+    async release({ ids, claim, now }) {
+      const give = db.prepare('UPDATE outbox SET next_attempt_at = ?, claim = NULL WHERE id = ? AND sent_at IS NULL AND claim = ?');
+      db.transaction(() => ids.forEach((id) => give.run(now, id, claim)))();
     },
 
     async purgeSent(sentBefore) {

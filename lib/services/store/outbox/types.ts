@@ -8,18 +8,24 @@ export type OutgoingMail = {
   headers?: Record<string, string>;
 };
 
-export type OutboxEntry = { id: string; mail: OutgoingMail; attempts: number };
+/** A claimed mail, with the claim that holds it (its sender's fencing token: owner and an id of its own). */
+export type OutboxEntry = { id: string; mail: OutgoingMail; attempts: number; claim: string };
 
 /**
  * The mail the other aggregates queue in their own writes. Due mail is claimed
- * for `leaseMs` (a crashed sender's claims come back), then settled.
+ * for `leaseMs` under a claim (a crashed sender's claims come back), then
+ * settled; only the claim that holds a mail renews, settles or gives it back.
  */
 export interface OutboxStore {
-  claimDue(now: number, limit: number, leaseMs: number): Promise<OutboxEntry[]>;
-  markSent(id: string, now: number): Promise<void>;
-  retryLater(id: string, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
-  /** Gives back claims a sender stopping will not send, due at `now`, so another sender takes them without waiting out the lease; sent mail is left alone. */
-  release(ids: readonly string[], now: number): Promise<void>;
+  claimDue(input: { now: number; limit: number; leaseMs: number; claim: string }): Promise<OutboxEntry[]>;
+  /** Extends the lease of the mail `claim` still holds to `now + leaseMs` (a heartbeat, and the look before sending); the ids it still holds. */
+  renew(input: { ids: readonly string[]; claim: string; now: number; leaseMs: number }): Promise<string[]>;
+  /** Marks a mail sent while `claim` holds it; false when the claim was lost (another sender took it, or it was settled). */
+  markSent(input: { id: string; claim: string; now: number }): Promise<boolean>;
+  /** Due again at `nextAttemptAt` (and no longer claimed), while `claim` holds it. */
+  retryLater(input: { id: string; claim: string; attempts: number; nextAttemptAt: number; error: string }): Promise<void>;
+  /** Gives back claims a sender stopping will not send, due at `now`, so another sender takes them without waiting out the lease; mail sent or claimed by another is left alone. */
+  release(input: { ids: readonly string[]; claim: string; now: number }): Promise<void>;
   /** Deletes mail sent before `sentBefore` (bodies, links and all); unsent mail stays. Returns how many went. */
   purgeSent(sentBefore: number): Promise<number>;
 }

@@ -9,7 +9,9 @@ import { createTransport, type MailTransport } from '@/lib/services/mail/transpo
 import { backoffMs, createMailWorker, type MailWorker } from '@/lib/services/mail/worker';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
+import { fakeTime } from '../../../support/fake-time';
 import { startSmtp } from '../../../support/smtp';
+import { until } from '../../../support/until';
 
 const smtp = await startSmtp();
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-worker-'));
@@ -102,9 +104,9 @@ describe('mail worker', () => {
     const crashing: Pick<Store, 'outbox'> = {
       outbox: {
         ...store.outbox,
-        markSent: async (id, now) => {
+        markSent: async (input) => {
           if (crashes-- > 0) throw new Error('crashed before marking it sent');
-          return store.outbox.markSent(id, now);
+          return store.outbox.markSent(input);
         },
       },
     };
@@ -128,6 +130,49 @@ describe('mail worker', () => {
     expect(copies[0]?.messageId).toMatch(/^<[\w-]+@blog\.example\.com>$/);
     expect(copies[1]?.messageId).toBe(copies[0]?.messageId);
     expect(outboxRows(file).every((row) => row.sent_at !== null)).toBe(true);
+  });
+
+  it('keeps its claims while a slow message is on the wire: a second worker sends none of them again', async () => {
+    const { store, entry } = newStore();
+    await queue(store, letter('Slow'), letter('Next'));
+    // Read after the mail is queued: the mail is due on this clock.
+    const time = fakeTime(Date.now());
+    const taken: string[] = [];
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const worker = (entry.worker = createMailWorker({
+      store,
+      transport: { kind: 'smtp', send: async (mail) => void (taken.push(mail.subject), await answered) },
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+      leaseMs: 1_000,
+      clock: time.clock,
+      timers: time.timers,
+    }));
+    await until(() => taken.length === 1, 'the first message on the wire');
+    // The mail server holds its answer for three leases; another worker on the store looks meanwhile.
+    const other: string[] = [];
+    const second = createMailWorker({
+      store,
+      transport: { kind: 'smtp', send: async (mail) => void other.push(mail.subject) },
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 60_000,
+      leaseMs: 1_000,
+      clock: time.clock,
+      timers: time.timers,
+    });
+    for (let lease = 0; lease < 3; lease++) {
+      await time.advance(time.clock() + 1_000);
+      second.kick();
+      await second.drain();
+    }
+    second.stop();
+    answer();
+    await worker.drain();
+    expect(taken.toSorted()).toEqual(['Next', 'Slow']);
+    expect(other).toEqual([]);
   });
 
   it('deletes sent mail once it is older than the retention', async () => {
@@ -188,7 +233,7 @@ describe('mail worker', () => {
     const unsent = rows.filter((row) => row.sent_at === null);
     expect(unsent).toHaveLength(2);
     for (const row of unsent) expect(row.next_attempt_at).toBeLessThanOrEqual(Date.now());
-    const [first] = await store.outbox.claimDue(Date.now(), 10, 60_000);
+    const [first] = await store.outbox.claimDue({ now: Date.now(), limit: 10, leaseMs: 60_000, claim: 'another-sender' });
     expect(first).toBeDefined();
   });
 });

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { Database } from '@/lib/services/store/sqlite-database';
+import { createClient } from 'redis';
+import type { ReceivedMail } from './smtp';
+
+/** The newsletter's mail as the contract tests find it at the SMTP server, and the subscribers they seed. */
+
+export const header = (mail: ReceivedMail, name: string) => mail.headers.find((entry) => entry.key === name)?.value;
+export const newsletterMail = (mail: ReceivedMail) => header(mail, 'list-id') !== undefined && !mail.subject?.startsWith('Confirm');
+
+/** Confirmed subscribers written straight into a store, as many as a test needs. */
+export function seedSqlite(dataDir: string, emails: string[]) {
+  const db = new Database(path.join(dataDir, 'lectern.db'));
+  const insert = db.prepare(`INSERT INTO subscribers (email, status, created_at, confirmed_at, updated_at) VALUES (?, 'confirmed', 1, 1, 1)`);
+  db.transaction(() => emails.forEach((email) => insert.run(email)))();
+  db.close();
+}
+
+/** Confirmed subscribers written straight into a Redis store. */
+export async function seedRedis(url: string, emails: string[]) {
+  const client = createClient({ url });
+  await client.connect();
+  for (const email of emails) {
+    await client.hSet(`lectern:store:subscriber:${email}`, { email, status: 'confirmed', created: '1', confirmed: '1', updated: '1' });
+    await client.zAdd('lectern:store:subscribers', { score: 1, value: email });
+  }
+  await client.quit();
+}
+
+/** Each address's copies of each subject: more than one only for a message in flight at a crash, then with one Message-ID. */
+export function copies(messages: ReceivedMail[]) {
+  const byKey = new Map<string, Set<string>>();
+  const counts = new Map<string, number>();
+  for (const mail of messages.filter(newsletterMail)) {
+    const key = `${mail.subject} ${mail.envelopeTo.join()}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    byKey.set(key, (byKey.get(key) ?? new Set()).add(mail.messageId ?? ''));
+  }
+  return { counts, messageIds: byKey };
+}
