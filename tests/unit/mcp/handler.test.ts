@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it } from 'vitest';
 import { otherRouteLimits } from '@/lib/limits/table';
+import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
 import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
 import { testServices } from '../../support/services';
@@ -10,7 +11,7 @@ import { freshClient, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
 const { limiter } = testServices().services;
-const mcpPost = (request: Request) => handleMcpPost(request, limiter);
+const mcpPost = (request: Request) => handleMcpPost(request, limiter, mcpExchange);
 const LIMIT = otherRouteLimits.mcp;
 
 const MCP_URL = 'http://localhost:3000/mcp';
