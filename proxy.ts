@@ -1,8 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
 import { clock } from '@/lib/clock';
-import { notBuilt } from '@/lib/content/built-paths';
-import { builtList, dueSlugs } from '@/lib/content/published-set';
+import { madeUpValue } from '@/lib/content/made-up';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl } from '@/lib/config';
 import { linkHeader } from '@/lib/http/links';
@@ -76,8 +75,7 @@ function validPost(pathname: string): boolean {
  */
 function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
   const { pathname } = request.nextUrl;
-  const list = builtList();
-  const unknown = list && notBuilt(pathname, list, dueSlugs(clock()) ?? new Set());
+  const unknown = madeUpValue(pathname, clock());
   if (!unknown) return undefined;
   if (unknown.answer === 'problem') return problem('not-found', unknown.detail);
   if (unknown.answer === 'card') return textResponse('Not found\n', { status: 404, cache: 'error' });

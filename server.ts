@@ -9,6 +9,7 @@ import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 import { searchReads, startSearchThread } from './lib/server/search-thread';
 import { mcpPosts } from './lib/server/mcp-posts';
+import { madeUpReads } from './lib/server/made-up';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -66,6 +67,7 @@ const handler = createRequestHandler(
     stopping: () => shutdown.stopping,
     own: searchThread && searchReads(searchThread),
     posts,
+    madeUp: dev ? undefined : madeUpReads(),
   },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to

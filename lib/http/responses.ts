@@ -43,12 +43,14 @@ export function feedResponse(body: string, contentType: string, options: Options
   return respond(body, `${contentType}; charset=utf-8`, options);
 }
 
+/** The text of `markdownNotFound`: the only part of it that depends on the URL. */
+export function markdownNotFoundText(pathname: string): string {
+  return `# Not found\n\nNothing is published at \`${pathname.replace(/`/g, '')}\`. The list of posts is at /api/blog.\n`;
+}
+
 /** The short markdown answer for a `.md` URL or negotiated request that finds nothing. */
 export function markdownNotFound(pathname: string): Response {
-  return markdownResponse(`# Not found\n\nNothing is published at \`${pathname.replace(/`/g, '')}\`. The list of posts is at /api/blog.\n`, {
-    status: 404,
-    cache: 'error',
-  });
+  return markdownResponse(markdownNotFoundText(pathname), { status: 404, cache: 'error' });
 }
 
 export function redirectResponse(location: string): Response {

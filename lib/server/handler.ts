@@ -7,6 +7,7 @@ import { recordClientIp } from '../http/client-ip';
 import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
+import type { MadeUpReads } from './made-up';
 import type { OwnPosts } from './mcp-posts';
 import { createReadCache, type OwnReads } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
@@ -72,6 +73,8 @@ export type HandlerOptions = {
   own?: OwnReads;
   /** Posts answered without Next (MCP: ./mcp-posts.ts), with the client address recorded as for Next. */
   posts?: OwnPosts;
+  /** Made-up values under a dynamic segment, answered without Next or from one shared answer (./made-up.ts). */
+  madeUp?: MadeUpReads;
 };
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
@@ -108,6 +111,7 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     freshUntil: options.freshUntil,
     clock: options.clock,
     own: options.own,
+    madeUp: options.madeUp,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
   const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({
