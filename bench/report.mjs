@@ -10,9 +10,22 @@ import { REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
-  ['reads', 'build', 'build-workers', 'limits', 'flood', 'search', 'weight', 'profile', 'render', 'build-profile', 'build-memory', 'newsletter', 'publish'].map(
-    (part) => [part, readJson(path.join(RESULTS, `${part}.json`))],
-  ),
+  [
+    'reads',
+    'build',
+    'build-workers',
+    'limits',
+    'flood',
+    'load',
+    'search',
+    'weight',
+    'profile',
+    'render',
+    'build-profile',
+    'build-memory',
+    'newsletter',
+    'publish',
+  ].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]),
 );
 
 const GOALS = {
@@ -979,6 +992,44 @@ function publishBlock() {
   ].join('\n');
 }
 
+/** A cached read's latency idle and under the MCP and search floods (bench/load.mjs). */
+function loadBlock() {
+  const load = results.load;
+  if (!load) return undefined;
+  const s = load.settings;
+  const { idle, mcp, search } = load.phases;
+  const statuses = (run) =>
+    Object.entries(run?.statuses ?? {})
+      .map(([status, count]) => `${status} × ${int(count)}`)
+      .join(', ');
+  const row = (label, phase, ratioToIdle) => [
+    label,
+    int(phase.reads),
+    ms(phase.p50),
+    ms(phase.p99),
+    ratioToIdle === undefined ? '–' : `${ratio(ratioToIdle)}×`,
+    ms(phase.max, 1),
+    phase.load ? `${int(phase.load.requests)}: ${statuses(phase.load)}` : '–',
+    phase.load ? `${int(phase.load.p50)} / ${int(phase.load.p99)}` : '–',
+    ms(phase.cpuPressure, 0),
+    phase.loadAverage.map((value) => value.toFixed(2)).join(' → '),
+  ];
+  return [
+    `\`npm run bench -- load\` (${day(load.finishedAt)}, commit ${load.machine.commit}): lectern's server on the build of \`content/\`, unpinned (its search thread takes the MCP calls and searches). ` +
+      `A process of its own reads \`${s.read}\` (answered from memory) over one keep-alive connection, one request then ${5} ms, ${int(s.idle)} s idle, then ${int(s.duration)} s under each flood: ` +
+      `${int(s.mcpClients)} MCP clients, each on a loopback address of its own (127.0.0.2 …), cycling \`search_posts\` (10 words, limit 50), \`list_posts\`, \`fetch\` and \`tools/list\` as fast as they are answered; ` +
+      `then ${int(s.searchConnections)} connections looping the worst query \`/api/search\` accepts (\`${s.worst.slice(0, 60)}…\`, ${s.worst.length} characters). ` +
+      `Goal: the read's p99 within ${s.goalRatio}× its idle p99. Other work ran on the two cores meanwhile: the CPU pressure (Linux PSI, share of time some task waited for a CPU) and the load average are given per phase.`,
+    '',
+    table(
+      ['phase', 'reads', 'p50 ms', 'p99 ms', 'p99 / idle', 'max ms', 'flood requests: statuses', 'flood p50 / p99 ms', 'CPU pressure %', 'load average'],
+      [row('idle', idle), row('MCP flood', mcp, load.ratios.mcp), row('search flood', search, load.ratios.search)],
+    ),
+    '',
+    `MCP flood: p99 **${ratio(load.ratios.mcp)}×** idle (${yes(load.ratios.mcp <= s.goalRatio)}); search flood: **${ratio(load.ratios.search)}×** idle (${yes(load.ratios.search <= s.goalRatio)}).`,
+  ].join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
@@ -988,6 +1039,7 @@ const BLOCKS = {
   limits: limitsBlock,
   weight: weightBlock,
   flood: floodBlock,
+  load: loadBlock,
   search: searchBlock,
   newsletter: newsletterBlock,
   publish: publishBlock,
@@ -1002,6 +1054,7 @@ const HEADINGS = {
   limits: '## Write routes: limit decisions',
   weight: '## Page weight',
   flood: '## Memory under a flood of URLs',
+  load: '## Readers first under load',
   search: '## Search',
   newsletter: '## Newsletter',
   publish: '## Publishing on time',
