@@ -1,8 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
 import { clock } from '@/lib/clock';
-import { notBuilt } from '@/lib/content/built-paths';
-import { builtList, liveView } from '@/lib/content/published-set';
+import { madeUpValue } from '@/lib/content/made-up';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl } from '@/lib/config';
 import { linkHeader } from '@/lib/http/links';
@@ -10,7 +9,6 @@ import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
-import { publicEndpoints } from '@/lib/public-endpoints';
 import { platformHeaders } from '@/lib/server/platform-headers';
 import { settings } from '@/lib/settings';
 
@@ -78,9 +76,7 @@ function validPost(pathname: string): boolean {
  */
 function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
   const { pathname } = request.nextUrl;
-  const list = builtList();
-  const live = list && liveView(clock());
-  const unknown = list && live && notBuilt(pathname, list, live, fixedSitemapUrls());
+  const unknown = madeUpValue(pathname, clock());
   if (!unknown) return undefined;
   if (unknown.answer === 'problem') return problem('not-found', unknown.detail);
   if (unknown.answer === 'card') return textResponse('Not found\n', { status: 404, cache: 'error' });
@@ -91,10 +87,6 @@ function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negot
   target.pathname = '/_not-a-published-post';
   return NextResponse.rewrite(target, { headers: vary });
 }
-
-/** How many URLs the sitemap lists besides posts and list pages (lib/sitemap/urls.ts). */
-let fixedSitemap: number | undefined;
-const fixedSitemapUrls = () => (fixedSitemap ??= publicEndpoints().filter((endpoint) => endpoint.sitemap).length);
 
 function toMarkdown(request: NextRequest, route: string, vary: Record<string, string> | undefined): Response {
   if (!validPost(request.nextUrl.pathname)) return withHeaders(markdownNotFound(), vary);

@@ -7,6 +7,8 @@ import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 import { searchReads, startSearchThread } from './lib/server/search-thread';
+import { mcpPosts } from './lib/server/mcp-posts';
+import { madeUpReads } from './lib/server/made-up';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -33,11 +35,14 @@ await app.prepare();
 // starts none: a store and a worker would run on the author's machine.
 const running = dev ? undefined : (await import('./lib/services')).startServices();
 
-// /api/search runs in a thread of its own that holds the index (lib/server/search-thread.ts), so reads answered
-// from memory do not wait behind searches. The server listens once that thread has built its index, so no
+// /api/search and the MCP calls run in a thread of its own that holds the index (lib/server/search-thread.ts),
+// so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no
 // reader's search waits for it. Development answers searches with the Next route, in this thread.
 const searchThread = dev ? undefined : startSearchThread();
 await searchThread?.ready;
+
+// MCP calls: admitted here (the limit, priced by each call's work), answered in the search thread (lib/server/mcp-posts.ts).
+const posts = searchThread && running && mcpPosts(searchThread, () => running.services.limiter);
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: settings.site.url, trustProxy: settings.deployment.trustProxy, csp: !dev };
@@ -52,7 +57,14 @@ const handler = createRequestHandler(
     });
   },
   security,
-  { dev, contentError, stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
+  {
+    dev,
+    contentError,
+    stopping: () => shutdown.stopping,
+    own: searchThread && searchReads(searchThread),
+    posts,
+    madeUp: dev ? undefined : madeUpReads(),
+  },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
@@ -79,6 +91,7 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
 const shutdown = gracefulShutdown(handler, {
   graceMs,
   quiesce: () => running?.quiesce(),
+  connections: settings.server.connections,
   stopServices: async () => {
     scheduler?.stop();
     await Promise.all([running?.stop(), searchThread?.stop()]);

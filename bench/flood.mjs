@@ -101,7 +101,7 @@ function folderSize(folder) {
 }
 
 /** The old-space limit of the second server the made-up values are sent to. */
-const HELD_HEAP_MIB = 192;
+const HELD_HEAP_MIB = 256;
 
 /**
  * Two rounds of MADE_UP made-up URLs to `server`: the first makes every kind of answer once (Next

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
-# `npm run bench -- reads` (or profile, weight, limits, flood, search, newsletter, build, render, build-profile,
+# `npm run bench -- reads` (or profile, weight, limits, flood, load, search, newsletter, build, render, build-profile,
 # build-memory, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
@@ -37,6 +37,8 @@ parts (default: all of them, in this order)
   newsletter
             one send to 10,000 subscribers through a local SMTP server: time, server memory,
             store bytes per recipient, cached-read p99 during the send; a kill -9 half-way
+  load      a cached read's p50/p99 idle and while 64 MCP clients on their own loopback addresses,
+            then 300 connections on the worst accepted search, loop for 20 s each
   publish   delay from a scheduled post's time to its being on every output (p50, max over
             --scheduled posts) and the CPU each publish costs lectern's server, at --publish-sizes
             posts (default 1000,10000); cached reads timed before and between
@@ -79,12 +81,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | flood | search | build | render | build-profile | build-memory | newsletter | publish | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits flood search newsletter build render build-profile build-memory publish) ;;
+    reads | profile | weight | limits | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits flood load search newsletter build render build-profile build-memory publish) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood search newsletter build render build-profile build-memory publish)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood load search newsletter build render build-profile build-memory publish)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -118,6 +120,7 @@ for part in "${parts[@]}"; do
     weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
     flood) timeout 20m node --import tsx bench/flood.mjs "${options[@]}" || status=$? ;;
+    load) timeout 20m node bench/load.mjs "${options[@]}" || status=$? ;;
     search) timeout 60m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
     newsletter) timeout 30m node --import tsx bench/newsletter.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).

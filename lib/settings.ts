@@ -76,6 +76,14 @@ const envSchema = z.object({
   HOSTNAME: z.string().default('0.0.0.0'),
   /** On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. */
   SHUTDOWN_GRACE_MS: whole('milliseconds').positive('must be more than 0').max(600_000, 'must be at most 600000').default(10_000),
+  /** How long a client may take to send a request's headers before its connection is closed (README, "Slow and idle clients"). */
+  HEADERS_TIMEOUT_MS: whole('milliseconds').min(1000, 'must be at least 1000').max(600_000, 'must be at most 600000').default(10_000),
+  /** How long a client may take to send a whole request (headers and body) before its connection is closed. */
+  REQUEST_TIMEOUT_MS: whole('milliseconds').min(1000, 'must be at least 1000').max(600_000, 'must be at most 600000').default(30_000),
+  /** How long an idle kept-alive connection stays open waiting for the client's next request. */
+  KEEP_ALIVE_TIMEOUT_MS: whole('milliseconds').min(1000, 'must be at least 1000').max(600_000, 'must be at most 600000').default(5_000),
+  /** Connections open at once at most; past it a new one is closed at once. */
+  MAX_CONNECTIONS: whole('connections').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(4_096),
   /** Proxy hops in front whose X-Forwarded-For / X-Forwarded-Proto entries are believed. */
   TRUST_PROXY: z.coerce.number({ error: hops }).int(hops).min(0, hops).default(0),
   /** A request header the platform's edge overwrites with the client's address, lower-cased. */
@@ -201,6 +209,17 @@ export type Settings = {
     shutdownGraceMs: number;
     /** Generate the posts the build left, in the background after start (PREWARM). */
     prewarm: boolean;
+    /** What a connection may cost the server: see ConnectionLimits (lib/server/shutdown.ts). */
+    connections: {
+      /** HEADERS_TIMEOUT_MS */
+      headersTimeoutMs: number;
+      /** REQUEST_TIMEOUT_MS (at least headersTimeoutMs) */
+      requestTimeoutMs: number;
+      /** KEEP_ALIVE_TIMEOUT_MS */
+      keepAliveTimeoutMs: number;
+      /** MAX_CONNECTIONS */
+      max: number;
+    };
   };
   /** How the site is deployed: what the operator declares about the network in front of it, and whether it runs on a platform host. */
   deployment: {
@@ -298,7 +317,18 @@ function grouped(env: Env): Settings {
       time: env.LECTERN_BUILD_TIME ?? Date.now(),
       rendererVersion: env.LECTERN_RENDERER_VERSION,
     },
-    server: { port: env.PORT, hostname: env.HOSTNAME, shutdownGraceMs: env.SHUTDOWN_GRACE_MS, prewarm: env.PREWARM },
+    server: {
+      port: env.PORT,
+      hostname: env.HOSTNAME,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+      prewarm: env.PREWARM,
+      connections: {
+        headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+        max: env.MAX_CONNECTIONS,
+      },
+    },
     deployment: { trustProxy: env.TRUST_PROXY, clientIpHeader: env.CLIENT_IP_HEADER, platform: env.PLATFORM_MODE },
     publishing: { cronSecret: env.CRON_SECRET, clockOffsetMs: env.LECTERN_CLOCK_OFFSET_MS },
     store: { dataDir },
@@ -345,6 +375,8 @@ export function parseSettings(source: EnvSource): Settings {
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   if (Boolean(given.UPSTASH_REDIS_REST_URL) !== Boolean(given.UPSTASH_REDIS_REST_TOKEN))
     problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
+  if (parsed.success && parsed.data.REQUEST_TIMEOUT_MS < parsed.data.HEADERS_TIMEOUT_MS)
+    problems.push('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the headers are part of the request)');
   if (problems.length > 0 || !parsed.success) throw new InvalidEnvironmentError(problems);
   return grouped(parsed.data);
 }

@@ -1,10 +1,11 @@
+import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
 import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
 export function POST(request: Request) {
-  return handleMcpPost(request, services().limiter);
+  return handleMcpPost(request, services().limiter, mcpExchange);
 }
 
 export const OPTIONS = mcpOptions;

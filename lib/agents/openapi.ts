@@ -205,7 +205,7 @@ function mcp() {
   return {
     post: {
       summary: `Model Context Protocol server (Streamable HTTP, stateless, JSON responses). Read-only tools: ${MCP_TOOLS.join(', ')}; resources: llms.txt and pricing.md.`,
-      description: `Rate limited per client IP address, as a flood guard only (every call reads): ${requests} requests per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts. One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
+      description: `Rate limited per client IP address (an IPv6 client by its /64): a budget of ${requests} units per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts, priced by its work: 1 for initialize, tools/list, a resource or any message that reads one small thing; 2 for a post (fetch, get_post); a list 1 plus 1 per 10 posts asked; a search 1 plus 1 per 5 results asked (a 50-result search_posts costs 11). One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { type: 'object', description: `One JSON-RPC 2.0 message, at most ${MCP_BODY_LIMIT / 1024} KiB.` } } },
@@ -224,6 +224,11 @@ function mcp() {
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
         '500': problemStatus("The site runs without lectern's server (`next start`), so no client address is known. Run it with `npm start`."),
+        '503': {
+          description: 'Too many MCP calls at once on this instance (problem type overloaded): nothing was done; try again after Retry-After.',
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
       },
     },
     options: { summary: 'The methods /mcp answers.', responses: { '204': { description: 'No body.', headers: allow } } },

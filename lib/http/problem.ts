@@ -21,6 +21,7 @@ export const problemTypes = {
   'not-implemented': { status: 501, title: 'Not available yet' },
   'bad-gateway': { status: 502, title: 'Upstream service failed' },
   'service-unavailable': { status: 503, title: 'Service not configured' },
+  overloaded: { status: 503, title: 'Too busy; try again shortly' },
   'cancellation-pending': { status: 503, title: 'Cancellation pending' },
 } as const;
 export type ProblemType = keyof typeof problemTypes;

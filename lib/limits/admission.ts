@@ -23,12 +23,13 @@ let warnedNoClientAddress = false;
 
 /**
  * The first two steps of every limited route (the write routes and MCP): the client address
- * (lib/http/client-ip.ts), then the limit (every request counts). With no address that can be
+ * (lib/http/client-ip.ts), then the limit (every request counts, `cost` times when it is priced by
+ * its work: an MCP call). With no address that can be
  * believed (no lectern server in front, and nothing declared for the platform) a shared or
  * client-chosen limit key would be no limit at all, so nothing is done; that is logged once
  * per process.
  */
-export async function admit(request: Request, route: LimitedRoute, limiter: Limiter, deployment: Settings['deployment']): Promise<Admission> {
+export async function admit(request: Request, route: LimitedRoute, limiter: Limiter, deployment: Settings['deployment'], cost = 1): Promise<Admission> {
   const address = clientAddress(request.headers, deployment);
   if (!address) {
     if (!warnedNoClientAddress) {
@@ -48,7 +49,7 @@ export async function admit(request: Request, route: LimitedRoute, limiter: Limi
     };
   }
   const client = limitKey(address, routeLimits[route].ipv6Prefix);
-  const decision = await limiter.check(route, client);
+  const decision = await limiter.check(route, client, cost);
   const headers = rateLimitHeaders(route, decision);
   if (decision.allowed) return { ok: true, client, headers };
   const wait = decision.retryAfterSeconds;

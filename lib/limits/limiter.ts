@@ -16,7 +16,8 @@ export type LimitDecision = {
 
 export type Limiter = {
   readonly name: string;
-  check(route: LimitedRoute, client: string): Promise<LimitDecision>;
+  /** Counts a request of `cost` (1 unless priced; at most the route's limit) against the client's budget, if it fits. */
+  check(route: LimitedRoute, client: string, cost?: number): Promise<LimitDecision>;
 };
 
 /** Window of a route in ms; tests may scale every window down, never edit the table. */
@@ -52,20 +53,22 @@ export function slidingWindowLimiter(name: string, counter: WindowCounter, optio
   const clock = options.clock ?? Date.now;
   return {
     name,
-    async check(route, client) {
+    async check(route, client, cost = 1) {
       const window = windowMs(route, options.windowScale);
       const limit = routeLimits[route].requests;
+      const price = Math.min(limit, Math.max(1, Math.ceil(cost)));
       const now = clock();
       const index = Math.floor(now / window);
       const key = (windowIndex: number) => `lectern:limit:${route}:${client}:${windowIndex}`;
-      const { allowed, current, previous } = await counter({ currentKey: key(index), previousKey: key(index - 1), limit, now, windowMs: window });
+      const { allowed, current, previous } = await counter({ currentKey: key(index), previousKey: key(index - 1), limit, now, windowMs: window, cost: price });
       const resetSeconds = Math.max(1, Math.ceil(((index + 1) * window - now) / 1000));
       const windowSeconds = window / 1000;
       if (allowed) {
         const remaining = Math.max(0, limit - (current + weightedPrevious(now, window, previous)));
         return { allowed: true, limit, remaining, windowSeconds, resetSeconds, retryAfterSeconds: 0 };
       }
-      const retryAfterSeconds = Math.max(1, Math.ceil((nextAllowedAt(now, window, limit, current, previous) - now) / 1000));
+      // A request of `price` passes once `price - 1` more would: as one of 1 under a limit that much lower.
+      const retryAfterSeconds = Math.max(1, Math.ceil((nextAllowedAt(now, window, limit - price + 1, current, previous) - now) / 1000));
       return { allowed: false, limit, remaining: 0, windowSeconds, resetSeconds: Math.max(resetSeconds, retryAfterSeconds), retryAfterSeconds };
     },
   };
@@ -85,9 +88,9 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Pick<Cons
   let outage = false;
   return {
     name: `${primary.name} (memory when unavailable)`,
-    async check(route, client) {
+    async check(route, client, cost) {
       try {
-        const decision = await primary.check(route, client);
+        const decision = await primary.check(route, client, cost);
         if (outage) {
           outage = false;
           log.info(`rate limiter: ${primary.name} is back; limits are shared again`);
@@ -98,7 +101,7 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Pick<Cons
           outage = true;
           log.warn(`rate limiter: ${primary.name} unavailable (${describeError(error)}); deciding in memory until it is back`);
         }
-        return fallback.check(route, client);
+        return fallback.check(route, client, cost);
       }
     },
   };

@@ -1,4 +1,4 @@
-import { FORM_BODY_LIMIT, mcpRoute, paymentsWebhookRoute, writeRouteAddresses, type Ipv6Prefix, type WriteRoute } from '../routes/manifest';
+import { FORM_BODY_LIMIT, mcpRoute, paymentsWebhookRoute, publishRoute, writeRouteAddresses, type Ipv6Prefix, type WriteRoute } from '../routes/manifest';
 
 export type RouteLimit = {
   path: string;
@@ -22,6 +22,7 @@ export type { WriteRoute };
 /** Routes that change nothing yet are limited like the write routes (lib/routes/manifest.ts says why). */
 export const otherRouteLimits = {
   mcp: { path: mcpRoute.path, ...mcpRoute.limit },
+  publish: { path: publishRoute.path, ...publishRoute.limit },
 } as const;
 
 /** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */

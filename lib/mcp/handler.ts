@@ -1,13 +1,12 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { readBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
 import { admit } from '../limits/admission';
 import { MCP_BODY_LIMIT } from '../routes/manifest';
 import type { Limiter } from '../limits';
-import { platformHeadersOf } from '../write-routes/handler';
+import { platformHeadersOf } from '../server/platform-headers';
 import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
-import { createMcpServer } from './server';
+import { mcpCost } from './cost';
 import { settings } from '../settings';
 
 /**
@@ -38,27 +37,29 @@ function parsed(bytes: Uint8Array): unknown {
   }
 }
 
+/** How an exchange is run: in place (`mcpExchange`), or by lectern's server in its worker thread. */
+export type McpExchange = (request: Request, bytes: Uint8Array, message: unknown) => Promise<Response>;
+
 /**
- * POST /mcp: the client address and the per-IP limit (as the write routes,
- * every call counts), the Origin check, the body (at most MCP_BODY_LIMIT, one
- * message: a JSON-RPC batch is refused, so each call is counted once and does
- * one call's work), then one stateless MCP exchange answered as JSON (no
- * session, no stream left open). The route hands it the process's limiter.
+ * POST /mcp: the body (at most MCP_BODY_LIMIT, one message: a JSON-RPC batch is refused, so each
+ * call is counted once and does one call's work), then the client address and the per-IP limit
+ * (as the write routes, every call counts, priced by its work: `mcpCost`), the Origin check, then
+ * one stateless MCP exchange (`exchange`: ./exchange.ts in place, or lectern's server's thread).
+ * The route hands it the process's limiter.
  */
-export async function handleMcpPost(request: Request, limiter: Limiter): Promise<Response> {
-  const admission = await admit(request, 'mcp', limiter, settings().deployment);
+export async function handleMcpPost(request: Request, limiter: Limiter, exchange: McpExchange): Promise<Response> {
+  const bytes = await readBody(request, MCP_BODY_LIMIT);
+  const message = bytes === 'too-large' ? undefined : parsed(bytes);
+  const admission = await admit(request, 'mcp', limiter, settings().deployment, Array.isArray(message) ? 1 : mcpCost(message));
   const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json') };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });
   if (foreignOrigin(request)) return problem('forbidden-origin', `${MCP_PATH} does not answer web pages of other origins.`, { headers, cache: 'write' });
-
-  const bytes = await readBody(request, MCP_BODY_LIMIT);
   if (bytes === 'too-large')
     return problem('payload-too-large', `An MCP message may be at most ${MCP_BODY_LIMIT / 1024} KiB.`, {
       headers: { ...headers, Connection: 'close' },
       cache: 'write',
     });
-  const message = parsed(bytes);
   if (Array.isArray(message))
     return jsonRpcError(
       400,
@@ -66,23 +67,10 @@ export async function handleMcpPost(request: Request, limiter: Limiter): Promise
       'Invalid Request: batches are not accepted; send one JSON-RPC message per POST (MCP 2025-06-18 and later have no batches).',
       headers,
     );
-
-  const server = createMcpServer();
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: MCP_BODY_LIMIT,
-  });
-  try {
-    await server.connect(transport);
-    const body = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes as BodyInit });
-    const response = await transport.handleRequest(body, message === undefined ? undefined : { parsedBody: message });
-    const merged = new Headers(response.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
-  } finally {
-    await server.close();
-  }
+  const response = await exchange(request, bytes, message);
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
 /** OPTIONS: the methods /mcp answers, and nothing else. */

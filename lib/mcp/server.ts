@@ -7,12 +7,8 @@ import { blogList, blogListSchema } from '../feeds/blog-json';
 import { llmsTxt } from '../agents/llms';
 import { MCP_SERVER_VERSION } from '../agents/mcp-names';
 import { pricingMarkdown } from '../feeds/pricing-md';
+import { CONNECTOR_SEARCH_LIMIT, LIST_DEFAULT, LIST_MAX } from './cost';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchPublishedPosts, searchResultsSchema, searchTextSchema } from '../search/site';
-
-const LIST_DEFAULT = 10;
-const LIST_MAX = 50;
-/** How many results `search` gives: a connector reads the few best and fetches them. */
-const CONNECTOR_SEARCH_LIMIT = 10;
 
 /** Every tool only reads what the site publishes. */
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

@@ -66,7 +66,14 @@ export type WriteRoute = keyof typeof writeRouteAddresses;
  * 20 calls a second from one address, some five times what a hosted connector's research run
  * makes while many of its users share the vendor's addresses (README, MCP server).
  */
-export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 1200, windowSeconds: 60 }, bodyLimit: MCP_BODY_LIMIT } as const;
+export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 1200, windowSeconds: 60, ipv6Prefix: 64 }, bodyLimit: MCP_BODY_LIMIT } as const;
+
+/**
+ * /api/publish reads no body, but it checks a secret: limited per address like a write route, so a
+ * flood of guessed tokens is refused (429) long before it is many guesses. A cron job calls it once a
+ * minute at most; lectern's own scheduler calls it inside the process and is not counted.
+ */
+export const publishRoute = { name: 'publish', path: '/api/publish', limit: { requests: 30, windowSeconds: minutes(10) } } as const;
 
 /** Stripe's signed webhook: not limited per address (Stripe's own addresses send it), authenticated by its signature. */
 export const paymentsWebhookRoute = { name: 'paymentsWebhook', path: '/api/payments/webhook', bodyLimit: STRIPE_EVENT_BODY_LIMIT } as const;

@@ -5,11 +5,11 @@ import { parseQuery, type ParsedQuery } from '../http/query';
 import { nodeEnv } from '../settings';
 import { shared } from '../process-shared';
 import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, type SearchHit, type SearchIndex } from './index';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './limits';
 import { queryWords } from './text';
 
 export const SEARCH_QUERY_MAX_LENGTH = 200;
-export const SEARCH_LIMIT_DEFAULT = 10;
-export const SEARCH_LIMIT_MAX = 50;
+export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX };
 /** Different words a query may search for: common English words and repeats are not counted. */
 export const SEARCH_WORDS_MAX = SEARCH_BOUNDS.words;
 

@@ -7,6 +7,8 @@ import { recordClientIp } from '../http/client-ip';
 import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
+import type { MadeUpReads } from './made-up';
+import type { OwnPosts } from './mcp-posts';
 import { createReadCache, type OwnReads } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
 import { passThrough, requestIsHttps, type SecurityOptions } from './security';
@@ -66,6 +68,10 @@ export type HandlerOptions = {
   stopping?: () => boolean;
   /** Reads answered without Next (the search: ./search-thread.ts), sent as the read cache sends a rendered one. */
   own?: OwnReads;
+  /** Posts answered without Next (MCP: ./mcp-posts.ts), with the client address recorded as for Next. */
+  posts?: OwnPosts;
+  /** Made-up values under a dynamic segment, answered without Next or from one shared answer (./made-up.ts). */
+  madeUp?: MadeUpReads;
 };
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
@@ -102,6 +108,7 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     csp: security.csp,
     isHttps: (req) => requestIsHttps(req, security),
     own: options.own,
+    madeUp: options.madeUp,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
   const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({
@@ -140,6 +147,19 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
       passThrough(req, res, factsOf(req));
       sendContentError(req, res, contentError);
       return;
+    }
+    if (req.method === 'POST' && options.posts) {
+      recordClientIp(req.headers, req.socket.remoteAddress);
+      const answer = options.posts(req, pathname);
+      if (answer) {
+        answer
+          .then((response) => sendOwn(req, res, response, factsOf(req)))
+          .catch((error: unknown) => {
+            console.error('request failed', error);
+            res.destroy();
+          });
+        return;
+      }
     }
     if (readCache.handle(req, res, renderWithClientIp)) return;
     passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));

@@ -1,3 +1,4 @@
+import { settings } from '../settings';
 import { cameOverHttps, contentSecurityPolicy, documentPolicy, isHtml, securityHeaders } from '../http/security-headers';
 
 /**
@@ -49,4 +50,18 @@ export function platformHeaders(
 ): Record<string, string> {
   const type = servesHtml(options.pathname, options.markdown) ? 'text/html' : options.markdown ? 'text/markdown' : 'application/octet-stream';
   return platformHeadersFor(type, options);
+}
+
+/**
+ * Without lectern's server (PLATFORM_MODE), the security headers it would add;
+ * proxy.ts does not see the write routes (nor /mcp), whose bodies they read themselves.
+ */
+export function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
+  const { deployment, site } = settings();
+  if (!deployment.platform) return {};
+  return platformHeadersFor(contentType, {
+    siteUrl: site.url,
+    trustProxy: deployment.trustProxy,
+    forwardedProto: request.headers.get('x-forwarded-proto'),
+  });
 }

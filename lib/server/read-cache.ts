@@ -5,6 +5,7 @@ import { captureResponse } from './capture';
 import { CONDITIONAL_HEADERS, isNotModified, preconditionHolds } from './conditional-get';
 import { codingFor, compressedCopies, copyOf, strongEtag, triesCompression } from './encodings';
 import { createReadStore, DEFAULT_MAX_BYTES, isShareable, type Entry, type HeadKey, type ReadStore } from './read-store';
+import type { MadeUpAnswer, MadeUpReads } from './made-up';
 import { headerValue, NEXT_ROUTER_HEADERS, responseHead, type RequestFacts } from './response-headers';
 
 /**
@@ -69,12 +70,17 @@ export type ReadCacheOptions = {
    * sent as a rendered one is (validators, HEAD, head); if it fails, the read is rendered.
    */
   own?: OwnReads;
+  /**
+   * Made-up values under a dynamic segment (./made-up.ts): answered without Next, or from the one
+   * rendered answer they share, kept until `clear` (never one entry per value).
+   */
+  madeUp?: MadeUpReads;
 };
 
 /** The response for a read lectern answers itself, by path (canonical spelling) and query string (with its `?`, or empty). */
 export type OwnReads = (path: string, query: string) => Promise<Response> | undefined;
 
-type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own'>>;
+type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own' | 'madeUp'>>;
 
 /** Where a GET or HEAD is answered from: its key in the cache, the path it is rendered as, and its variant. */
 type Target = { key: string; path: string; query?: string; variant: Variant | undefined };
@@ -196,11 +202,26 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   let rendering = new Map<string, Promise<Entry | undefined>>();
   /** Counts the clears: a render started before the last one is not kept. */
   let generation = 0;
+  /** The rendered answers made-up values share (Next's not-found page, by what the proxy adds to it): a few at most. */
+  const shared = new Map<string, Entry>();
+
+  /** Answers a made-up value from the answer its kind shares, rendered by the first of them. */
+  function answerMadeUp(req: IncomingMessage, res: ServerResponse, render: Render, target: Target, madeUp: MadeUpAnswer): void {
+    const kept = shared.get(madeUp.key);
+    if (kept) return send(req, res, kept, settings);
+    const started = generation;
+    req.url = target.path;
+    renderEntry(req, res, render, target.variant, (entry) => {
+      if (started === generation && entry.status === 404) shared.set(madeUp.key, entry);
+      answer(req, res, entry, settings);
+    });
+  }
 
   return {
     clear() {
       generation++;
       rendering = new Map();
+      shared.clear();
       store?.clear();
     },
     forget(path) {
@@ -225,6 +246,11 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
               pass(req, res, render, settings);
             },
           );
+        return true;
+      }
+      const madeUp = options.madeUp?.(target.path, req.headers.accept);
+      if (madeUp) {
+        answerMadeUp(req, res, render, target, madeUp);
         return true;
       }
       if (target.query !== undefined) {

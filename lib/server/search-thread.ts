@@ -1,33 +1,61 @@
 import { Worker } from 'node:worker_threads';
+import { problem } from '../http/problem';
 import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
 import { settings } from '../settings';
 
 /**
- * lectern's server runs `/api/search` in a worker thread that holds the index (./search-worker.ts):
- * a search costs the event loop a message each way, so reads answered from memory do not queue
- * behind searches. At most SEARCHES_IN_THREAD searches are handed to the thread at once; the
- * others wait here, in order (a search is never refused: reads are not rate limited). A thread
- * that dies is started again, and the searches it held are asked of the new one.
+ * lectern's server runs `/api/search` and the MCP calls (POST /mcp) in a worker thread that holds the
+ * index (./search-worker.ts): a search or a call costs the event loop a message each way, so reads
+ * answered from memory do not queue behind them. At most SEARCHES_IN_THREAD jobs are handed to the
+ * thread at once (MCP_IN_THREAD of them MCP calls); the others wait here, in order, up to a short
+ * queue for each kind (SEARCHES_WAITING, MCP_WAITING): past it a job is refused at once
+ * (ThreadBusyError), and the caller answers 503 with Retry-After. A thread that dies is started
+ * again, and the jobs it held are asked of the new one.
  */
 
-/** Searches handed to the thread at once; more wait in the server's queue. */
+/** Jobs handed to the thread at once; more wait in the server's queue. */
 export const SEARCHES_IN_THREAD = 16;
+/** Of those, MCP calls at most, so searches are never all behind MCP calls. */
+export const MCP_IN_THREAD = 4;
+/** Searches that may wait for the thread; one more is refused. */
+export const SEARCHES_WAITING = 64;
+/** MCP calls that may wait for the thread; one more is refused. */
+export const MCP_WAITING = 64;
+
+/** The thread's queue for a kind of job is full: the caller answers 503 with Retry-After. */
+export class ThreadBusyError extends Error {
+  constructor(readonly kind: JobKind) {
+    super(`the search thread's queue of ${kind === 'search' ? 'searches' : 'MCP calls'} is full`);
+    this.name = 'ThreadBusyError';
+  }
+}
+
+/** An MCP POST as the thread is given it: already admitted, its body read and parsed (lib/mcp/handler.ts). */
+export type McpJob = { url: string; headers: [string, string][]; body: Uint8Array; message: unknown };
+/** The thread's answer to it. */
+export type McpAnswer = { status: number; headers: [string, string][]; body: Uint8Array };
+type JobKind = 'search' | 'mcp';
 
 /** The wait before starting a thread again when the one before it died while building its index. */
 const RESTART_DELAY_MS = 1000;
 
-/** What the thread says: ready (its index built: posts in it, milliseconds), or a search's results. */
-export type FromSearchWorker = { ready: true; posts: number; ms: number } | ({ id: number } & SearchAnswer);
-/** What the server asks of the thread: a search, or to start the index of the posts live now (one went live). */
-export type ToSearchWorker = { id: number; query: SearchQuery } | { refresh: true };
+/** What the thread says: ready (its index built: posts in it, milliseconds), a search's results, or an MCP call's answer (or why it failed). */
+export type FromSearchWorker =
+  { ready: true; posts: number; ms: number } | ({ id: number } & SearchAnswer) | { id: number; mcp: McpAnswer } | { id: number; failed: string };
+/** What the server asks of the thread: a search, an MCP call, or to start the index of the posts live now (one went live). */
+export type ToSearchWorker = { id: number; query: SearchQuery } | { id: number; mcp: McpJob } | { refresh: true };
 
 export type SearchThread = {
   /** Resolves once the thread has built its index; rejects if the first thread could not start. */
   ready: Promise<void>;
   /** The results of a search (and the posts' Last-Modified); rejects only after the thread has died on it twice (the caller then answers it another way). */
   search(query: SearchQuery): Promise<SearchAnswer>;
+  /** An MCP call's answer; rejects with ThreadBusyError when MCP_WAITING calls already wait, or as `search` does. */
+  mcp(job: McpJob): Promise<McpAnswer>;
+  /** Whether a job of this kind would be refused now (its queue is full): the caller can refuse it before doing any work. */
+  busy(kind: JobKind): boolean;
   /**
    * A post went live: the thread starts its new index now (in slices, answering from the previous
    * one meanwhile), so the first search after the time finds the post instead of starting that index.
@@ -39,19 +67,26 @@ export type SearchThread = {
   readonly started: number;
 };
 
-type Pending = { id: number; query: SearchQuery; tries: number; resolve: (answer: SearchAnswer) => void; reject: (error: Error) => void };
+type Job = { kind: 'search'; query: SearchQuery } | { kind: 'mcp'; mcp: McpJob };
+type Pending = { id: number; job: Job; tries: number; resolve: (answer: never) => void; reject: (error: Error) => void };
 
 export type SearchThreadOptions = {
   /** The thread's module (./search-worker.ts); tests give one of their own. */
   workerUrl?: URL;
-  /** Searches handed to the thread at once (SEARCHES_IN_THREAD). */
+  /** Jobs handed to the thread at once (SEARCHES_IN_THREAD). */
   inThread?: number;
+  /** MCP calls handed to it at once (MCP_IN_THREAD). */
+  mcpInThread?: number;
+  /** Jobs that may wait, by kind (SEARCHES_WAITING, MCP_WAITING). */
+  waiting?: { search: number; mcp: number };
   log?: Pick<Console, 'info' | 'warn'>;
 };
 
 export function startSearchThread(options: SearchThreadOptions = {}): SearchThread {
   const entry = (options.workerUrl ?? new URL('./search-worker.ts', import.meta.url)).href;
   const inThread = options.inThread ?? SEARCHES_IN_THREAD;
+  const mcpInThread = Math.min(inThread, options.mcpInThread ?? MCP_IN_THREAD);
+  const mayWait = options.waiting ?? { search: SEARCHES_WAITING, mcp: MCP_WAITING };
   const log = options.log ?? console;
   // The thread has this process's settings (its clock offset too, so it judges which posts are live as this thread
   // does) and the same time origin (lib/config.ts) for Last-Modified, also when it is started again later.
@@ -66,13 +101,37 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
 
   const fail = (pending: Pending, message: string) => pending.reject(new Error(message));
 
+  const count = (jobs: Iterable<Pending>, kind: JobKind) => {
+    let found = 0;
+    for (const pending of jobs) if (pending.job.kind === kind) found += 1;
+    return found;
+  };
+
   function pump(): void {
-    while (live && handed.size < inThread && waiting.length > 0) {
-      const pending = waiting.shift() as Pending;
+    let mcpHanded = count(handed.values(), 'mcp');
+    for (let index = 0; live && handed.size < inThread && index < waiting.length;) {
+      const pending = waiting[index]!;
+      if (pending.job.kind === 'mcp' && mcpHanded >= mcpInThread) {
+        index += 1;
+        continue;
+      }
+      waiting.splice(index, 1);
       pending.tries += 1;
       handed.set(pending.id, pending);
-      worker.postMessage({ id: pending.id, query: pending.query } satisfies ToSearchWorker);
+      if (pending.job.kind === 'mcp') {
+        mcpHanded += 1;
+        worker.postMessage({ id: pending.id, mcp: pending.job.mcp } satisfies ToSearchWorker);
+      } else worker.postMessage({ id: pending.id, query: pending.job.query } satisfies ToSearchWorker);
     }
+  }
+
+  function queue<T>(job: Job): Promise<T> {
+    if (stopping) return Promise.reject(new Error('the search thread is stopped'));
+    if (count(waiting, job.kind) >= mayWait[job.kind]) return Promise.reject(new ThreadBusyError(job.kind));
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ id: (nextId += 1), job, tries: 0, resolve: resolve as (answer: never) => void, reject });
+      pump();
+    });
   }
 
   let markReady: () => void;
@@ -98,7 +157,9 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
       const pending = handed.get(message.id);
       if (!pending) return;
       handed.delete(message.id);
-      pending.resolve({ results: message.results, lastModified: message.lastModified });
+      if ('failed' in message) pending.reject(new Error(message.failed));
+      else if ('mcp' in message) (pending.resolve as (answer: McpAnswer) => void)(message.mcp);
+      else (pending.resolve as (answer: SearchAnswer) => void)({ results: message.results, lastModified: message.lastModified });
       pump();
     });
     thread.on('error', (error) => log.warn(`search thread failed: ${error.message}`));
@@ -130,11 +191,13 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
       return started;
     },
     search(query) {
-      if (stopping) return Promise.reject(new Error('the search thread is stopped'));
-      return new Promise((resolve, reject) => {
-        waiting.push({ id: (nextId += 1), query, tries: 0, resolve, reject });
-        pump();
-      });
+      return queue<SearchAnswer>({ kind: 'search', query });
+    },
+    mcp(job) {
+      return queue<McpAnswer>({ kind: 'mcp', mcp: job });
+    },
+    busy(kind) {
+      return count(waiting, kind) >= mayWait[kind];
     },
     refresh() {
       // A thread not live yet (being started again) builds its index from the posts live when it starts.
@@ -150,7 +213,34 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
   };
 }
 
-/** `/api/search` answered by the read cache with the thread's results (the same response as app/api/search/route.ts). */
-export function searchReads(thread: SearchThread): OwnReads {
-  return (path, query) => (path === '/api/search' ? searchResponse(new URLSearchParams(query), (parsed) => thread.search(parsed)) : undefined);
+/** Whole seconds a refused search or MCP call is asked to wait before it tries again. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+/**
+ * How long a refusal waits before it is sent: a client that tries again at once (as a flood does)
+ * then asks a few times a second instead of as fast as refusals can be written, so the refusals do
+ * not take the thread that answers reads. Waiting costs a timer, no work.
+ */
+export const BUSY_ANSWER_DELAY_MS = 500;
+
+/** The 503 (problem+json, `overloaded`, Retry-After) for a job the thread's queue had no room for, sent after BUSY_ANSWER_DELAY_MS. */
+export function busyResponse(what: string, delayMs = BUSY_ANSWER_DELAY_MS): Promise<Response> {
+  const refusal = () =>
+    problem('overloaded', `Too many ${what} at once; try again in ${BUSY_RETRY_AFTER_SECONDS} second${BUSY_RETRY_AFTER_SECONDS === 1 ? '' : 's'}.`, {
+      cache: 'live',
+      headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+    });
+  return new Promise((resolve) => setTimeout(() => resolve(refusal()), delayMs));
+}
+
+/**
+ * `/api/search` answered by the read cache with the thread's results (the same response as
+ * app/api/search/route.ts); past the thread's queue, a 503 (`busyResponse`).
+ */
+export function searchReads(thread: SearchThread, busyDelayMs?: number): OwnReads {
+  return (path, query) =>
+    path === '/api/search'
+      ? searchResponse(new URLSearchParams(query), (parsed) => thread.search(parsed)).catch((error: unknown) =>
+          error instanceof ThreadBusyError ? busyResponse('searches', busyDelayMs) : Promise.reject(error),
+        )
+      : undefined;
 }

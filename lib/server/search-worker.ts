@@ -1,8 +1,10 @@
 import { parentPort } from 'node:worker_threads';
 import { publishedPosts } from '../content';
+import { describeError } from '../log';
+import { mcpExchange } from '../mcp/exchange';
 import { searchHere } from '../search/response';
 import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
-import type { FromSearchWorker, ToSearchWorker } from './search-thread';
+import type { FromSearchWorker, McpJob, ToSearchWorker } from './search-thread';
 
 /**
  * The search thread of lectern's server (./search-thread.ts): it holds the index and runs each
@@ -19,8 +21,20 @@ const send = (message: FromSearchWorker) => port.postMessage(message);
 // the thread's build in a line of its own; `search index of … built` stays the line of the app's index.
 const started = performance.now();
 prepareSearchIndex(() => undefined);
+/** One MCP call (lib/mcp/exchange.ts), its answer's body handed over without a copy. */
+async function answerMcp(id: number, job: McpJob): Promise<void> {
+  try {
+    const response = await mcpExchange(new Request(job.url, { method: 'POST', headers: job.headers }), job.body, job.message);
+    const body = new Uint8Array(await response.arrayBuffer());
+    port!.postMessage({ id, mcp: { status: response.status, headers: [...response.headers], body } } satisfies FromSearchWorker, [body.buffer]);
+  } catch (error) {
+    send({ id, failed: `the MCP call failed: ${describeError(error)}` });
+  }
+}
+
 port.on('message', (message: ToSearchWorker) => {
   if ('refresh' in message) refreshSearchIndex();
+  else if ('mcp' in message) void answerMcp(message.id, message.mcp);
   else send({ id: message.id, ...searchHere(message.query) });
 });
 send({ ready: true, posts: publishedPosts().length, ms: Math.round(performance.now() - started) });

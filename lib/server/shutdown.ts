@@ -2,6 +2,22 @@ import { createServer, type RequestListener, type Server, type ServerResponse } 
 import net, { type Socket } from 'node:net';
 import { describeError } from '../log';
 
+/**
+ * What one connection may cost the server (README, "Slow and idle clients"): a client that trickles
+ * its headers or its body, or keeps a connection idle, holds a socket and a file descriptor, so each
+ * is closed after a bound of seconds; past `max` connections a new one is closed at once.
+ */
+export type ConnectionLimits = { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; max: number };
+
+/**
+ * How often Node checks the headers and request timeouts (its `connectionsCheckingInterval`, 30 s
+ * by default, so a slow client was closed up to 30 s late): a quarter of the headers timeout, at
+ * most a second.
+ */
+export function checkingIntervalMs(limits: Pick<ConnectionLimits, 'headersTimeoutMs'>): number {
+  return Math.min(1000, Math.max(100, Math.floor(limits.headersTimeoutMs / 4)));
+}
+
 export type Shutdown = {
   /** The HTTP server it stops, made here (see below), listening on nothing yet. */
   readonly server: Server;
@@ -26,7 +42,13 @@ export type Shutdown = {
  */
 export function gracefulShutdown(
   handler: RequestListener,
-  options: { graceMs: number; stopServices: () => Promise<void>; quiesce?: () => void; log?: Pick<Console, 'info' | 'warn'> },
+  options: {
+    graceMs: number;
+    stopServices: () => Promise<void>;
+    quiesce?: () => void;
+    connections?: ConnectionLimits;
+    log?: Pick<Console, 'info' | 'warn'>;
+  },
 ): Shutdown {
   const log = options.log ?? console;
   let begun: Promise<void> | undefined;
@@ -34,11 +56,25 @@ export function gracefulShutdown(
   // arriving on an open connection afterwards. Kept per connection (its latest response), not per
   // request: a listener and a set entry per response would be work on every cached read.
   const latest = new Map<Socket, ServerResponse>();
-  const server = createServer((req, res) => {
+  const limits = options.connections;
+  const timeouts = limits && {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: checkingIntervalMs(limits),
+  };
+  const server = createServer({ ...timeouts }, (req, res) => {
     if (begun) res.shouldKeepAlive = false;
     else latest.set(req.socket, res);
     handler(req, res);
   });
+  if (limits) {
+    server.maxConnections = limits.max;
+    // Set on the server too: the options of createServer take some of them only from Node 18.x on.
+    server.headersTimeout = limits.headersTimeoutMs;
+    server.requestTimeout = limits.requestTimeoutMs;
+    server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  }
   server.on('connection', (socket: Socket) => socket.once('close', () => latest.delete(socket)));
 
   function within<T>(work: Promise<T>): Promise<T | 'late'> {

@@ -6,7 +6,7 @@ import { admit, rateLimitHeaders } from '../limits/admission';
 import type { WriteRoute } from '../limits/table';
 import { describeError } from '../log';
 import { FORM_BODY_LIMIT } from '../routes/manifest';
-import { platformHeadersFor } from '../server/platform-headers';
+import { platformHeadersOf } from '../server/platform-headers';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
 import type { WriteResult, WriteRouteDefinition, WriteServices } from './route';
@@ -50,20 +50,6 @@ function answerFacts(request: Request, headers: Record<string, string>): AnswerF
 }
 
 const respond = (request: Request, result: WriteResult, headers: Record<string, string>) => shapeAnswer(result, answerFacts(request, headers));
-
-/**
- * Without lectern's server (PLATFORM_MODE), the security headers it would add;
- * proxy.ts does not see the write routes (nor /mcp), whose bodies they read themselves.
- */
-export function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
-  const { deployment, site } = settings();
-  if (!deployment.platform) return {};
-  return platformHeadersFor(contentType, {
-    siteUrl: site.url,
-    trustProxy: deployment.trustProxy,
-    forwardedProto: request.headers.get('x-forwarded-proto'),
-  });
-}
 
 /**
  * The handlers of one write route, its file under app/api/ being this one call.

@@ -24,7 +24,13 @@ describe('parseSettings', () => {
     expect(defaults).toEqual({
       site: { url: 'http://localhost:3000', contentDir: path.resolve('content'), postsPerPage: 20 },
       build: { running: false, workers: undefined, prerenderPosts: 100, distDir: '.next', time: expect.any(Number), rendererVersion: undefined },
-      server: { port: 3000, hostname: '0.0.0.0', shutdownGraceMs: 10_000, prewarm: true },
+      server: {
+        port: 3000,
+        hostname: '0.0.0.0',
+        shutdownGraceMs: 10_000,
+        prewarm: true,
+        connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, max: 4_096 },
+      },
       deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false },
       publishing: { cronSecret: undefined, clockOffsetMs: 0 },
       store: { dataDir: path.resolve('.data') },
@@ -135,6 +141,15 @@ describe('parseSettings', () => {
     expect(() => parseSettings({ TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY: must be a whole number/);
     expect(() => parseSettings({ MAIL_RETENTION_DAYS: '3651' })).toThrow(/MAIL_RETENTION_DAYS: must be at most 3650/);
     expect(() => parseSettings({ UPSTASH_REDIS_REST_TOKEN: 'token' })).toThrow(/must be set together/);
+  });
+
+  it('takes the connection limits, and refuses a request timeout shorter than the headers timeout', () => {
+    const given = parseSettings({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '3000', MAX_CONNECTIONS: '50' });
+    expect(given.server.connections).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 3000, max: 50 });
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }).problems).toEqual([
+      'REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the headers are part of the request)',
+    ]);
+    expect(() => parseSettings({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS: must be at least 1/);
   });
 
   it("refuses a client address header that is lectern's own, and an IndexNow key a URL path would need escaped", () => {

@@ -24,6 +24,19 @@ describe('admit', () => {
     expect((await admit(fromAddress('203.0.113.10'), 'subscribe', limiter, behindOneProxy)).ok).toBe(true);
   });
 
+  it('counts an MCP client by its IPv6 /64: one host of a /64 spends its budget, the next /64 of the same /56 has its own', async () => {
+    const limiter = memoryLimiter({ windowScale: 1 });
+    const mcp = (address: string, cost: number) => admit(fromAddress(address), 'mcp', limiter, behindOneProxy, cost);
+    expect((await mcp('2001:db8:1:100::1', 1200)).ok).toBe(true);
+    // Another address of the same /64 (another host behind the same line's network) shares it.
+    expect((await mcp('2001:db8:1:100:ffff::2', 1)).ok).toBe(false);
+    // The next /64 (same /56, same /48) has a budget of its own.
+    expect((await mcp('2001:db8:1:101::1', 1)).ok).toBe(true);
+    // The forms still count the /56: 2001:db8:1:100::/56 holds both.
+    for (let i = 0; i < writeRouteLimits.subscribe.requests; i++) await admit(fromAddress('2001:db8:1:100::1'), 'subscribe', limiter, behindOneProxy);
+    expect((await admit(fromAddress('2001:db8:1:1ff::9'), 'subscribe', limiter, behindOneProxy)).ok).toBe(false);
+  });
+
   it('refuses everything, and says how to fix it once, when no client address can be believed', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const limiter = { name: 'never', check: vi.fn() };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLimiter, type Limiter } from '@/lib/limits/limiter';
 import { redisServerLimiter, upstashLimiter } from '@/lib/limits';
-import { writeRouteLimits } from '@/lib/limits/table';
+import { otherRouteLimits, writeRouteLimits } from '@/lib/limits/table';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
 
@@ -50,6 +50,21 @@ describe.each(backends)('the $name limiter', ({ create }) => {
   afterAll(async () => {
     await limiter.close?.();
     await short.close?.();
+  });
+
+  it('counts a priced request its whole cost: the MCP budget holds 1,200 units, so 109 calls of 11 and then only ones that fit', async () => {
+    const client = clientId();
+    const limit = otherRouteLimits.mcp.requests;
+    const decisions = await Promise.all(Array.from({ length: 120 }, () => limiter.check('mcp', client, 11)));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(Math.floor(limit / 11));
+    const refused = await limiter.check('mcp', client, 11);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // 1,199 units are spent: a call of 1 still fits, one of 2 does not.
+    expect((await limiter.check('mcp', client, 2)).allowed).toBe(false);
+    const last = await limiter.check('mcp', client, 1);
+    expect(last).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.check('mcp', client, 1)).allowed).toBe(false);
   });
 
   it('lets exactly N of 40 concurrent requests through, then refuses the next', async () => {

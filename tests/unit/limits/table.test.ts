@@ -19,9 +19,14 @@ describe('the limits table', () => {
     });
   });
 
-  it('limits the MCP endpoint beside them, and nothing else', () => {
-    expect(routeLimits).toEqual({ ...writeRouteLimits, mcp: { path: '/mcp', requests: 1200, windowSeconds: 60 } });
+  it('limits the MCP endpoint (an IPv6 client by its /64) and /api/publish beside them, and nothing else', () => {
+    expect(routeLimits).toEqual({
+      ...writeRouteLimits,
+      mcp: { path: '/mcp', requests: 1200, windowSeconds: 60, ipv6Prefix: 64 },
+      publish: { path: '/api/publish', requests: 30, windowSeconds: 600 },
+    });
     expect(otherRouteLimits.mcp).toEqual(routeLimits.mcp);
+    expect(otherRouteLimits.publish).toEqual(routeLimits.publish);
   });
 });
 

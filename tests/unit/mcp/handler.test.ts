@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it } from 'vitest';
 import { otherRouteLimits } from '@/lib/limits/table';
+import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
 import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
 import { testServices } from '../../support/services';
@@ -10,7 +11,7 @@ import { freshClient, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
 const { limiter } = testServices().services;
-const mcpPost = (request: Request) => handleMcpPost(request, limiter);
+const mcpPost = (request: Request) => handleMcpPost(request, limiter, mcpExchange);
 const LIMIT = otherRouteLimits.mcp;
 
 const MCP_URL = 'http://localhost:3000/mcp';
@@ -69,6 +70,27 @@ describe('POST /mcp', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await mcpPost(rpc(freshClient()))).status).toBe(200);
+  });
+
+  it('prices each call by its work: 50-result searches spend the budget 11 units each, while tools/list still fits', async () => {
+    const client = freshClient();
+    const search = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_posts', arguments: { query: 'alpha beta gamma', limit: 50 } },
+    });
+    const first = await mcpPost(rpc(client, {}, search));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit')).toMatch(new RegExp(`^"mcp";r=${LIMIT.requests - 11};t=\\d+$`));
+    let answered = 1;
+    while ((await mcpPost(rpc(client, {}, search))).status === 200) answered += 1;
+    // 109 fit in 1,200 units (a few more if the window turned meanwhile).
+    expect(answered).toBeGreaterThanOrEqual(Math.floor(LIMIT.requests / 11));
+    expect(answered).toBeLessThan(Math.floor(LIMIT.requests / 11) + 5);
+    // What is left (under 11 units) still takes a cheap call.
+    const list = await mcpPost(rpc(client, {}, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })));
+    expect(list.status).toBe(200);
   });
 
   it('refuses a JSON-RPC batch before any of its calls runs, and counts it once', async () => {

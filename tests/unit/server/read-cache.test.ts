@@ -258,3 +258,47 @@ describe('the read cache', () => {
     expect(rendered).toHaveLength(201);
   });
 });
+
+describe('made-up values under a dynamic segment', () => {
+  /** /tags/{x} is a page 404 for every x but `real`; /tags/{x}.md a markdown 404 naming its path. */
+  const madeUp: ReadCacheOptions['madeUp'] = (path) => {
+    const match = /^\/tags\/([^/.]+)(\.md)?$/.exec(path);
+    if (!match || match[1] === 'real') return undefined;
+    return match[2] ? { key: 'markdown', body: `Nothing is published at ${path}\n` } : { key: 'page' };
+  };
+  const page = (url: string): Page =>
+    url.endsWith('.md')
+      ? { status: 404, type: 'text/markdown; charset=utf-8', body: `Nothing is published at ${url}\n` }
+      : { status: 404, type: 'text/html; charset=utf-8', cacheControl: 'private, no-cache, no-store', body: '<h1>Not found</h1>' };
+
+  it('renders the first of a kind and answers every later value from that one answer, headers and all', async () => {
+    const { get, rendered } = await serve(page, { madeUp });
+    const answers = [];
+    for (let value = 0; value < 50; value += 1) answers.push(await get(`/tags/made-up-${value}`));
+    expect(rendered).toEqual(['/tags/made-up-0']);
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([404]));
+    expect(new Set(answers.map((answer) => answer.body.toString()))).toEqual(new Set(['<h1>Not found</h1>']));
+    expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
+    expect(answers.at(-1)?.headers['cache-control']).toBe('private, no-cache, no-store');
+  });
+
+  it('gives a markdown 404 the text naming its own path, on the head the first one had, with its own ETag', async () => {
+    const { get, rendered } = await serve(page, { madeUp });
+    const first = await get('/tags/one.md');
+    const second = await get('/tags/two.md');
+    expect(rendered).toEqual(['/tags/one.md']);
+    expect(second.status).toBe(404);
+    expect(second.body.toString()).toBe('Nothing is published at /tags/two.md\n');
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    expect(second.headers['content-length']).toBe(String(second.body.length));
+    expect(second.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it('renders a value that is not made up as before', async () => {
+    const { get, rendered } = await serve((url) => (url === '/tags/real' ? { body: 'real' } : page(url)), { madeUp });
+    expect((await get('/tags/real')).body.toString()).toBe('real');
+    await get('/tags/a');
+    await get('/tags/b');
+    expect(rendered).toEqual(['/tags/real', '/tags/a']);
+  });
+});

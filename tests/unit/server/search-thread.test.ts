@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRequestHandler } from '@/lib/server/handler';
-import { searchReads, startSearchThread, type SearchThread } from '@/lib/server/search-thread';
+import { searchReads, startSearchThread, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
 
 const workerUrl = new URL('../../fixtures/search-thread-worker.ts', import.meta.url);
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -20,11 +20,11 @@ afterEach(async () => {
 });
 
 /** A thread on the test's worker, with files of its own for the worker's markers. */
-async function thread(inThread?: number): Promise<{ thread: SearchThread; dir: string }> {
+async function thread(inThread?: number, waiting?: { search: number; mcp: number }): Promise<{ thread: SearchThread; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-search-thread-'));
   process.env.SEARCH_TEST_MARKER = path.join(dir, 'crashed');
   process.env.SEARCH_TEST_RELEASE = path.join(dir, 'release');
-  const started = startSearchThread({ workerUrl, inThread, log: quiet });
+  const started = startSearchThread({ workerUrl, inThread, waiting, log: quiet });
   threads.push(started);
   await started.ready;
   return { thread: started, dir };
@@ -33,11 +33,43 @@ async function thread(inThread?: number): Promise<{ thread: SearchThread; dir: s
 const search = (running: SearchThread, q: string) => running.search({ q, limit: 10 }).then((answer) => answer.results);
 
 describe("lectern's search thread", () => {
-  it('answers every search, handing the thread at most its cap at once while the others wait (none refused)', async () => {
+  it('answers every search, handing the thread at most its cap at once while the others wait (within the queue)', async () => {
     const { thread: running } = await thread(2);
     const answers = await Promise.all(Array.from({ length: 7 }, () => search(running, 'slow')));
     expect(answers).toHaveLength(7);
     expect(Math.max(...answers.map((answer) => answer.total))).toBe(2);
+  });
+
+  it('refuses a search or an MCP call past its short queue at once, and takes them again once there is room', async () => {
+    const { thread: running, dir } = await thread(1, { search: 1, mcp: 1 });
+    const mcpJob = { url: 'http://localhost/mcp', headers: [], body: new Uint8Array(), message: { jsonrpc: '2.0', id: 1, method: 'ping' } };
+    // One search holds the thread, one waits: the queue of searches is full, the MCP queue is not.
+    const holding = search(running, 'hold');
+    const waiting = search(running, 'slow');
+    expect(running.busy('search')).toBe(true);
+    await expect(search(running, 'slow')).rejects.toBeInstanceOf(ThreadBusyError);
+    expect(running.busy('mcp')).toBe(false);
+    const mcpWaiting = running.mcp(mcpJob);
+    await expect(running.mcp(mcpJob)).rejects.toBeInstanceOf(ThreadBusyError);
+    // The read the server answers for a refused search: a 503 problem with Retry-After, kept by no cache.
+    const refused = await searchReads(running, 0)('/api/search', '?q=slow');
+    expect(refused?.status).toBe(503);
+    expect(refused?.headers.get('retry-after')).toBe('1');
+    expect(refused?.headers.get('cache-control')).toBe('no-store');
+    expect(refused?.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await refused?.json()).toMatchObject({
+      status: 503,
+      title: 'Too busy; try again shortly',
+      type: 'http://localhost:3000/docs/api#problem-overloaded',
+    });
+    // A refused MCP call is not sent to the thread (this test's thread speaks searches only): stopping refuses the waiting one.
+    const stopped = expect(mcpWaiting).rejects.toThrow(/stopped/);
+    fs.writeFileSync(path.join(dir, 'release'), '');
+    expect((await holding).query).toBe('hold');
+    expect((await waiting).query).toBe('slow');
+    expect(running.busy('search')).toBe(false);
+    await running.stop();
+    await stopped;
   });
 
   it('starts another thread when it dies, and the search it held is answered by the new one', async () => {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gracefulShutdown, type Shutdown } from '@/lib/server/shutdown';
+import { until } from '../../support/until';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 const servers: http.Server[] = [];
@@ -127,5 +128,75 @@ describe('gracefulShutdown', () => {
     await new Promise<void>((resolve) => shutdown.server.listen(0, '127.0.0.1', resolve));
     await shutdown.begin();
     expect(warned).toEqual(['lectern: a service failed to stop cleanly: Redis <url> closed the connection']);
+  });
+});
+
+describe('the connection limits of lectern server', () => {
+  const limits = { headersTimeoutMs: 1000, requestTimeoutMs: 2000, keepAliveTimeoutMs: 1000, max: 3 };
+
+  async function limitedServer() {
+    const shutdown = gracefulShutdown((req, res) => res.end('ok'), { graceMs: 1000, stopServices: async () => undefined, connections: limits, log: quiet });
+    servers.push(shutdown.server);
+    await new Promise<void>((resolve) => shutdown.server.listen(0, '127.0.0.1', resolve));
+    const { server } = shutdown;
+    const connections = () => new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count)));
+    return { port: (server.address() as net.AddressInfo).port, connections };
+  }
+
+  /** A socket on `port`, and what it received and when it was closed (ms after it connected). */
+  function open(port: number) {
+    const socket = net.connect(port, '127.0.0.1');
+    const connected = new Promise<number>((resolve) => socket.once('connect', () => resolve(performance.now())));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => socket.once('close', () => void connected.then((at) => resolve(performance.now() - at))));
+    return { socket, connected, closed, received: () => received };
+  }
+
+  it('closes a client that trickles its headers once the headers timeout has passed, answering 408', async () => {
+    const { port } = await limitedServer();
+    const client = open(port);
+    await client.connected;
+    client.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n');
+    // A header line every 200 ms keeps the socket busy, never finishing the headers.
+    const trickle = setInterval(() => client.socket.writable && client.socket.write(`X-Slow-${Date.now()}: 1\r\n`), 200);
+    const closedAfter = await client.closed;
+    clearInterval(trickle);
+    expect(closedAfter).toBeGreaterThanOrEqual(limits.headersTimeoutMs - 50);
+    // Closed within the timeout and one check (a quarter of it), not Node's 60 s + 30 s.
+    expect(closedAfter).toBeLessThan(limits.headersTimeoutMs + 1000);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes an idle kept-alive connection after the keep-alive timeout', async () => {
+    const { port } = await limitedServer();
+    const client = open(port);
+    await client.connected;
+    client.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const closedAfter = await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(client.received()).toContain('Keep-Alive: timeout=1');
+    expect(closedAfter).toBeLessThan(limits.keepAliveTimeoutMs + 1500);
+  });
+
+  it('closes a connection past the cap at once, and takes new ones once others have closed', async () => {
+    const { port, connections } = await limitedServer();
+    const held = Array.from({ length: limits.max }, () => open(port));
+    await Promise.all(held.map((client) => client.connected));
+    // The server has counted them once each has sent a byte it answered.
+    for (const client of held) client.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await until(() => held.every((client) => client.received().includes('ok')), 'the held connections answered');
+    const extra = open(port);
+    await extra.connected;
+    extra.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await extra.closed;
+    expect(extra.received()).toBe('');
+    for (const client of held) client.socket.destroy();
+    await until(async () => (await connections()) < limits.max, 'the held connections closed');
+    const later = open(port);
+    later.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    await later.closed;
+    expect(later.received()).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
