@@ -1,6 +1,6 @@
 // Build: `next build` wall time, CPU time and peak memory for generated content of
 // 100, 1,000 and 10,000 posts, beside Hugo building the same markdown files.
-//   node bench/build.mjs [--sizes=100,1000,10000] [--timeout-minutes=45] [--hugo-runs=3] [--before=REF] [--build-rounds=2]
+//   node bench/build.mjs [--sizes=100,1000,10000] [--timeout-minutes=45] [--hugo-runs=3] [--before=REF] [--build-rounds=2] [--warm=false]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,8 @@ const PART = WORKERS === undefined ? 'build' : 'build-workers';
 // --before=REF: at each size the project at that commit (on its own runtime) builds the same posts
 // cold too, --build-rounds times (default 2, 1 with --rounds=1), alternating with the working tree.
 const BEFORE = options.before;
+// --warm=false: no warm rebuild and no long tail (the cold builds only).
+const WARM = options.warm !== 'false';
 const BUILD_ROUNDS = Math.max(Number(options['build-rounds'] ?? (options.rounds === '1' ? 1 : 2)), 1);
 
 /** The phases Next prints, each with the second its line arrived. */
@@ -168,9 +170,13 @@ async function main() {
       `next ${count}: ${next.ok ? 'ok' : next.timedOut ? 'TIMED OUT' : 'FAILED'} ${next.wallSeconds.toFixed(1)} s wall, ${next.cpuSeconds.toFixed(1)} s CPU, ${(next.peakTreeRssBytes / 2 ** 20).toFixed(0)} MiB peak (tree), ` +
         `compile ${next.compileSeconds?.toFixed(1)} s, types ${next.typescriptSeconds?.toFixed(1)} s, collect ${next.collectSeconds?.toFixed(1)} s, static pages ${next.generateSeconds?.toFixed(1)} s (${next.pages} pages)`,
     );
-    // The author's loop: one post edited, rebuilt with the build cache the cold build left.
+    // Before and after first, so they are kept (saved below) if the rest runs out of time.
+    const beforeAfter = snapshot && next.ok ? await beforeAndAfter(snapshot, contentDir, next) : undefined;
+    if (beforeAfter) save([...sizes, { posts: count, averagePostBytes: generated.averageBytes, next, hugo, beforeAfter, loadAverage: os.loadavg() }]);
+    // The author's loop: one post edited, rebuilt with the build cache the cold build left
+    // (with --before, the working tree's last cold build).
     let warm;
-    if (next.ok) {
+    if (next.ok && WARM) {
       const edited = editOnePost(contentDir);
       log(`next build ${count} posts, warm, after editing ${edited}`);
       warm = { edited, ...(await timedBuild(contentDir, true)) };
@@ -178,24 +184,29 @@ async function main() {
         `next ${count} warm: ${warm.ok ? 'ok' : 'FAILED'} ${warm.wallSeconds.toFixed(1)} s wall, ${warm.cpuSeconds.toFixed(1)} s CPU (cold ${next.wallSeconds.toFixed(1)} s: ${(warm.wallSeconds / next.wallSeconds).toFixed(2)}×)`,
       );
     }
-    const longTail = next.ok && count === SIZES[SIZES.length - 1] ? await firstRequests(contentDir) : undefined;
-    const beforeAfter = snapshot && next.ok ? await beforeAndAfter(snapshot, contentDir, next) : undefined;
+    const longTail = next.ok && WARM && count === SIZES[SIZES.length - 1] ? await firstRequests(contentDir) : undefined;
     sizes.push({ posts: count, averagePostBytes: generated.averageBytes, next, warm, longTail, hugo, beforeAfter, loadAverage: os.loadavg() });
     fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
     fs.rmSync(path.join(hugoDir, 'public'), { recursive: true, force: true });
     // Partial results are worth keeping if a later size runs out of time.
-    saveResult(PART, {
-      settings: {
-        workers: WORKERS ?? 'one per CPU',
-        sizes: SIZES,
-        timeoutMinutes: TIMEOUT_MINUTES,
-        hugoRuns: HUGO_RUNS,
-        cores: os.availableParallelism(),
-        prerenderPosts: process.env.PRERENDER_POSTS ?? 'default',
-      },
-      sizes,
-    });
+    save(sizes);
   }
+}
+
+function save(sizes) {
+  saveResult(PART, {
+    settings: {
+      workers: WORKERS ?? 'one per CPU',
+      sizes: SIZES,
+      timeoutMinutes: TIMEOUT_MINUTES,
+      hugoRuns: HUGO_RUNS,
+      cores: os.availableParallelism(),
+      prerenderPosts: process.env.PRERENDER_POSTS ?? 'default',
+      before: BEFORE,
+      buildRounds: BEFORE ? BUILD_ROUNDS : undefined,
+    },
+    sizes,
+  });
 }
 
 /** The figures of a cold build compared before and after. */

@@ -692,6 +692,8 @@ function goalsBlock(existing) {
     }
   }
   const search = results.search;
+  // Without engine results (--parts=http alone), the engine rows stay as last measured.
+  if (search && !search.runs?.length) out.search = kept.filter((line) => /^\| search (p99|index|worst)/.test(line));
   if (search) {
     const lectern = search.runs.filter((run) => run.engine === 'lectern');
     const worstOf = (run) => run.worst.reduce((high, row) => (row.cpu.p99 > high.cpu.p99 ? row : high));
@@ -842,7 +844,9 @@ function floodBlock() {
 
 function searchBlock() {
   const search = results.search;
-  if (!search) return undefined;
+  // A run of the part over HTTP alone (--parts=http) with no earlier engine results here leaves the
+  // section as it was; its figures are in the goals and the before and after tables.
+  if (!search?.runs?.length) return undefined;
   const s = search.settings;
   const label = { lectern: "lectern's index", minisearch: 'MiniSearch', 'minisearch-topk': 'MiniSearch, top-k cut' };
   const runLabel = (run) => `${label[run.engine]}, ${run.corpus}, ${int(run.posts)}`;
@@ -1036,7 +1040,8 @@ function comparison(part, label, beforeValues, afterValues, { better = 'lower', 
   const worse = better === 'lower' ? change - 1 : 1 / change - 1;
   const noise = Math.max(was.spread ?? 0, now.spread ?? 0);
   const known = was.spread !== undefined || now.spread !== undefined;
-  const pass = Number.isFinite(worse) ? worse <= GOALS.worseShare + noise : undefined;
+  // With one round a side there is no noise to judge by: no verdict.
+  const pass = Number.isFinite(worse) && known ? worse <= GOALS.worseShare + noise : undefined;
   return { part, label, was, now, change, worse, noise: known ? noise : undefined, pass, format, better };
 }
 
