@@ -7,7 +7,7 @@
 // The subscribers and the baseline of published posts are written into the store before the
 // server starts (no 10,000 confirmation mails); each send is started in the store as the server
 // starts one, under a slug of its own, so one build serves both rounds.
-//   node --import tsx bench/newsletter.mjs [--subscribers=10000] [--before=REF] [--newsletter-rounds=3]
+//   node --import tsx bench/newsletter.mjs [--subscribers=10000] [--before=REF] [--newsletter-rounds=3] [--kill=false]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,7 @@ const GOAL = { seconds: 60, growthBytes: 100 * 2 ** 20, bytesPerRecipient: 2048,
 // runtime) and from the working tree, alternating, until each has --newsletter-rounds sends
 // (default 3, 1 with --rounds=1).
 const BEFORE = options.before;
+const KILL = options.kill !== 'false';
 const NEWSLETTER_ROUNDS = Math.max(Number(options['newsletter-rounds'] ?? (options.rounds === '1' ? 1 : 3)), 1);
 
 function treeRss(pid) {
@@ -197,7 +198,7 @@ const sendFigures = (round) => ({
  * from the working tree, alternating, each in a fresh store and a freshly started server; the first
  * send above is the working tree's first round.
  */
-async function beforeAndAfter({ first, distDir, published, smtp, page, mail }) {
+async function beforeAndAfter({ first, distDir, published, smtp, page, mail, onRound }) {
   const snapshot = snapshotRef(BEFORE);
   const built = await ensureSiteBuilt(snapshot);
   const rounds = { after: [sendFigures(first)], before: [] };
@@ -214,6 +215,7 @@ async function beforeAndAfter({ first, distDir, published, smtp, page, mail }) {
       try {
         const result = await measureSend({ server, store, dbFile, smtp, page, mail, slug: `bench-${id}-${round}` });
         rounds[id].push(sendFigures(result));
+        onRound({ ref: snapshot.sha, node: { after: runtimeVersion(runtimeOf(SITE)), before: snapshot.nodeVersion }, rounds });
       } finally {
         await server.stop();
         await store.close();
@@ -246,33 +248,32 @@ async function main() {
     // Round 1: the whole send.
     const first = await measureSend({ server, store, dbFile, smtp, page, mail, slug: 'bench-send' });
 
-    // Round 2: a kill -9 half-way, then a restart that finishes the send.
-    await startSend('bench-kill');
-    while (smtp.of('bench-kill').length < SUBSCRIBERS / 2) await sleep(20);
-    await server.stop('SIGKILL');
-    const atKill = smtp.of('bench-kill').length;
-    log(`killed with ${atKill} of ${SUBSCRIBERS} delivered; starting again`);
-    server = await startLectern({ distDir, cpu: 0, env });
-    while ((await sendOf('bench-kill'))?.state !== 'sent') await sleep(200);
-    const killed = smtp.of('bench-kill');
-    const twice = killed.filter((entry) => entry.count > 1);
-    await server.stop();
-
-    const beforeAfter = BEFORE ? await beforeAndAfter({ first, distDir, published, smtp, page, mail }) : undefined;
-
-    saveResult('newsletter', {
-      subscribers: SUBSCRIBERS,
-      ...first,
-      kill: {
+    // Round 2: a kill -9 half-way, then a restart that finishes the send (--kill=false skips it).
+    let kill;
+    if (KILL) {
+      await startSend('bench-kill');
+      while (smtp.of('bench-kill').length < SUBSCRIBERS / 2) await sleep(20);
+      await server.stop('SIGKILL');
+      const atKill = smtp.of('bench-kill').length;
+      log(`killed with ${atKill} of ${SUBSCRIBERS} delivered; starting again`);
+      server = await startLectern({ distDir, cpu: 0, env });
+      while ((await sendOf('bench-kill'))?.state !== 'sent') await sleep(200);
+      const killed = smtp.of('bench-kill');
+      const twice = killed.filter((entry) => entry.count > 1);
+      kill = {
         deliveredAtKill: atKill,
         recipients: killed.length,
         missing: SUBSCRIBERS - killed.length,
         twice: twice.length,
         twiceWithOtherMessageId: twice.filter((entry) => entry.ids.size > 1).length,
-      },
-      goals: GOAL,
-      beforeAfter,
-    });
+      };
+    }
+    await server.stop();
+
+    const save = (beforeAfter) => saveResult('newsletter', { subscribers: SUBSCRIBERS, ...first, kill, goals: GOAL, beforeAfter });
+    save(undefined);
+    // Saved after every send: a run stopped half-way keeps the rounds it finished.
+    if (BEFORE) await beforeAndAfter({ first, distDir, published, smtp, page, mail, onRound: save });
   } finally {
     await server.stop();
     await store.close();

@@ -956,8 +956,10 @@ function newsletterBlock() {
       ],
     ),
     '',
-    `**kill -9 half-way.** A second send was killed with ${int(k.deliveredAtKill)} of ${int(n.subscribers)} delivered; the server started again and finished it. ` +
-      `Subscribers with the post: ${int(k.recipients)} (missing: ${int(k.missing)}); received twice: ${int(k.twice)} (the messages in flight at the kill), ${int(k.twiceWithOtherMessageId)} of them with another Message-ID.`,
+    k
+      ? `**kill -9 half-way.** A second send was killed with ${int(k.deliveredAtKill)} of ${int(n.subscribers)} delivered; the server started again and finished it. ` +
+        `Subscribers with the post: ${int(k.recipients)} (missing: ${int(k.missing)}); received twice: ${int(k.twice)} (the messages in flight at the kill), ${int(k.twiceWithOtherMessageId)} of them with another Message-ID.`
+      : '**kill -9 half-way**: not run this time (`--kill=false`).',
   ].join('\n');
 }
 

@@ -58,6 +58,9 @@ options (passed to every part)
                         after table
   --build-rounds=N      build with --before: builds per side at each size, alternating (default 2)
   --newsletter-rounds=N newsletter with --before: sends per side, alternating (default 3)
+  --kill=false          newsletter: skip the send killed half-way
+  --warm=false          build: cold builds only (no warm rebuild, no long tail)
+  --search-rounds=N     search with --before: rounds per side over HTTP (default 3)
   --sizes=100,1000      post counts for the build part (default 100,1000,10000)
   --timeout-minutes=M   limit for each next build (default 45)
   --posts=N             posts for render (default 300), build-profile (default 1000),
@@ -128,7 +131,8 @@ for part in "${parts[@]}"; do
     store) timeout 30m node bench/store.mjs "${options[@]}" || status=$? ;;
     flood) timeout 20m node --import tsx bench/flood.mjs "${options[@]}" || status=$? ;;
     search) timeout 60m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
-    newsletter) timeout 30m node --import tsx bench/newsletter.mjs "${options[@]}" || status=$? ;;
+    # With --before, 2 × --newsletter-rounds sends of 10,000: minutes each on a busy machine.
+    newsletter) timeout 2h node --import tsx bench/newsletter.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
     render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;
