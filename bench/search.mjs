@@ -295,7 +295,7 @@ async function readLoop(baseUrl, pathname, seconds) {
 /** The 10,000 `real` posts built with next build in `site` (the working tree's copy, or a commit's), once per source and runtime. */
 async function buildSearchSite({ site, digest: source }, contentDir) {
   const distDir = '.next-bench-search';
-  const digest = `${source} ${runtimeVersion(runtimeOf(site))}`;
+  const digest = `${source} ${runtimeVersion(runtimeOf(site))} ${contentDir}`;
   const stamp = path.join(site, distDir, '.bench-source');
   if (!(fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest && fs.existsSync(contentDir))) {
     log(`building them with next build in ${site} (BUILD_WORKERS=1, Node.js ${runtimeVersion(runtimeOf(site))})`);
@@ -332,8 +332,9 @@ async function readsUnderSearch(baseUrl, searchPath) {
 }
 
 async function underSearch() {
-  const count = 10_000;
-  const contentDir = path.join(TMP, 'search-content');
+  // --http-posts=N: another size for the part over HTTP (a smoke run); its build is kept apart.
+  const count = Number(options['http-posts'] ?? 10_000);
+  const contentDir = path.join(TMP, count === 10_000 ? 'search-content' : `search-content-${count}`);
   const postsDir = path.join(contentDir, 'posts');
   if (!fs.existsSync(postsDir) || fs.readdirSync(postsDir).length !== count) {
     log(`writing ${count} real-frequency posts`);
