@@ -1,11 +1,27 @@
 // Build: `next build` wall time, CPU time and peak memory for generated content of
 // 100, 1,000 and 10,000 posts, beside Hugo building the same markdown files.
-//   node bench/build.mjs [--sizes=100,1000,10000] [--timeout-minutes=45] [--hugo-runs=3]
+//   node bench/build.mjs [--sizes=100,1000,10000] [--timeout-minutes=45] [--hugo-runs=3] [--before=REF] [--build-rounds=2] [--warm=false]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from './generate-posts.mjs';
-import { cliOptions, SITE, TMP, log, measureCommand, median, mkdirp, nextBuild, percentile, saveResult, snapshotSite, startLectern } from './lib/common.mjs';
+import {
+  cliOptions,
+  SITE,
+  TMP,
+  log,
+  measureCommand,
+  median,
+  mkdirp,
+  nextBuild,
+  percentile,
+  runtimeOf,
+  runtimeVersion,
+  saveResult,
+  snapshotRef,
+  snapshotSite,
+  startLectern,
+} from './lib/common.mjs';
 
 const options = cliOptions();
 const SIZES = (options.sizes ?? process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
@@ -18,6 +34,12 @@ const LONG_TAIL_SAMPLE = Number(options['long-tail-sample'] ?? 200);
 // from the default build's (part build-workers), for the memory rows of the goals table.
 const WORKERS = options.workers === undefined ? undefined : Number(options.workers);
 const PART = WORKERS === undefined ? 'build' : 'build-workers';
+// --before=REF: at each size the project at that commit (on its own runtime) builds the same posts
+// cold too, --build-rounds times (default 2, 1 with --rounds=1), alternating with the working tree.
+const BEFORE = options.before;
+// --warm=false: no warm rebuild and no long tail (the cold builds only).
+const WARM = options.warm !== 'false';
+const BUILD_ROUNDS = Math.max(Number(options['build-rounds'] ?? (options.rounds === '1' ? 1 : 2)), 1);
 
 /** The phases Next prints, each with the second its line arrived. */
 function phases(lines, totalSeconds) {
@@ -109,6 +131,7 @@ function countFiles(dir, predicate) {
 
 async function main() {
   snapshotSite();
+  const snapshot = BEFORE ? snapshotRef(BEFORE) : undefined;
   const sizes = [];
   for (const count of SIZES) {
     const contentDir = path.join(TMP, `content-${count}`);
@@ -147,9 +170,13 @@ async function main() {
       `next ${count}: ${next.ok ? 'ok' : next.timedOut ? 'TIMED OUT' : 'FAILED'} ${next.wallSeconds.toFixed(1)} s wall, ${next.cpuSeconds.toFixed(1)} s CPU, ${(next.peakTreeRssBytes / 2 ** 20).toFixed(0)} MiB peak (tree), ` +
         `compile ${next.compileSeconds?.toFixed(1)} s, types ${next.typescriptSeconds?.toFixed(1)} s, collect ${next.collectSeconds?.toFixed(1)} s, static pages ${next.generateSeconds?.toFixed(1)} s (${next.pages} pages)`,
     );
-    // The author's loop: one post edited, rebuilt with the build cache the cold build left.
+    // Before and after first, so they are kept (saved below) if the rest runs out of time.
+    const beforeAfter = snapshot && next.ok ? await beforeAndAfter(snapshot, contentDir, next) : undefined;
+    if (beforeAfter) save([...sizes, { posts: count, averagePostBytes: generated.averageBytes, next, hugo, beforeAfter, loadAverage: os.loadavg() }]);
+    // The author's loop: one post edited, rebuilt with the build cache the cold build left
+    // (with --before, the working tree's last cold build).
     let warm;
-    if (next.ok) {
+    if (next.ok && WARM) {
       const edited = editOnePost(contentDir);
       log(`next build ${count} posts, warm, after editing ${edited}`);
       warm = { edited, ...(await timedBuild(contentDir, true)) };
@@ -157,23 +184,62 @@ async function main() {
         `next ${count} warm: ${warm.ok ? 'ok' : 'FAILED'} ${warm.wallSeconds.toFixed(1)} s wall, ${warm.cpuSeconds.toFixed(1)} s CPU (cold ${next.wallSeconds.toFixed(1)} s: ${(warm.wallSeconds / next.wallSeconds).toFixed(2)}×)`,
       );
     }
-    const longTail = next.ok && count === SIZES[SIZES.length - 1] ? await firstRequests(contentDir) : undefined;
-    sizes.push({ posts: count, averagePostBytes: generated.averageBytes, next, warm, longTail, hugo, loadAverage: os.loadavg() });
+    const longTail = next.ok && WARM && count === SIZES[SIZES.length - 1] ? await firstRequests(contentDir) : undefined;
+    sizes.push({ posts: count, averagePostBytes: generated.averageBytes, next, warm, longTail, hugo, beforeAfter, loadAverage: os.loadavg() });
     fs.rmSync(path.join(SITE, DIST), { recursive: true, force: true });
     fs.rmSync(path.join(hugoDir, 'public'), { recursive: true, force: true });
     // Partial results are worth keeping if a later size runs out of time.
-    saveResult(PART, {
-      settings: {
-        workers: WORKERS ?? 'one per CPU',
-        sizes: SIZES,
-        timeoutMinutes: TIMEOUT_MINUTES,
-        hugoRuns: HUGO_RUNS,
-        cores: os.availableParallelism(),
-        prerenderPosts: process.env.PRERENDER_POSTS ?? 'default',
-      },
-      sizes,
-    });
+    save(sizes);
   }
+}
+
+function save(sizes) {
+  saveResult(PART, {
+    settings: {
+      workers: WORKERS ?? 'one per CPU',
+      sizes: SIZES,
+      timeoutMinutes: TIMEOUT_MINUTES,
+      hugoRuns: HUGO_RUNS,
+      cores: os.availableParallelism(),
+      prerenderPosts: process.env.PRERENDER_POSTS ?? 'default',
+      before: BEFORE,
+      buildRounds: BEFORE ? BUILD_ROUNDS : undefined,
+    },
+    sizes,
+  });
+}
+
+/** The figures of a cold build compared before and after. */
+const buildFigures = (build) => ({
+  wallSeconds: build.wallSeconds,
+  cpuSeconds: build.cpuSeconds,
+  peakTreeRssBytes: build.peakTreeRssBytes,
+  cpuPressure: build.cpuPressure,
+});
+
+/**
+ * The same posts built cold by the project at --before (its copy, on its own runtime) and again by
+ * the working tree, alternating: the cold build above is the working tree's first round, then
+ * before, after, before, … until each side has BUILD_ROUNDS builds.
+ */
+async function beforeAndAfter(snapshot, contentDir, first) {
+  const rounds = { after: [buildFigures(first)], before: [] };
+  for (let round = 1; round <= BUILD_ROUNDS; round += 1) {
+    for (const id of round < BUILD_ROUNDS ? ['before', 'after'] : ['before']) {
+      const site = id === 'before' ? snapshot.site : SITE;
+      log(
+        `next build ${path.basename(contentDir)}, cold, ${id === 'before' ? `at ${snapshot.short} (Node.js ${snapshot.nodeVersion})` : 'working tree'}, round ${round}`,
+      );
+      const result = await timedBuild(contentDir, false, site);
+      if (!result.ok) throw new Error(`the ${id} build failed:\n${(result.tail ?? []).join('\n')}`);
+      rounds[id].push(buildFigures(result));
+      log(
+        `  ${id}: ${result.wallSeconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${(result.peakTreeRssBytes / 2 ** 20).toFixed(0)} MiB peak`,
+      );
+    }
+  }
+  fs.rmSync(path.join(snapshot.site, DIST), { recursive: true, force: true });
+  return { ref: snapshot.sha, node: { after: runtimeVersion(runtimeOf(SITE)), before: snapshot.nodeVersion }, rounds };
 }
 
 /** Appends a paragraph to the post in the middle of the list: an edit that changes one post and nothing else. */
@@ -184,9 +250,10 @@ function editOnePost(contentDir) {
   return name;
 }
 
-async function timedBuild(contentDir, keepCache) {
+async function timedBuild(contentDir, keepCache, site = SITE) {
   let lastProgress = 0;
   const result = await nextBuild({
+    site,
     distDir: DIST,
     contentDir,
     keepCache,
@@ -210,7 +277,7 @@ async function timedBuild(contentDir, keepCache) {
     ...phases(result.lines, result.wallSeconds),
     tail: result.ok ? undefined : result.lines.slice(-30).map((entry) => entry.line),
   };
-  if (result.ok) next.htmlFiles = countFiles(path.join(SITE, DIST, 'server', 'app'), (name) => name.endsWith('.html'));
+  if (result.ok) next.htmlFiles = countFiles(path.join(site, DIST, 'server', 'app'), (name) => name.endsWith('.html'));
   return next;
 }
 

@@ -7,7 +7,7 @@
 // The subscribers and the baseline of published posts are written into the store before the
 // server starts (no 10,000 confirmation mails); each send is started in the store as the server
 // starts one, under a slug of its own, so one build serves both rounds.
-//   node --import tsx bench/newsletter.mjs [--subscribers=10000]
+//   node --import tsx bench/newsletter.mjs [--subscribers=10000] [--before=REF] [--newsletter-rounds=3] [--kill=false]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,10 +26,13 @@ import {
   percentile,
   pinSelf,
   processTable,
+  runtimeOf,
+  runtimeVersion,
   saveResult,
   SITE,
   SITE_URL,
   sleep,
+  snapshotRef,
   startLectern,
 } from './lib/common.mjs';
 
@@ -37,6 +40,12 @@ const options = cliOptions();
 const SUBSCRIBERS = Number(options.subscribers ?? 10_000);
 const IDLE_READS = 2000;
 const GOAL = { seconds: 60, growthBytes: 100 * 2 ** 20, bytesPerRecipient: 2048, p99Ratio: 2 };
+// --before=REF: after the rounds above, the same send from the project at that commit (on its own
+// runtime) and from the working tree, alternating, until each has --newsletter-rounds sends
+// (default 3, 1 with --rounds=1).
+const BEFORE = options.before;
+const KILL = options.kill !== 'false';
+const NEWSLETTER_ROUNDS = Math.max(Number(options['newsletter-rounds'] ?? (options.rounds === '1' ? 1 : 3)), 1);
 
 function treeRss(pid) {
   const table = processTable();
@@ -111,6 +120,112 @@ function storeBytes(file) {
   return bytes;
 }
 
+/** A store as a site with SUBSCRIBERS confirmed readers has it, every published post in the baseline. */
+async function seededStore(dbFile, published) {
+  const store = openSqliteStore(dbFile);
+  await store.newsletter.recordBaseline(published, Date.now());
+  const db = new Database(dbFile);
+  const insert = db.prepare(`INSERT INTO subscribers (email, status, created_at, confirmed_at, updated_at) VALUES (?, 'confirmed', 1, 1, 1)`);
+  db.transaction(() => {
+    for (let index = 0; index < SUBSCRIBERS; index++) insert.run(`reader${index}@example.com`);
+  })();
+  db.close();
+  return store;
+}
+
+/**
+ * One whole send from `server`, timed from its start in the store to its end there, with the
+ * server's memory (its process tree, sampled) and a cached read's latency idle and all through it.
+ */
+async function measureSend({ server, store, dbFile, smtp, page, mail, slug }) {
+  const sendOf = async () => (await store.newsletter.sends()).find((send) => send.slug === slug);
+  await reads(server.baseUrl, page, { count: 200 });
+  await sleep(2000);
+  const idle = await reads(server.baseUrl, page, { count: IDLE_READS });
+  const rssBefore = treeRss(server.pid);
+  const bytesBefore = storeBytes(dbFile);
+  log(`${server.name}: idle p99 ${percentile(idle, 99).toFixed(2)} ms, server ${(rssBefore / 2 ** 20).toFixed(1)} MiB; sending to ${SUBSCRIBERS}`);
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(server.pid))), 200);
+  const started = performance.now();
+  await store.newsletter.startSend({ slug, mail: JSON.stringify({ ...mail, slug }), now: Date.now() });
+  let finished = false;
+  const watcher = (async () => {
+    while (!finished) {
+      if ((await sendOf())?.state === 'sent') finished = true;
+      else await sleep(100);
+    }
+  })();
+  const during = await reads(server.baseUrl, page, { done: () => finished });
+  await watcher;
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, treeRss(server.pid));
+  const send = await sendOf();
+  const bytesAfter = storeBytes(dbFile);
+  const copies = smtp.of(slug);
+  log(
+    `${server.name}: sent ${send.sent} in ${seconds.toFixed(1)} s; growth ${((peak - rssBefore) / 2 ** 20).toFixed(1)} MiB; p99 during ${percentile(during, 99).toFixed(2)} ms`,
+  );
+  return {
+    send: { seconds, sent: send.sent, failed: send.failed, received: copies.length, duplicates: copies.filter((entry) => entry.count > 1).length },
+    rssBeforeBytes: rssBefore,
+    rssPeakBytes: peak,
+    growthBytes: peak - rssBefore,
+    storeBytesPerRecipient: (bytesAfter - bytesBefore) / SUBSCRIBERS,
+    reads: {
+      idleP50Ms: percentile(idle, 50),
+      idleP99Ms: percentile(idle, 99),
+      duringP50Ms: percentile(during, 50),
+      duringP99Ms: percentile(during, 99),
+      duringCount: during.length,
+    },
+  };
+}
+
+/** The figures of one send compared before and after. */
+const sendFigures = (round) => ({
+  seconds: round.send.seconds,
+  sent: round.send.sent,
+  growthBytes: round.growthBytes,
+  rssPeakBytes: round.rssPeakBytes,
+  idleP99Ms: round.reads.idleP99Ms,
+  duringP99Ms: round.reads.duringP99Ms,
+});
+
+/**
+ * The same send from the project at --before (its copy, built from content/ on its own runtime) and
+ * from the working tree, alternating, each in a fresh store and a freshly started server; the first
+ * send above is the working tree's first round.
+ */
+async function beforeAndAfter({ first, distDir, published, smtp, page, mail, onRound }) {
+  const snapshot = snapshotRef(BEFORE);
+  const built = await ensureSiteBuilt(snapshot);
+  const rounds = { after: [sendFigures(first)], before: [] };
+  for (let round = 1; round <= NEWSLETTER_ROUNDS; round += 1) {
+    for (const id of round < NEWSLETTER_ROUNDS ? ['before', 'after'] : ['before']) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-newsletter-'));
+      const dbFile = path.join(dataDir, 'lectern.db');
+      const store = await seededStore(dbFile, published);
+      const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, NEWSLETTER_RATE: '0', NEWSLETTER_CHECK_MS: '1000', NEWSLETTER_LEASE_SECONDS: '10', PREWARM: '0' };
+      const server =
+        id === 'before'
+          ? await startLectern({ distDir: built.distDir, site: snapshot.site, cpu: 0, env, name: `lectern-before` })
+          : await startLectern({ distDir, cpu: 0, env });
+      try {
+        const result = await measureSend({ server, store, dbFile, smtp, page, mail, slug: `bench-${id}-${round}` });
+        rounds[id].push(sendFigures(result));
+        onRound({ ref: snapshot.sha, node: { after: runtimeVersion(runtimeOf(SITE)), before: snapshot.nodeVersion }, rounds });
+      } finally {
+        await server.stop();
+        await store.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+  return { ref: snapshot.sha, node: { after: runtimeVersion(runtimeOf(SITE)), before: snapshot.nodeVersion }, rounds };
+}
+
 async function main() {
   pinSelf(1);
   const { distDir } = await ensureSiteBuilt();
@@ -122,16 +237,7 @@ async function main() {
   const site = { name: content.site.name, language: content.site.language, url: `${SITE_URL}/` };
   const mail = await renderNewsletterMail({ ...post, url: `${SITE_URL}/blog/${post.slug}`, markdownUrl: `${SITE_URL}/blog/${post.slug}.md` }, site);
 
-  // The store as a site with SUBSCRIBERS confirmed readers has it, every published post in the baseline.
-  const store = openSqliteStore(dbFile);
-  await store.newsletter.recordBaseline(published, Date.now());
-  const db = new Database(dbFile);
-  const insert = db.prepare(`INSERT INTO subscribers (email, status, created_at, confirmed_at, updated_at) VALUES (?, 'confirmed', 1, 1, 1)`);
-  db.transaction(() => {
-    for (let index = 0; index < SUBSCRIBERS; index++) insert.run(`reader${index}@example.com`);
-  })();
-  db.close();
-
+  const store = await seededStore(dbFile, published);
   const smtp = await startCountingSmtp();
   const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, NEWSLETTER_RATE: '0', NEWSLETTER_CHECK_MS: '1000', NEWSLETTER_LEASE_SECONDS: '10', PREWARM: '0' };
   let server = await startLectern({ distDir, cpu: 0, env });
@@ -139,71 +245,35 @@ async function main() {
   const startSend = (slug) => store.newsletter.startSend({ slug, mail: JSON.stringify({ ...mail, slug }), now: Date.now() });
   const sendOf = async (slug) => (await store.newsletter.sends()).find((send) => send.slug === slug);
   try {
-    await reads(server.baseUrl, page, { count: 200 });
-    await sleep(2000);
-    const idle = await reads(server.baseUrl, page, { count: IDLE_READS });
-    const rssBefore = treeRss(server.pid);
-    const bytesBefore = storeBytes(dbFile);
-    log(`idle p99 ${percentile(idle, 99).toFixed(2)} ms, server ${(rssBefore / 2 ** 20).toFixed(1)} MiB; sending to ${SUBSCRIBERS}`);
+    // Round 1: the whole send.
+    const first = await measureSend({ server, store, dbFile, smtp, page, mail, slug: 'bench-send' });
 
-    // Round 1: the whole send, timed from its start in the store to its end there.
-    let peak = rssBefore;
-    const sampler = setInterval(() => (peak = Math.max(peak, treeRss(server.pid))), 200);
-    const started = performance.now();
-    await startSend('bench-send');
-    let finished = false;
-    const watcher = (async () => {
-      while (!finished) {
-        if ((await sendOf('bench-send'))?.state === 'sent') finished = true;
-        else await sleep(100);
-      }
-    })();
-    const during = await reads(server.baseUrl, page, { done: () => finished });
-    await watcher;
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, treeRss(server.pid));
-    const send = await sendOf('bench-send');
-    const bytesAfter = storeBytes(dbFile);
-    const copies = smtp.of('bench-send');
-    log(
-      `sent ${send.sent} in ${seconds.toFixed(1)} s; growth ${((peak - rssBefore) / 2 ** 20).toFixed(1)} MiB; p99 during ${percentile(during, 99).toFixed(2)} ms`,
-    );
-
-    // Round 2: a kill -9 half-way, then a restart that finishes the send.
-    await startSend('bench-kill');
-    while (smtp.of('bench-kill').length < SUBSCRIBERS / 2) await sleep(20);
-    await server.stop('SIGKILL');
-    const atKill = smtp.of('bench-kill').length;
-    log(`killed with ${atKill} of ${SUBSCRIBERS} delivered; starting again`);
-    server = await startLectern({ distDir, cpu: 0, env });
-    while ((await sendOf('bench-kill'))?.state !== 'sent') await sleep(200);
-    const killed = smtp.of('bench-kill');
-    const twice = killed.filter((entry) => entry.count > 1);
-
-    saveResult('newsletter', {
-      subscribers: SUBSCRIBERS,
-      send: { seconds, sent: send.sent, failed: send.failed, received: copies.length, duplicates: copies.filter((entry) => entry.count > 1).length },
-      rssBeforeBytes: rssBefore,
-      rssPeakBytes: peak,
-      growthBytes: peak - rssBefore,
-      storeBytesPerRecipient: (bytesAfter - bytesBefore) / SUBSCRIBERS,
-      reads: {
-        idleP50Ms: percentile(idle, 50),
-        idleP99Ms: percentile(idle, 99),
-        duringP50Ms: percentile(during, 50),
-        duringP99Ms: percentile(during, 99),
-        duringCount: during.length,
-      },
-      kill: {
+    // Round 2: a kill -9 half-way, then a restart that finishes the send (--kill=false skips it).
+    let kill;
+    if (KILL) {
+      await startSend('bench-kill');
+      while (smtp.of('bench-kill').length < SUBSCRIBERS / 2) await sleep(20);
+      await server.stop('SIGKILL');
+      const atKill = smtp.of('bench-kill').length;
+      log(`killed with ${atKill} of ${SUBSCRIBERS} delivered; starting again`);
+      server = await startLectern({ distDir, cpu: 0, env });
+      while ((await sendOf('bench-kill'))?.state !== 'sent') await sleep(200);
+      const killed = smtp.of('bench-kill');
+      const twice = killed.filter((entry) => entry.count > 1);
+      kill = {
         deliveredAtKill: atKill,
         recipients: killed.length,
         missing: SUBSCRIBERS - killed.length,
         twice: twice.length,
         twiceWithOtherMessageId: twice.filter((entry) => entry.ids.size > 1).length,
-      },
-      goals: GOAL,
-    });
+      };
+    }
+    await server.stop();
+
+    const save = (beforeAfter) => saveResult('newsletter', { subscribers: SUBSCRIBERS, ...first, kill, goals: GOAL, beforeAfter });
+    save(undefined);
+    // Saved after every send: a run stopped half-way keeps the rounds it finished.
+    if (BEFORE) await beforeAndAfter({ first, distDir, published, smtp, page, mail, onRound: save });
   } finally {
     await server.stop();
     await store.close();

@@ -2,7 +2,8 @@
 // lectern (server.ts + read cache), by a bare node:http server with the same bytes (a),
 // and by nginx serving the same bytes from disk (b). Interleaved, in rounds; medians kept.
 // --before=REF also serves the project as it was at that commit (built from the same content/) in
-// the same rounds, so a change's effect on reads is measured before and after in one run.
+// the same rounds, so a change's effect on reads is measured before and after in one run; that copy
+// runs on its own runtime (bench/lib/common.mjs, runtimeOf: Node 20 for a commit before the `node` package).
 //   node bench/reads.mjs [--duration=10] [--warmup=2] [--rounds=3] [--connections=50] [--tool=autocannon|wrk] [--diagnose] [--before=REF]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +21,8 @@ import {
   ensureSiteBuilt,
   snapshotRef,
   freePort,
+  runtimeOf,
+  runtimeVersion,
   log,
   median,
   pinSelf,
@@ -227,7 +230,14 @@ async function main() {
       log(`starting lectern at ${snapshot.short}`);
       const proc = await startLectern({ distDir: built.distDir, cpu: 0, site: snapshot.site, name: 'lectern-before' });
       servers.push(proc);
-      before = { id: 'before', label: `lectern at ${snapshot.short}`, baseUrl: proc.baseUrl, proc, ref: snapshot.digest };
+      before = {
+        id: 'before',
+        label: `lectern at ${snapshot.short} (Node.js ${snapshot.nodeVersion})`,
+        baseUrl: proc.baseUrl,
+        proc,
+        ref: snapshot.sha,
+        node: snapshot.nodeVersion,
+      };
     }
 
     // Warm each URL (the first GET renders through Next, later ones come from memory),
@@ -409,6 +419,8 @@ async function main() {
         pinned: PIN,
         acceptEncoding: 'none',
         before: before?.ref,
+        beforeNode: before?.node,
+        node: runtimeVersion(runtimeOf(SITE)),
       },
       servers: kinds.map(({ id, label }) => ({ id, label })),
       summary,

@@ -15,6 +15,7 @@ const results = Object.fromEntries(
     'build',
     'build-workers',
     'limits',
+    'store',
     'flood',
     'load',
     'search',
@@ -46,6 +47,8 @@ const GOALS = {
   searchReadRatio: 2,
   publishSeconds: 5,
   readAtTheMinuteMs: 200,
+  // Before and after (--before): no figure worse by more than this beyond the run-to-run noise.
+  worseShare: 0.05,
 };
 
 const int = (value) => (value === undefined || !Number.isFinite(value) ? '–' : Math.round(value).toLocaleString('en-US'));
@@ -89,7 +92,7 @@ function machineBlock(existing) {
     `| cores | ${m.cores} |`,
     `| memory | ${m.memoryGiB} GiB |`,
     `| OS | ${m.kernel} |`,
-    `| Node | ${m.node} |`,
+    `| Node | ${nodeRow(m.node)} |`,
     `| Next | ${m.next} |`,
     `| references | nginx ${m.nginx}, Hugo ${m.hugo}, Redis ${m.redis} (Debian packages) |`,
     `| load tools | wrk (Debian), autocannon ${m.autocannon} |`,
@@ -699,6 +702,8 @@ function goalsBlock(existing) {
     }
   }
   const search = results.search;
+  // Without engine results (--parts=http alone), the engine rows stay as last measured.
+  if (search && !search.runs?.length) out.search = kept.filter((line) => /^\| search (p99|index|worst)/.test(line));
   if (search) {
     const lectern = search.runs.filter((run) => run.engine === 'lectern');
     const worstOf = (run) => run.worst.reduce((high, row) => (row.cpu.p99 > high.cpu.p99 ? row : high));
@@ -849,7 +854,9 @@ function floodBlock() {
 
 function searchBlock() {
   const search = results.search;
-  if (!search) return undefined;
+  // A run of the part over HTTP alone (--parts=http) with no earlier engine results here leaves the
+  // section as it was; its figures are in the goals and the before and after tables.
+  if (!search?.runs?.length) return undefined;
   const s = search.settings;
   const label = { lectern: "lectern's index", minisearch: 'MiniSearch', 'minisearch-topk': 'MiniSearch, top-k cut' };
   const runLabel = (run) => `${label[run.engine]}, ${run.corpus}, ${int(run.posts)}`;
@@ -959,8 +966,10 @@ function newsletterBlock() {
       ],
     ),
     '',
-    `**kill -9 half-way.** A second send was killed with ${int(k.deliveredAtKill)} of ${int(n.subscribers)} delivered; the server started again and finished it. ` +
-      `Subscribers with the post: ${int(k.recipients)} (missing: ${int(k.missing)}); received twice: ${int(k.twice)} (the messages in flight at the kill), ${int(k.twiceWithOtherMessageId)} of them with another Message-ID.`,
+    k
+      ? `**kill -9 half-way.** A second send was killed with ${int(k.deliveredAtKill)} of ${int(n.subscribers)} delivered; the server started again and finished it. ` +
+        `Subscribers with the post: ${int(k.recipients)} (missing: ${int(k.missing)}); received twice: ${int(k.twice)} (the messages in flight at the kill), ${int(k.twiceWithOtherMessageId)} of them with another Message-ID.`
+      : '**kill -9 half-way**: not run this time (`--kill=false`).',
   ].join('\n');
 }
 
@@ -1052,9 +1061,228 @@ function loadBlock() {
   ].join('\n');
 }
 
+/** The runtime of the --before side, from whichever part measured one: { ref, node }. */
+function beforeRuntime() {
+  const from = [
+    results.reads?.settings?.beforeNode && { ref: results.reads.settings.before, node: results.reads.settings.beforeNode },
+    results.search?.http?.beforeAfter && { ref: results.search.http.beforeAfter.ref, node: results.search.http.beforeAfter.node.before },
+    ...(results.build?.sizes ?? []).map((size) => size.beforeAfter && { ref: size.beforeAfter.ref, node: size.beforeAfter.node.before }),
+    results.newsletter?.beforeAfter && { ref: results.newsletter.beforeAfter.ref, node: results.newsletter.beforeAfter.node.before },
+    ...(results.store?.sides ?? []).filter((side) => side.id === 'before').map((side) => ({ ref: side.ref, node: side.node })),
+  ];
+  return from.find(Boolean);
+}
+
+function nodeRow(node) {
+  const before = beforeRuntime();
+  return before ? `${node} (the working tree); ${before.node} (the project at \`${before.ref?.slice(0, 7)}\`, measured beside it with \`--before\`)` : node;
+}
+
+/** Median of the rounds and their spread, (max − min) ÷ median: the run-to-run noise of one side. */
+function rounds(values) {
+  const list = values.filter(Number.isFinite);
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = sorted.length
+    ? sorted.length % 2
+      ? sorted[(sorted.length - 1) / 2]
+      : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+    : undefined;
+  return { median: mid, count: list.length, spread: list.length > 1 ? (sorted[sorted.length - 1] - sorted[0]) / mid : undefined };
+}
+
+const pct = (share, digits = 1) => (share === undefined || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(digits)} %`);
+
+/**
+ * One row of the before and after table. `better`: 'higher' or 'lower'. The noise is the larger
+ * spread of the two sides' rounds; a figure fails when it is worse by more than 5 % plus that noise.
+ */
+function comparison(part, label, beforeValues, afterValues, { better = 'lower', format = (value) => ms(value) } = {}) {
+  const was = rounds(beforeValues);
+  const now = rounds(afterValues);
+  const change = now.median / was.median;
+  const worse = better === 'lower' ? change - 1 : 1 / change - 1;
+  const noise = Math.max(was.spread ?? 0, now.spread ?? 0);
+  const known = was.spread !== undefined || now.spread !== undefined;
+  // With one round a side there is no noise to judge by: no verdict.
+  const pass = Number.isFinite(worse) && known ? worse <= GOALS.worseShare + noise : undefined;
+  return { part, label, was, now, change, worse, noise: known ? noise : undefined, pass, format, better };
+}
+
+function comparisons() {
+  const rows = [];
+  const reads = results.reads;
+  if (reads?.settings?.before) {
+    for (const row of reads.summary) {
+      const of = (server, key) => reads.runs.filter((run) => run.target === row.target && run.server === server).map((run) => run[key]);
+      rows.push(comparison('reads', `\`${row.path}\` req/s`, of('before', 'rps'), of('lectern', 'rps'), { better: 'higher', format: int }));
+      rows.push(comparison('reads', `\`${row.path}\` p99 ms`, of('before', 'p99'), of('lectern', 'p99')));
+      rows.push(
+        comparison('reads', `\`${row.path}\` server CPU µs per request`, of('before', 'serverCpuUsPerRequest'), of('lectern', 'serverCpuUsPerRequest'), {
+          format: int,
+        }),
+      );
+    }
+  }
+  const search = results.search?.http?.beforeAfter;
+  if (search) {
+    const of = (id, pick) => search.rounds[id].map(pick);
+    rows.push(
+      comparison(
+        'search',
+        '`/llms.txt` p99 ms, idle',
+        of('before', (r) => r.idle.p99),
+        of('after', (r) => r.idle.p99),
+      ),
+    );
+    rows.push(
+      comparison(
+        'search',
+        '`/llms.txt` p99 ms, 4 clients looping the worst search',
+        of('before', (r) => r.loaded.p99),
+        of('after', (r) => r.loaded.p99),
+      ),
+    );
+    rows.push(
+      comparison(
+        'search',
+        '`/api/search` (worst query) p50 ms, 4 at once',
+        of('before', (r) => r.searches.p50),
+        of('after', (r) => r.searches.p50),
+      ),
+    );
+    rows.push(
+      comparison(
+        'search',
+        '`/api/search` (worst query) p99 ms, 4 at once',
+        of('before', (r) => r.searches.p99),
+        of('after', (r) => r.searches.p99),
+      ),
+    );
+  }
+  for (const size of results.build?.sizes ?? []) {
+    const b = size.beforeAfter;
+    if (!b) continue;
+    const of = (id, key) => b.rounds[id].map((r) => r[key]);
+    const posts = int(size.posts);
+    rows.push(comparison('build', `${posts}-post build, wall s`, of('before', 'wallSeconds'), of('after', 'wallSeconds'), { format: seconds }));
+    rows.push(comparison('build', `${posts}-post build, CPU s`, of('before', 'cpuSeconds'), of('after', 'cpuSeconds'), { format: seconds }));
+    rows.push(
+      comparison('build', `${posts}-post build, peak memory (all processes)`, of('before', 'peakTreeRssBytes'), of('after', 'peakTreeRssBytes'), {
+        format: mib,
+      }),
+    );
+  }
+  const newsletter = results.newsletter?.beforeAfter;
+  if (newsletter) {
+    const of = (id, key) => newsletter.rounds[id].map((r) => r[key]);
+    const n = int(results.newsletter.subscribers);
+    rows.push(comparison('newsletter', `send to ${n}, s`, of('before', 'seconds'), of('after', 'seconds'), { format: seconds }));
+    rows.push(comparison('newsletter', 'server memory, peak during the send', of('before', 'rssPeakBytes'), of('after', 'rssPeakBytes'), { format: mib }));
+    rows.push(comparison('newsletter', 'server memory growth during the send', of('before', 'growthBytes'), of('after', 'growthBytes'), { format: signedMib }));
+    rows.push(comparison('newsletter', 'cached read p99 ms during the send', of('before', 'duringP99Ms'), of('after', 'duringP99Ms')));
+  }
+  const store = results.store?.sides;
+  const storeBefore = store?.find((side) => side.id === 'before');
+  const storeAfter = store?.find((side) => side.id === 'after');
+  if (storeBefore && storeAfter) {
+    for (const medium of Object.keys(storeAfter.media))
+      for (const op of ['subscribe', 'claimDue', 'markSent']) {
+        const name = `${op === 'subscribe' ? '`subscribers.subscribe`' : `\`outbox.${op}\``} (${MEDIUM[medium]})`;
+        const was = storeBefore.media[medium][op];
+        const now = storeAfter.media[medium][op];
+        rows.push(comparison('store', `${name} ops/s`, was.opsPerSecond.runs, now.opsPerSecond.runs, { better: 'higher', format: int }));
+        rows.push(comparison('store', `${name} p99 ms`, was.p99Ms.runs, now.p99Ms.runs, { format: (value) => ms(value, 3) }));
+      }
+  }
+  return rows;
+}
+
+const MEDIUM = { disk: 'disk', memory: 'tmpfs' };
+
+function beforeAfterBlock() {
+  const rows = comparisons();
+  const before = beforeRuntime();
+  if (!rows.length || !before) return undefined;
+  const m = Object.values(results).find(Boolean).machine;
+  const parts = [...new Set(rows.map((row) => row.part))];
+  const load = parts
+    .map((part) => [part, results[part]?.machine?.loadAverage])
+    .filter(([, value]) => value)
+    .map(([part, value]) => `${part} ${value.map((v) => v.toFixed(1)).join(' / ')}`)
+    .join('; ');
+  const failed = rows.filter((row) => row.pass === false);
+  const roundsOf = (row) => `${row.was.count}+${row.now.count}`;
+  return [
+    `Before: the project at \`${before.ref?.slice(0, 7)}\` on Node.js ${before.node} (Debian's), better-sqlite3 compiled for it at install; after: the working tree on Node.js ${m.node} from the \`node\` package, the store on \`node:sqlite\`. ` +
+      "Both measured in the same run of the bench (`--before`), each copy with its own node_modules and runtime, the same content and load, the two sides interleaved in rounds where the part runs rounds (reads: every URL of every round; search and the store: alternating rounds; build and newsletter: alternating builds and sends, after the part's own first round). " +
+      'Figures are medians of the rounds. **Noise** is the run-to-run spread of the rounds, (max − min) ÷ median, the larger of the two sides; a figure **passes** unless it is worse after by more than 5 % plus that noise. "after ÷ before" below 1 is less time, memory or latency, and fewer operations per second.',
+    '',
+    `Measured on a shared machine (${m.cores} cores): other engineers' builds and tests ran at the same time${m.nice ? `; the bench ran at niceness ${m.nice} (BENCH_NICE)` : ''}. Load average (1 / 5 / 15 min) as each part ended: ${load}. Absolute figures move with that load; the two sides of a row met the same load within a few minutes.`,
+    '',
+    table(
+      ['part', 'figure', 'before', 'after', 'after ÷ before', 'worse by', 'noise', 'rounds', 'passes'],
+      rows.map((row) => [
+        row.part,
+        row.label,
+        row.format(row.was.median),
+        row.format(row.now.median),
+        ratio(row.change),
+        row.worse > 0 ? pct(row.worse) : '–',
+        pct(row.noise),
+        roundsOf(row),
+        row.pass === undefined ? '–' : row.pass ? 'yes' : '**no**',
+      ]),
+      2,
+    ),
+    '',
+    failed.length
+      ? `**Worse by more than 5 % beyond the noise: ${failed.length} of ${rows.length}** (${failed.map((row) => `${row.part}: ${row.label}`).join('; ')}).`
+      : `**No figure is worse by more than 5 % beyond the run-to-run noise** (${rows.length} figures).`,
+  ].join('\n');
+}
+
+function storeBlock() {
+  const store = results.store;
+  if (!store?.sides?.[0]?.media) return undefined;
+  const s = store.settings;
+  const ops = [
+    ['subscribe', '`subscribers.subscribe` (a new address, its confirmation mail queued)'],
+    ['claimDue', `\`outbox.claimDue\` (up to ${s.batch} mails)`],
+    ['markSent', '`outbox.markSent` (one mail)'],
+  ];
+  const media = s.media.map((medium) => medium.id);
+  return [
+    `\`npm run bench -- store\`: writes through the store API (\`openSqliteStore\`: WAL, \`synchronous = FULL\`) by one script (\`bench/lib/store-writes.mjs\`) run inside each tree on that tree's runtime (\`node --import tsx\`): ${int(s.subscribers)} \`subscribers.subscribe\` calls, each queueing its confirmation mail, then the outbox emptied as the mail worker empties it (\`claimDue\` of ${s.batch}, then \`markSent\` for each). ` +
+      `${s.rounds} round${s.rounds === 1 ? '' : 's'}${store.sides.length > 1 ? ', the two trees alternating which goes first' : ''}; medians of the rounds, and their spread, (max − min) ÷ median.${s.pinned ? ' Pinned to CPU 0.' : ''} ` +
+      `Each round twice: the store file on the machine's disk (${s.media.find((m) => m.id === 'disk')?.dir}), where every write waits for its fsync as on a site, and on tmpfs (${s.media.find((m) => m.id === 'memory')?.dir ?? '–'}), where fsync costs nothing and what remains is the SQLite library and the runtime. ` +
+      `Machine load average at the end: ${store.machine.loadAverage?.map((value) => value.toFixed(1)).join(' / ') ?? '–'} on ${store.machine.cores} cores (shared: the disk figures move with other work's writes).`,
+    '',
+    table(
+      ['store on', 'tree', 'runtime, SQLite', 'operation', 'ops/s', 'spread', 'p50 ms', 'p99 ms', 'p99 spread'],
+      media.flatMap((medium) =>
+        ops.flatMap(([op, label]) =>
+          store.sides.map((side) => [
+            MEDIUM[medium],
+            side.id === 'before' ? `before: \`${side.ref?.slice(0, 7)}\`` : 'after: working tree',
+            `${side.node}, ${side.sqlite?.library} (SQLite ${side.sqlite?.version})`,
+            label,
+            int(side.media[medium][op].opsPerSecond.median),
+            pct(side.media[medium][op].opsPerSecond.spread, 0),
+            ms(side.media[medium][op].p50Ms.median, 3),
+            ms(side.media[medium][op].p99Ms.median, 3),
+            pct(side.media[medium][op].p99Ms.spread, 0),
+          ]),
+        ),
+      ),
+      4,
+    ),
+  ].join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
+  beforeafter: beforeAfterBlock,
   reads: readsBlock,
   build: buildBlock,
   memory: memoryBlock,
@@ -1064,12 +1292,14 @@ const BLOCKS = {
   load: loadBlock,
   search: searchBlock,
   newsletter: newsletterBlock,
+  store: storeBlock,
   publish: publishBlock,
 };
 
 const HEADINGS = {
   machine: '## Machine',
   goals: '## Goals at a glance',
+  beforeafter: '## Before and after: Node 20 → Node 24',
   reads: '## Reads',
   build: '## Build',
   memory: '## Build memory',
@@ -1079,13 +1309,14 @@ const HEADINGS = {
   load: '## Readers first under load',
   search: '## Search',
   newsletter: '## Newsletter',
+  store: '## Store writes',
   publish: '## Publishing on time',
 };
 
 const INTRO = `# Benchmarks
 
 \`npm run bench\` measures lectern against fixed references and writes the tables below
-(\`npm run bench -- reads\`, \`build\`, \`build-memory\`, \`limits\`, \`flood\`, \`search\`, \`weight\`, \`profile\` or \`report\`
+(\`npm run bench -- reads\`, \`build\`, \`build-memory\`, \`limits\`, \`store\`, \`flood\`, \`search\`, \`weight\`, \`profile\` or \`report\`
 runs one part; \`bash bench/run.sh --help\` lists the options). Load stays on loopback addresses
 and every run stops by itself. Results are kept as JSON in \`bench/.work/results/\` and the
 tables are regenerated from them; a part not run keeps its tables as they were. Benchmarks
@@ -1096,6 +1327,9 @@ requests/s and build times move between runs. Prefer the ratios measured in the 
 the CPU time per request and per build, and the CPU pressure printed beside the reads.
 `;
 
+/** The command that measures a block, where it is not the block's name. */
+const NOT_MEASURED = { memory: 'build-memory', beforeafter: 'store reads search build newsletter --before=REF --sizes=10000' };
+
 function render(existing) {
   let text = existing ?? INTRO;
   const missing = [];
@@ -1105,7 +1339,7 @@ function render(existing) {
     const made = make(current);
     // A part with no results here keeps what BENCHMARKS.md says of it.
     if (made === undefined && current !== undefined) continue;
-    const block = `<!-- bench:${name} -->\n${made ?? `_Not measured yet: \`npm run bench -- ${name === 'memory' ? 'build-memory' : name}\`._`}\n<!-- /bench:${name} -->`;
+    const block = `<!-- bench:${name} -->\n${made ?? `_Not measured yet: \`npm run bench -- ${NOT_MEASURED[name] ?? name}\`._`}\n<!-- /bench:${name} -->`;
     if (current !== undefined) text = text.replace(pattern, () => block);
     else missing.push(`${HEADINGS[name]}\n\n${block}\n`);
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
-# `npm run bench -- reads` (or profile, weight, limits, flood, load, search, newsletter, build, render, build-profile,
+# `npm run bench -- reads` (or profile, weight, limits, store, flood, load, search, newsletter, build, render, build-profile,
 # build-memory, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
@@ -20,6 +20,8 @@ parts (default: all of them, in this order)
   profile   CPU profile of lectern's server under load on a cached read (needs reads first)
   weight    bytes of the home page and a post: HTML, JS, CSS, fonts, images
   limits    latency and throughput of rate-limit decisions, in memory and on a local Redis
+  store     store writes through the store API (SQLite): subscribe, and the outbox's claim and
+            mark-sent, ops/s and p50/p99 per operation, in rounds (--store-rounds, default 5)
   flood     lectern's memory before and after 3,000 spellings of one post URL and 2,000
             query strings, and whether a page is still answered from memory; then made-up
             values under every dynamic segment: files written and memory kept
@@ -50,8 +52,17 @@ options (passed to every part)
   --rounds=N            interleaved rounds of read runs; medians are kept (default 3)
   --tool=wrk|autocannon load generator for reads (default wrk when installed)
   --diagnose=false      skip the two diagnostic servers of the reads
-  --before=REF          reads: also serve the project at that commit (git archive, built from the
-                        same content/) in the same rounds, for a before/after comparison
+  --before=REF          reads, search (over HTTP), build, newsletter, store: also measure the project
+                        at that commit (git archive, its own node_modules installed for its lockfile
+                        with install scripts) on its own runtime (its `node` package, or else the
+                        machine's Node: the first node on PATH outside node_modules/.bin), in the
+                        same run, interleaved with the working tree; BENCHMARKS.md gets a before and
+                        after table
+  --build-rounds=N      build with --before: builds per side at each size, alternating (default 2)
+  --newsletter-rounds=N newsletter with --before: sends per side, alternating (default 3)
+  --kill=false          newsletter: skip the send killed half-way
+  --warm=false          build: cold builds only (no warm rebuild, no long tail)
+  --search-rounds=N     search with --before: rounds per side over HTTP (default 3)
   --sizes=100,1000      post counts for the build part (default 100,1000,10000)
   --timeout-minutes=M   limit for each next build (default 45)
   --posts=N             posts for render (default 300), build-profile (default 1000),
@@ -81,12 +92,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits flood load search newsletter build render build-profile build-memory publish) ;;
+    reads | profile | weight | limits | store | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits flood load search newsletter build render build-profile build-memory publish)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -119,10 +130,12 @@ for part in "${parts[@]}"; do
     profile) timeout 20m node bench/profile-reads.mjs "${options[@]}" || status=$? ;;
     weight) timeout 20m node bench/weight.mjs "${options[@]}" || status=$? ;;
     limits) timeout 20m node --import tsx bench/limits.mjs "${options[@]}" || status=$? ;;
+    store) timeout 30m node bench/store.mjs "${options[@]}" || status=$? ;;
     flood) timeout 20m node --import tsx bench/flood.mjs "${options[@]}" || status=$? ;;
     load) timeout 20m node bench/load.mjs "${options[@]}" || status=$? ;;
     search) timeout 60m node --expose-gc --import tsx bench/search.mjs "${options[@]}" || status=$? ;;
-    newsletter) timeout 30m node --import tsx bench/newsletter.mjs "${options[@]}" || status=$? ;;
+    # With --before, 2 × --newsletter-rounds sends of 10,000: minutes each on a busy machine.
+    newsletter) timeout 2h node --import tsx bench/newsletter.mjs "${options[@]}" || status=$? ;;
     # Three sizes, each next build limited by --timeout-minutes (45 by default).
     build) timeout 4h node bench/build.mjs "${options[@]}" || status=$? ;;
     render) timeout 30m node bench/render.mjs "${options[@]}" || status=$? ;;

@@ -18,7 +18,9 @@
 //    while 4 clients loop the worst query on /api/search, and the server's log line saying the
 //    index was built at start.
 //   node --expose-gc --import tsx bench/search.mjs [--posts=10000,50000] [--queries=400] [--rounds=5] [--http=false] [--seconds=8]
-//     [--parts=engines,fold,http]
+//     [--parts=engines,fold,http] [--before=REF] [--search-rounds=3]
+//    With --before=REF the commit's copy (bench/lib/common.mjs, snapshotRef: its own node_modules and
+//    Node.js) is built from the same posts and served too; the two are measured in turn, in rounds.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -27,7 +29,24 @@ import { buildSearchIndex } from '../lib/search/index.ts';
 import { foldText, queryWords, STOP_WORDS, words as wordsOf } from '../lib/search/text.ts';
 import { buildMiniSearchIndex } from './lib/minisearch-engine.ts';
 import { generate, makePost, prng, realVocabulary } from './generate-posts.mjs';
-import { cliOptions, log, nextBuild, percentile, pinSelf, readJson, RESULTS, saveResult, SITE, sleep, snapshotSite, startLectern, TMP } from './lib/common.mjs';
+import {
+  cliOptions,
+  log,
+  nextBuild,
+  percentile,
+  pinSelf,
+  readJson,
+  RESULTS,
+  runtimeOf,
+  runtimeVersion,
+  saveResult,
+  SITE,
+  sleep,
+  snapshotRef,
+  snapshotSite,
+  startLectern,
+  TMP,
+} from './lib/common.mjs';
 
 const options = cliOptions();
 const SIZES = String(options.posts ?? '10000,50000')
@@ -40,6 +59,10 @@ const HTTP = options.http !== 'false';
 const PARTS = new Set(String(options.parts ?? 'engines,fold,http').split(','));
 const previous = readJson(path.join(RESULTS, 'search.json'));
 const SECONDS = Number(options.seconds ?? 8);
+// --before=REF: the part over HTTP also serves the project at that commit, on its own runtime, in
+// --search-rounds rounds (default 3, 1 with --rounds=1) alternating with the working tree.
+const BEFORE = options.before;
+const SEARCH_ROUNDS = Math.max(Number(options['search-rounds'] ?? (options.rounds === '1' ? 1 : 3)), 1);
 const LIMIT = 10;
 const GOALS = { p99Ms: { 10000: 5, 50000: 15 }, worstMs: 20, indexBytes: 100 * 2 ** 20, buildMs: 5000, readRatio: 2 };
 
@@ -269,16 +292,14 @@ async function readLoop(baseUrl, pathname, seconds) {
   return samples;
 }
 
-async function underSearch() {
-  const count = 10_000;
-  const { digest } = snapshotSite();
+/** The 10,000 `real` posts built with next build in `site` (the working tree's copy, or a commit's), once per source and runtime. */
+async function buildSearchSite({ site, digest: source }, contentDir) {
   const distDir = '.next-bench-search';
-  const contentDir = path.join(TMP, 'search-content');
-  const stamp = path.join(SITE, distDir, '.bench-source');
+  const digest = `${source} ${runtimeVersion(runtimeOf(site))} ${contentDir}`;
+  const stamp = path.join(site, distDir, '.bench-source');
   if (!(fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest && fs.existsSync(contentDir))) {
-    log(`writing ${count} real-frequency posts and building them with next build (BUILD_WORKERS=1)`);
-    generate(contentDir, count, 1, VOCABULARY);
-    const result = await nextBuild({ distDir, contentDir, timeoutMs: 45 * 60_000, env: { BUILD_WORKERS: '1' } });
+    log(`building them with next build in ${site} (BUILD_WORKERS=1, Node.js ${runtimeVersion(runtimeOf(site))})`);
+    const result = await nextBuild({ distDir, contentDir, timeoutMs: 45 * 60_000, env: { BUILD_WORKERS: '1' }, site });
     if (!result.ok)
       throw new Error(
         `next build failed:\n${result.lines
@@ -289,7 +310,41 @@ async function underSearch() {
     fs.writeFileSync(stamp, digest);
     log(`built in ${result.wallSeconds.toFixed(0)} s`);
   }
+  return distDir;
+}
+
+/** A cached read's latencies idle, then while 4 clients loop `searchPath`; and those searches' latencies. */
+async function readsUnderSearch(baseUrl, searchPath) {
+  await readLoop(baseUrl, '/llms.txt', 1); // warm: the read is cached
+  const idle = summary(await readLoop(baseUrl, '/llms.txt', SECONDS));
+  let searching = true;
+  const searches = [];
+  const searchers = Array.from({ length: 4 }, async () => {
+    const own = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    while (searching) searches.push(await timedGet(own, baseUrl, searchPath));
+    own.destroy();
+  });
+  await sleep(500);
+  const loaded = summary(await readLoop(baseUrl, '/llms.txt', SECONDS));
+  searching = false;
+  await Promise.all(searchers);
+  return { idle, loaded, searches: summary(searches) };
+}
+
+async function underSearch() {
+  // --http-posts=N: another size for the part over HTTP (a smoke run); its build is kept apart.
+  const count = Number(options['http-posts'] ?? 10_000);
+  const contentDir = path.join(TMP, count === 10_000 ? 'search-content' : `search-content-${count}`);
+  const postsDir = path.join(contentDir, 'posts');
+  if (!fs.existsSync(postsDir) || fs.readdirSync(postsDir).length !== count) {
+    log(`writing ${count} real-frequency posts`);
+    generate(contentDir, count, 1, VOCABULARY);
+  }
+  const distDir = await buildSearchSite({ site: SITE, digest: snapshotSite().digest }, contentDir);
+  const snapshot = BEFORE ? snapshotRef(BEFORE) : undefined;
+  const beforeDist = snapshot ? await buildSearchSite(snapshot, contentDir) : undefined;
   const server = await startLectern({ distDir, env: { CONTENT_DIR: contentDir, PREWARM: '0' } });
+  let before;
   try {
     const startLog = fs.readFileSync(server.logFile, 'utf8');
     // Built before the server listened: its line comes before the one saying it listens.
@@ -313,26 +368,48 @@ async function underSearch() {
     agent.destroy();
     const worstHttp = costs.filter((row) => !row.refused).sort((a, b) => b.p50 - a.p50)[0];
     log(`worst query over HTTP: ${worstHttp.kind} (p50 ${worstHttp.p50.toFixed(2)} ms, p99 ${worstHttp.p99.toFixed(2)} ms)`);
-    await readLoop(server.baseUrl, '/llms.txt', 1); // warm: the read is cached
-    const idle = summary(await readLoop(server.baseUrl, '/llms.txt', SECONDS));
-    let searching = true;
-    const searches = [];
-    const searchers = Array.from({ length: 4 }, async () => {
-      const own = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      while (searching) searches.push(await timedGet(own, server.baseUrl, worstHttp.pathname));
-      own.destroy();
-    });
-    await sleep(500);
-    const loaded = summary(await readLoop(server.baseUrl, '/llms.txt', SECONDS));
-    searching = false;
-    await Promise.all(searchers);
-    const searched = summary(searches);
+    const first = await readsUnderSearch(server.baseUrl, worstHttp.pathname);
+    const { idle, loaded, searches: searched } = first;
     log(
       `/llms.txt idle: p50 ${idle.p50.toFixed(2)} ms, p99 ${idle.p99.toFixed(2)} ms; under 4 searchers: p50 ${loaded.p50.toFixed(2)} ms, p99 ${loaded.p99.toFixed(2)} ms (${(loaded.p99 / idle.p99).toFixed(2)}×); searches p50 ${searched.p50.toFixed(2)} ms, ${searched.count} in all`,
     );
-    return { posts: count, builtAtStart: builtLine ?? null, queries: costs, worst: worstHttp, idle, loaded, searches: searched, ratio: loaded.p99 / idle.p99 };
+    let beforeAfter;
+    if (snapshot) {
+      // The commit's server on its own runtime, the same posts and the same worst query; the two
+      // servers measured in turn (the one not measured is idle), the first round as above.
+      before = await startLectern({ distDir: beforeDist, site: snapshot.site, name: 'lectern-before', env: { CONTENT_DIR: contentDir, PREWARM: '0' } });
+      const rounds = { after: [first], before: [] };
+      for (let round = 1; round <= SEARCH_ROUNDS; round += 1) {
+        for (const id of round % 2 ? ['before', 'after'] : ['after', 'before']) {
+          if (round === 1 && id === 'after') continue;
+          const measured = await readsUnderSearch((id === 'after' ? server : before).baseUrl, worstHttp.pathname);
+          rounds[id].push(measured);
+          log(
+            `round ${round} ${id.padEnd(6)} /llms.txt p99 idle ${measured.idle.p99.toFixed(2)} ms, under search ${measured.loaded.p99.toFixed(2)} ms; /api/search p50 ${measured.searches.p50.toFixed(2)} ms p99 ${measured.searches.p99.toFixed(2)} ms`,
+          );
+        }
+      }
+      beforeAfter = {
+        ref: snapshot.sha,
+        node: { after: runtimeVersion(runtimeOf(SITE)), before: snapshot.nodeVersion },
+        query: worstHttp.kind,
+        rounds,
+      };
+    }
+    return {
+      posts: count,
+      builtAtStart: builtLine ?? null,
+      queries: costs,
+      worst: worstHttp,
+      idle,
+      loaded,
+      searches: searched,
+      ratio: loaded.p99 / idle.p99,
+      beforeAfter,
+    };
   } finally {
     await server.stop();
+    await before?.stop();
   }
 }
 

@@ -24,6 +24,53 @@ export const CLK_TCK = 100;
 /** BENCH_NICE (e.g. -10, as root): the niceness of the measuring process and all it starts. */
 export const NICE = process.env.BENCH_NICE ? Number(process.env.BENCH_NICE) : undefined;
 
+/** PATH without the node_modules/.bin folders npm puts first when it runs a script. */
+export function pathOutsideProjects(value = process.env.PATH ?? '') {
+  return value
+    .split(path.delimiter)
+    .filter((dir) => dir && !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir))
+    .join(path.delimiter);
+}
+
+/** The first `node` on PATH outside any node_modules/.bin: the machine's own Node.js. */
+export function machineNode() {
+  for (const dir of pathOutsideProjects().split(path.delimiter)) {
+    const file = path.join(dir, 'node');
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return file;
+    } catch {
+      // not in this folder
+    }
+  }
+  throw new Error('no node on PATH outside node_modules/.bin');
+}
+
+/**
+ * The Node.js a copy of the project runs on, as npm would run its scripts: a project whose
+ * package.json depends on the `node` package runs on its own node_modules/.bin/node, any
+ * other on the machine's Node (the first `node` on PATH outside node_modules/.bin).
+ */
+export function runtimeOf(site) {
+  const manifest = readJson(path.join(site, 'package.json')) ?? {};
+  if ({ ...manifest.devDependencies, ...manifest.dependencies }.node === undefined) return machineNode();
+  const own = path.join(site, 'node_modules', '.bin', 'node');
+  if (!fs.existsSync(own)) throw new Error(`${site} depends on node but has no node_modules/.bin/node: run npm install there`);
+  return own;
+}
+
+const versions = new Map();
+/** `node --version` of a runtime (e.g. v24.21.0). */
+export function runtimeVersion(node) {
+  if (!versions.has(node)) versions.set(node, execFileSync(node, ['--version'], { encoding: 'utf8' }).trim());
+  return versions.get(node);
+}
+
+/** The environment a runtime's processes get: its folder first on PATH, no project's node_modules/.bin. */
+export function runtimeEnv(node) {
+  return { PATH: [path.dirname(node), pathOutsideProjects()].join(path.delimiter) };
+}
+
 /**
  * Moves this process to one CPU (the load generator's), when pinning is on, and sets its
  * niceness when BENCH_NICE asks: servers and load generators started later inherit it.
@@ -379,13 +426,15 @@ export async function nextBuild({
   prefix = [],
   keepCache = false,
   site = SITE,
+  node = runtimeOf(site),
 }) {
   // keepCache: a rebuild as a CI that keeps `.next/cache` runs it (Next empties the rest itself).
   if (!keepCache) fs.rmSync(path.join(site, distDir), { recursive: true, force: true });
-  const [command, ...args] = [...prefix, process.execPath, NEXT_BIN, 'build'];
+  const [command, ...args] = [...prefix, node, NEXT_BIN, 'build'];
   return measureCommand(command, args, {
     cwd: site,
     env: {
+      ...runtimeEnv(node),
       NEXT_DIST_DIR: distDir,
       CONTENT_DIR: contentDir,
       SITE_URL: siteUrl,
@@ -404,7 +453,9 @@ export async function nextBuild({
  * `snapshot` is another copy to build instead (snapshotRef's, for a before/after comparison).
  */
 export async function ensureSiteBuilt(snapshot) {
-  const { site, digest } = snapshot ?? { site: SITE, digest: snapshotSite().digest };
+  const { site, digest: source } = snapshot ?? { site: SITE, digest: snapshotSite().digest };
+  // A build is kept for the same source built by the same Node.js.
+  const digest = `${source} ${runtimeVersion(runtimeOf(site))}`;
   const distDir = '.next-bench';
   const stamp = path.join(site, distDir, '.bench-source');
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest) return { distDir, built: false };
@@ -426,36 +477,55 @@ export async function ensureSiteBuilt(snapshot) {
 
 /**
  * A copy of the project as it was at a commit (`git archive`), for measuring before and after a
- * change in one run: its own folder under TMP, with a copy of node_modules, brought to that
- * commit's lockfile by `npm install` when it differs (install scripts skipped: the native
- * modules of the copy are already built). Made once per commit.
+ * change in one run: its own folder under TMP, with a copy of node_modules brought to that
+ * commit's lockfile by `npm install`, install scripts included, so its native modules are built
+ * for the runtime it runs on (runtimeOf: its own `node` package, or the machine's Node). npm runs
+ * on the machine's Node with no project's node_modules/.bin on PATH, as on a machine with only
+ * that Node. Made once per commit. Returns the folder, the commit and the runtime.
  */
 export function snapshotRef(ref) {
   const sha = execFileSync('git', ['-C', REPO, 'rev-parse', '--verify', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
   const site = path.join(TMP, `site-${sha.slice(0, 12)}`);
   const stamp = path.join(site, '.bench-source');
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === sha) return { site, digest: sha, short: sha.slice(0, 7) };
-  log(`copying the project at ${sha.slice(0, 7)} to ${site}`);
-  fs.rmSync(site, { recursive: true, force: true });
-  mkdirp(site);
-  execFileSync('sh', ['-c', `git -C "${REPO}" archive ${sha} | tar -x -C "${site}"`]);
-  execFileSync('cp', ['-a', path.join(REPO, 'node_modules'), path.join(site, 'node_modules')]);
-  const lock = (dir) => fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
-  if (lock(site) !== lock(REPO)) {
-    log(`installing ${sha.slice(0, 7)}'s dependencies`);
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: site, stdio: 'ignore' });
+  // The stamp names how the copy was installed: copies made without install scripts are made again.
+  const made = `${sha} installed with scripts`;
+  if (!(fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === made)) {
+    log(`copying the project at ${sha.slice(0, 7)} to ${site}`);
+    fs.rmSync(site, { recursive: true, force: true });
+    mkdirp(site);
+    execFileSync('sh', ['-c', `git -C "${REPO}" archive ${sha} | tar -x -C "${site}"`]);
+    execFileSync('cp', ['-a', path.join(REPO, 'node_modules'), path.join(site, 'node_modules')]);
+    log(`installing ${sha.slice(0, 7)}'s dependencies (npm on the machine's Node, install scripts run)`);
+    // npm's own variables of the `npm run bench` this runs under stay out: the copy's npm reads its own settings.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+    const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], {
+      cwd: site,
+      env: { ...env, ...runtimeEnv(machineNode()) },
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`npm install at ${sha.slice(0, 7)} failed:\n${`${result.stdout}${result.stderr}`.slice(-4000)}`);
+    fs.writeFileSync(stamp, made);
   }
-  fs.writeFileSync(stamp, sha);
-  return { site, digest: sha, short: sha.slice(0, 7) };
+  const node = runtimeOf(site);
+  return { site, sha, digest: sha, short: sha.slice(0, 7), node, nodeVersion: runtimeVersion(node) };
 }
 
 /** Starts lectern's server (server.ts, as `npm start` runs it) on a loopback port. */
-export async function startLectern({ distDir = '.next-bench', cpu = 0, env = {}, nodeArgs = [], site = SITE, name = 'lectern' } = {}) {
+export async function startLectern({ distDir = '.next-bench', cpu = 0, env = {}, nodeArgs = [], site = SITE, name = 'lectern', node = runtimeOf(site) } = {}) {
   const port = await freePort();
-  const proc = startProcess(name, process.execPath, [...nodeArgs, '--import', 'tsx', 'server.ts'], {
+  const proc = startProcess(name, node, [...nodeArgs, '--import', 'tsx', 'server.ts'], {
     cwd: site,
     cpu,
-    env: { PORT: String(port), HOSTNAME: '127.0.0.1', NEXT_DIST_DIR: distDir, SITE_URL, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: {
+      ...runtimeEnv(node),
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      NEXT_DIST_DIR: distDir,
+      SITE_URL,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...env,
+    },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}/robots.txt`, { process: proc, timeoutMs: 120_000 });
