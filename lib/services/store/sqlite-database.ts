@@ -50,11 +50,9 @@ export class Database {
   }
 
   /**
-   * The store prepares its statements where it runs them, many per message sent. Each is compiled
-   * once per connection and kept (at most STATEMENTS, the least recently used going first): a
-   * statement's compiled program lives outside V8's heap, which does not count it, so statements
-   * made per call and left to the garbage collector piled up by hundreds of MiB during a
-   * newsletter send.
+   * The store prepares its statements where it runs them, several per message sent. Each is
+   * compiled once per connection and kept (at most STATEMENTS, the least recently used going first)
+   * instead of compiled again on every call and left to the garbage collector.
    */
   #statement(sql: string): StatementSync {
     const kept = this.#statements.get(sql);
