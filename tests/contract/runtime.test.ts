@@ -62,6 +62,16 @@ describe('the runtime', () => {
     copies.push(copy);
     return path.relative(ROOT, copy);
   };
+  /** `npm start` on a copy of the contract build, on `port`. */
+  const underNpm = (port: number) =>
+    startSite({
+      contentDir: inject('contentDir'),
+      distDir: build(),
+      siteUrl: inject('siteUrl'),
+      port,
+      npmStart: true,
+      extraEnv: { SHUTDOWN_GRACE_MS: String(GRACE_MS), PREWARM: '0' },
+    });
   afterEach(async () => site?.kill());
   afterAll(() => copies.forEach((copy) => fs.rmSync(copy, { recursive: true, force: true })));
 
@@ -72,14 +82,7 @@ describe('the runtime', () => {
     // An LTS release carries its line's codename (Krypton for 24); a Current release has none.
     expect(process.release.lts).toMatch(/^[A-Z][a-z]+$/);
 
-    const port = await freePort();
-    site = await startSite({
-      contentDir: inject('contentDir'),
-      distDir: build(),
-      siteUrl: inject('siteUrl'),
-      port,
-      npmStart: true,
-    });
+    site = await underNpm(await freePort());
     // The server names its runtime once, in its first line.
     const named = [...site.output().matchAll(/server on http:\S+ \(Node\.js (v[\d.]+)\)/g)].map((match) => match[1]);
     expect(named).toEqual([`v${installed.version}`]);
@@ -93,14 +96,7 @@ describe('the runtime', () => {
   ] as const) {
     it(`stops cleanly on ${signal} to ${to}: requests finish, exit 0, the port is free`, async () => {
       const port = await freePort();
-      site = await startSite({
-        contentDir: inject('contentDir'),
-        distDir: build(),
-        siteUrl: inject('siteUrl'),
-        port,
-        npmStart: true,
-        extraEnv: { SHUTDOWN_GRACE_MS: String(GRACE_MS), PREWARM: '0' },
-      });
+      site = await underNpm(port);
       const npm = site.process;
       const server = serverPid(npm.pid!);
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
