@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidEnvironmentError, parseSettings, platformProblems, type EnvSource } from '@/lib/settings';
+import { SERVER_ARGS } from '@/lib/server/node-flags';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -258,7 +259,7 @@ function run(code: string, env: Record<string, string>) {
 
 describe('a start with bad settings', () => {
   it("stops lectern's server with status 1, naming every bad value", () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    const result = spawnSync(process.execPath, [...SERVER_ARGS], {
       cwd: ROOT,
       env: { ...process.env, PORT: 'eighty', MAIL_POLL_MS: 'abc', INDEXNOW_KEY: 'bad key' },
       encoding: 'utf8',
