@@ -7,8 +7,8 @@
  * Node.js 20. V8 13 (Node.js 24) sizes it from the machine's memory (semi-spaces of 32 MiB and more)
  * and then pretenures the parts of each newsletter message nodemailer composes: they go straight to
  * the old generation, which V8 collects only once it has grown by hundreds of MiB. A send to 10,000
- * subscribers grew the server by 364 MiB on Node.js 24's default against 27 MiB on Node.js 20, and
- * by as little as on Node.js 20 with this flag, in the same time (BENCHMARKS.md, "Before and after").
+ * subscribers grew the server by 364 MiB on Node.js 24's defaults against 27 MiB on Node.js 20; with
+ * this flag the server starts smaller and grows far less during a send (README, "The runtime").
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
 
