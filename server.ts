@@ -54,7 +54,15 @@ const handler = createRequestHandler(
   },
   security,
   // What is served may be kept by a cache in front until the next post goes live, and no longer.
-  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
+  {
+    dev,
+    contentError,
+    clock,
+    freshUntil: () => scheduler?.nextChange(),
+    stopping: () => shutdown.stopping,
+    own: searchThread && searchReads(searchThread),
+    refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
+  },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
