@@ -81,7 +81,7 @@ function withCreators(xml: string, channel: Author, items: readonly Author[]): s
 function withLicenseLink(xml: string, format: 'rss' | 'atom'): string {
   const href = escapeHtml(absoluteUrl(LICENSE_PATH));
   if (format === 'atom') return xml.replace(/(<feed\b[^>]*>)/, `$1\n    <link rel="license" type="${RSL_TYPE}" href="${href}"/>`);
-  return xml.replace(/(<channel>)/, `$1\n        <atom:link href="${href}" rel="license" type="${RSL_TYPE}"/>`);
+  return xml.replace(/(<atom:link [^>]*rel="self"[^>]*\/>)/, `$1\n        <atom:link href="${href}" rel="license" type="${RSL_TYPE}"/>`);
 }
 
 /** Atom's `xml:lang` on the root: the language of every text in the feed. */

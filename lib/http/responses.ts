@@ -28,7 +28,7 @@ function respond(body: string, contentType: string, options: Options): Response 
  * per body: a static route runs this at build, and every later copy is served from memory.
  */
 export function markdownResponse(body: string, options: Options = {}): Response {
-  const tokens = (options.status ?? 200) === 200 ? { 'X-Markdown-Tokens': String(estimateTokens(body)) } : {};
+  const tokens: Record<string, string> = (options.status ?? 200) === 200 ? { 'X-Markdown-Tokens': String(estimateTokens(body)) } : {};
   return respond(body, 'text/markdown; charset=utf-8', { signal: true, ...options, headers: { ...tokens, ...options.headers } });
 }
 
