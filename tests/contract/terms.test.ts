@@ -86,7 +86,21 @@ describe('/license.xml (RSL 1.0)', () => {
     };
   };
   /** RSL 1.0's elements (rslstandard.org/rsl), the usage vocabulary and the payment types. */
-  const ELEMENTS = new Set(['rsl', 'content', 'license', 'permits', 'prohibits', 'payment', 'standard', 'custom', 'amount', 'legal', 'schema', 'copyright', 'terms']);
+  const ELEMENTS = new Set([
+    'rsl',
+    'content',
+    'license',
+    'permits',
+    'prohibits',
+    'payment',
+    'standard',
+    'custom',
+    'amount',
+    'legal',
+    'schema',
+    'copyright',
+    'terms',
+  ]);
   const USAGES = new Set(['all', 'ai-all', 'ai-train', 'ai-input', 'ai-index', 'search']);
   const PAYMENTS = new Set(['purchase', 'subscription', 'training', 'crawl', 'use', 'contribution', 'attribution', 'free']);
 

@@ -81,7 +81,7 @@ describe('training crawlers', () => {
     expect(body.detail).toContain(`${FIXTURE_SITE}/license.xml`);
   });
 
-  it("are the ones deploy/nginx.conf keeps out of its cache, matched as lectern matches them", () => {
+  it('are the ones deploy/nginx.conf keeps out of its cache, matched as lectern matches them', () => {
     const config = fs.readFileSync(path.resolve(import.meta.dirname, '../../../deploy/nginx.conf'), 'utf8');
     const map = /map \$http_user_agent \$training_crawler \{\n\s*default 0;\n\s*"~\*(.+)" 1;\n\}/.exec(config);
     expect(map?.[1]).toBeDefined();

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SIGNAL } from '@/lib/agents/terms';
-import {
-  feedResponse,
-  jsonResponse,
-  markdownNotFound,
-  markdownResponse,
-  redirectResponse,
-  textResponse,
-  xmlResponse,
-} from '@/lib/http/responses';
+import { feedResponse, jsonResponse, markdownNotFound, markdownResponse, redirectResponse, textResponse, xmlResponse } from '@/lib/http/responses';
 import { settings } from '@/lib/settings';
 
 describe('read responses', () => {
