@@ -127,9 +127,11 @@ function hashesBody(headers: HeaderList): boolean {
 
 /**
  * The final head of a response: Next's internal headers removed, the read policy,
- * `Vary` (Accept on negotiated pages, Accept-Encoding where copies are kept), the site's
- * terms as `Content-Usage` on content read (pages, markdown, feeds, JSON), the security headers, the Content-Security-Policy (an HTML page's with the hashes of
- * its inline elements), and for a copy from the read cache its coding, ETag and length.
+ * `Vary` (Accept on negotiated pages, Accept-Encoding where copies are kept), the
+ * site's terms as `Content-Usage` on content read (pages, markdown, feeds, JSON;
+ * lib/agents/terms.ts), the security headers, the Content-Security-Policy (an HTML
+ * page's with the hashes of its inline elements), and for a copy from the read
+ * cache its coding, ETag and length.
  */
 export function responseHead(request: RequestFacts, response: ResponseFacts): HeaderList {
   let headers = response.headers.filter(([name]) => !INTERNAL_HEADERS.includes(name) && !(request.read && name === 'etag'));
