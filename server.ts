@@ -64,6 +64,7 @@ const handler = createRequestHandler(
     own: searchThread && searchReads(searchThread),
     posts,
     madeUp: dev ? undefined : madeUpReads(),
+    refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
   },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to

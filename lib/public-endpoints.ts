@@ -5,6 +5,7 @@ import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
 import type { QuerySchema } from './http/query';
 import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
+import { LICENSE_PATH, RSL_TYPE } from './agents/terms';
 import { SLUG_PATTERN } from './content/schema';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchQuerySchema, searchResultsSchema } from './search/site';
 import { problemStatus, type OpenApiResponse } from './write-routes/route';
@@ -317,10 +318,16 @@ export function publicEndpoints(): PublicEndpoint[] {
       path: '/robots.txt',
       type: 'text/plain',
       title: 'robots.txt',
-      description: 'Crawling rules with the Content-Signal policy.',
+      description: 'Crawling rules with the terms as Content-Signal and Content-Usage (IETF AIPREF) lines and a License line.',
       kind: 'agent-file',
       catalog: true,
     },
+    agentFile({
+      path: LICENSE_PATH,
+      type: RSL_TYPE,
+      title: 'Licence (RSL 1.0)',
+      description: 'The terms as an RSL 1.0 licence: search and AI input permitted, AI training prohibited, attribution required.',
+    }),
   ];
 }
 

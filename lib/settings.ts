@@ -96,6 +96,8 @@ const envSchema = z.object({
     .optional(),
   /** Next.js runs without lectern's server, on a host that keeps no disk between requests. */
   PLATFORM_MODE: flag("to run without lectern's server").default(false),
+  /** Training-only crawlers (lib/agents/terms.ts) get 403 on everything but robots.txt, the licence and llms.txt. */
+  REFUSE_TRAINING_CRAWLERS: flag('to refuse training crawlers with 403').default(true),
   /** Where the embedded store (lectern.db) and the mail outbox folder live. */
   DATA_DIR: z.string().default('.data'),
 
@@ -230,6 +232,11 @@ export type Settings = {
     /** Next.js runs without lectern's server, on a host that keeps no disk between requests (PLATFORM_MODE). */
     platform: boolean;
   };
+  /** What automated clients are allowed. */
+  agents: {
+    /** Training-only crawlers get 403 on content; robots.txt, the licence and llms.txt stay open (REFUSE_TRAINING_CRAWLERS). */
+    refuseTrainingCrawlers: boolean;
+  };
   /** Scheduled posts going live. */
   publishing: {
     /** Bearer token of /api/publish (CRON_SECRET). */
@@ -330,6 +337,7 @@ function grouped(env: Env): Settings {
       },
     },
     deployment: { trustProxy: env.TRUST_PROXY, clientIpHeader: env.CLIENT_IP_HEADER, platform: env.PLATFORM_MODE },
+    agents: { refuseTrainingCrawlers: env.REFUSE_TRAINING_CRAWLERS },
     publishing: { cronSecret: env.CRON_SECRET, clockOffsetMs: env.LECTERN_CLOCK_OFFSET_MS },
     store: { dataDir },
     redis: {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { crawlerRefusal, refusesCrawler } from '../agents/terms';
 import type { ContentError } from '../content/load';
 import { hasBody } from '../http/body';
 import { bodyLimit } from '../limits/table';
@@ -72,6 +73,8 @@ export type HandlerOptions = {
   posts?: OwnPosts;
   /** Made-up values under a dynamic segment, answered without Next or from one shared answer (./made-up.ts). */
   madeUp?: MadeUpReads;
+  /** Training crawlers get 403 on everything but the rules (REFUSE_TRAINING_CRAWLERS; lib/agents/terms.ts). */
+  refuseTrainingCrawlers?: boolean;
 };
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
@@ -85,6 +88,8 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
  *   a method a Fetch `Request` cannot carry, anything but GET and HEAD outside
  *   the write routes) is answered here with a 400 or 405, never reaching Next;
  *   an absolute-form target is taken as its path;
+ * - a training crawler (lib/agents/terms.ts) gets 403 on anything but robots.txt, the licence
+ *   and llms.txt, before the read cache, so no kept page reaches it;
  * - a GET or HEAD is answered by the read cache: from memory once rendered,
  *   with every header final and computed once per page (no Next on that path);
  *   a read of `options.own` (a search) is answered by lectern the same way;
@@ -140,6 +145,10 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
         console.error('request failed', error);
         res.destroy();
       });
+      return;
+    }
+    if (options.refuseTrainingCrawlers && refusesCrawler(req.headers['user-agent'], pathname)) {
+      sendOwn(req, res, crawlerRefusal(), factsOf(req)).catch(() => res.destroy());
       return;
     }
     const contentError = options.contentError && !pathname.startsWith('/_next/') ? options.contentError() : undefined;

@@ -72,6 +72,23 @@ describe.each(servers)('the client address under %s', (_, baseUrl) => {
   });
 });
 
+describe.each(servers)('training crawlers under %s', (_, baseUrl) => {
+  const gptBot = { 'User-Agent': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)' };
+
+  it('get 403 for a post, its markdown and a feed, and 200 for robots.txt, the licence and llms.txt', async () => {
+    for (const pathname of ['/blog/alpha-post', '/blog/alpha-post.md', '/api/rss']) {
+      const refused = await request(baseUrl(), pathname, { headers: gptBot });
+      expect(refused.status, pathname).toBe(403);
+      expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.json()).toMatchObject({ status: 403, title: 'Training crawlers refused' });
+      expect((await request(baseUrl(), pathname)).status, pathname).toBe(200);
+    }
+    for (const pathname of ['/robots.txt', '/license.xml', '/llms.txt'])
+      expect((await request(baseUrl(), pathname, { headers: gptBot })).status, pathname).toBe(200);
+  });
+});
+
 describe('a platform host (next start, PLATFORM_MODE)', () => {
   it("shares one limit between its instances, with the same 429 as lectern's server", async () => {
     const from = freshAddress();
@@ -109,6 +126,7 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
     '/blog/alpha-post/index.md',
     '/.well-known/api-catalog',
     '/openapi.json',
+    '/license.xml',
   ];
 
   it.each([...pages, ...reads])("answers %s as lectern's server does, with the same security headers", async (pathname) => {
@@ -116,6 +134,8 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
     expect(platform.status).toBe(ours.status);
     expect(platform.headers['content-type']).toBe(ours.headers['content-type']);
     for (const name of security) expect(platform.headers[name], name).toBe(ours.headers[name]);
+    // The site's terms (IETF AIPREF) on content, the same on both.
+    expect(platform.headers['content-usage']).toBe(ours.headers['content-usage']);
     if (reads.includes(pathname)) {
       expect(platform.headers['content-security-policy']).toBe(ours.headers['content-security-policy']);
       expect(platform.headers['cache-control']).toBe(ours.headers['cache-control']);

@@ -12,7 +12,6 @@ summary: A test site.
 author:
   name: Someone
 citation: Cite it.
-reuse: Excerpts only.
 `;
 const HOME = '---\ntitle: Home\ndescription: The home.\n---\nHello.\n';
 
