@@ -1,4 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { readBody } from '../http/body';
 import { cacheHeaders } from '../http/cache';
 import { problem } from '../http/problem';
@@ -67,6 +67,19 @@ export async function handleMcpPost(request: Request, limiter: Limiter): Promise
       headers,
     );
 
+  const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes as BodyInit });
+  const response = (await isLegacyRequest(forward.clone(), message)) ? await legacyExchange(forward, message) : await modernExchange(forward, message);
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/**
+ * A 2025-era message (an `initialize`, or a call with an `MCP-Protocol-Version` of 2025 or none):
+ * one stateless exchange on the Streamable HTTP transport, answered as JSON, as lectern has
+ * always answered it.
+ */
+async function legacyExchange(request: Request, message: unknown): Promise<Response> {
   const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -75,14 +88,24 @@ export async function handleMcpPost(request: Request, limiter: Limiter): Promise
   });
   try {
     await server.connect(transport);
-    const body = new Request(request.url, { method: 'POST', headers: request.headers, body: bytes as BodyInit });
-    const response = await transport.handleRequest(body, message === undefined ? undefined : { parsedBody: message });
-    const merged = new Headers(response.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+    return await transport.handleRequest(request, message === undefined ? undefined : { parsedBody: message });
   } finally {
     await server.close();
   }
+}
+
+let modern: McpHttpHandler | undefined;
+
+/**
+ * A 2026-07-28 message (its `_meta` envelope, `server/discover`): the SDK's per-request entry,
+ * which checks the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body,
+ * makes a server from the same factory and answers JSON. One per process; it keeps nothing
+ * between requests. 2025-era messages never reach it (`legacy: 'reject'`): the exchange above
+ * answers them.
+ */
+function modernExchange(request: Request, message: unknown): Promise<Response> {
+  modern ??= createMcpHandler(() => createMcpServer(), { legacy: 'reject', responseMode: 'json', maxRequestBodySize: MCP_BODY_LIMIT });
+  return modern.fetch(request, message === undefined ? {} : { parsedBody: message });
 }
 
 /** OPTIONS: the methods /mcp answers, and nothing else. */
