@@ -4,6 +4,8 @@ import next from 'next';
 import { clock } from './lib/clock';
 import { settingsOrExit } from './lib/settings';
 import { createRequestHandler } from './lib/server/handler';
+import { createKeyDirectories } from './lib/http/key-directory';
+import { createAgentVerifier } from './lib/http/web-bot-auth';
 import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
@@ -44,6 +46,9 @@ await searchThread?.ready;
 const security = { siteUrl: settings.site.url, trustProxy: settings.deployment.trustProxy, csp: !dev };
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
+// Web Bot Auth: agents' signatures verified against their key directories (README, "Verified agents").
+const loopback = settings.deployment.loopbackAgentDirectories;
+const verifyAgent = createAgentVerifier(createKeyDirectories({ loopback }), { loopback });
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -54,7 +59,15 @@ const handler = createRequestHandler(
   },
   security,
   // What is served may be kept by a cache in front until the next post goes live, and no longer.
-  { dev, contentError, clock, freshUntil: () => scheduler?.nextChange(), stopping: () => shutdown.stopping, own: searchThread && searchReads(searchThread) },
+  {
+    dev,
+    contentError,
+    clock,
+    freshUntil: () => scheduler?.nextChange(),
+    stopping: () => shutdown.stopping,
+    own: searchThread && searchReads(searchThread),
+    verifyAgent,
+  },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is

@@ -86,6 +86,11 @@ const envSchema = z.object({
     .regex(HEADER_NAME, 'must be a header name, such as x-real-ip')
     .refine((name) => !name.startsWith('x-lectern-'), "must be a header your platform sets, not one of lectern's own")
     .optional(),
+  /**
+   * Tests only: Web Bot Auth key directories may be fetched over plain HTTP and from loopback
+   * addresses (a test serves its agent's directory on 127.0.0.1). Otherwise only HTTPS from public addresses.
+   */
+  WEB_BOT_AUTH_LOOPBACK_DIRECTORIES: flag('to fetch agent key directories from loopback over HTTP (tests)').default(false),
   /** Next.js runs without lectern's server, on a host that keeps no disk between requests. */
   PLATFORM_MODE: flag("to run without lectern's server").default(false),
   /** Where the embedded store (lectern.db) and the mail outbox folder live. */
@@ -210,6 +215,8 @@ export type Settings = {
     clientIpHeader: string | undefined;
     /** Next.js runs without lectern's server, on a host that keeps no disk between requests (PLATFORM_MODE). */
     platform: boolean;
+    /** Tests only: agent key directories may be fetched from loopback over HTTP (WEB_BOT_AUTH_LOOPBACK_DIRECTORIES). */
+    loopbackAgentDirectories: boolean;
   };
   /** Scheduled posts going live. */
   publishing: {
@@ -299,7 +306,12 @@ function grouped(env: Env): Settings {
       rendererVersion: env.LECTERN_RENDERER_VERSION,
     },
     server: { port: env.PORT, hostname: env.HOSTNAME, shutdownGraceMs: env.SHUTDOWN_GRACE_MS, prewarm: env.PREWARM },
-    deployment: { trustProxy: env.TRUST_PROXY, clientIpHeader: env.CLIENT_IP_HEADER, platform: env.PLATFORM_MODE },
+    deployment: {
+      trustProxy: env.TRUST_PROXY,
+      clientIpHeader: env.CLIENT_IP_HEADER,
+      platform: env.PLATFORM_MODE,
+      loopbackAgentDirectories: env.WEB_BOT_AUTH_LOOPBACK_DIRECTORIES,
+    },
     publishing: { cronSecret: env.CRON_SECRET, clockOffsetMs: env.LECTERN_CLOCK_OFFSET_MS },
     store: { dataDir },
     redis: {

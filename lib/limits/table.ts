@@ -4,6 +4,8 @@ export type RouteLimit = {
   path: string;
   requests: number;
   windowSeconds: number;
+  /** Who one budget is for: a client address (the default), or a verified agent's identity (Web Bot Auth). */
+  per?: 'address' | 'agent';
   /** The IPv6 network one client is counted by (DEFAULT_IPV6_PREFIX of lib/http/client-ip.ts unless given). */
   ipv6Prefix?: Ipv6Prefix;
 };
@@ -22,7 +24,11 @@ export type { WriteRoute };
 /** Routes that change nothing yet are limited like the write routes (lib/routes/manifest.ts says why). */
 export const otherRouteLimits = {
   mcp: { path: mcpRoute.path, ...mcpRoute.limit },
+  mcpAgent: { path: mcpRoute.path, ...mcpRoute.agentLimit, per: 'agent' },
 } as const;
+
+/** The budget a verified agent is counted against instead of its address's, for the routes that have one. */
+export const agentRouteLimits: Partial<Record<LimitedRoute, LimitedRoute>> = { mcp: 'mcpAgent' };
 
 /** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */
 export const routeLimits: Record<WriteRoute | keyof typeof otherRouteLimits, RouteLimit> = { ...writeRouteLimits, ...otherRouteLimits };

@@ -66,7 +66,17 @@ export type WriteRoute = keyof typeof writeRouteAddresses;
  * 20 calls a second from one address, some five times what a hosted connector's research run
  * makes while many of its users share the vendor's addresses (README, MCP server).
  */
-export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 1200, windowSeconds: 60 }, bodyLimit: MCP_BODY_LIMIT } as const;
+export const mcpRoute = {
+  name: 'mcp',
+  path: '/mcp',
+  limit: { requests: 1200, windowSeconds: 60 },
+  /**
+   * A verified agent (Web Bot Auth) is counted by its identity, whatever its addresses: one hosted
+   * connector serving many users, so 100 calls a second, five times one address's flood guard.
+   */
+  agentLimit: { requests: 6000, windowSeconds: 60 },
+  bodyLimit: MCP_BODY_LIMIT,
+} as const;
 
 /** Stripe's signed webhook: not limited per address (Stripe's own addresses send it), authenticated by its signature. */
 export const paymentsWebhookRoute = { name: 'paymentsWebhook', path: '/api/payments/webhook', bodyLimit: STRIPE_EVENT_BODY_LIMIT } as const;

@@ -3,7 +3,9 @@ import type { ContentError } from '../content/load';
 import { hasBody } from '../http/body';
 import { bodyLimit } from '../limits/table';
 import { cacheHeaders } from '../http/cache';
-import { recordClientIp } from '../http/client-ip';
+import { recordClientIp, recordVerifiedAgent } from '../http/client-ip';
+import { isSigned, type AgentVerifier } from '../http/web-bot-auth';
+import { agentRouteLimits, routeLimits } from '../limits/table';
 import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
@@ -69,7 +71,12 @@ export type HandlerOptions = {
   clock?: () => number;
   /** Reads answered without Next (the search: ./search-thread.ts), sent as the read cache sends a rendered one. */
   own?: OwnReads;
+  /** Web Bot Auth (lib/http/web-bot-auth.ts): the verified agent of a signed request to a route with an agent budget. */
+  verifyAgent?: AgentVerifier;
 };
+
+/** The paths whose limit counts a verified agent by its identity (lib/limits/table.ts): only there is a signature checked. */
+const agentBudgetPaths = new Set(Object.keys(agentRouteLimits).map((route) => routeLimits[route as keyof typeof routeLimits].path));
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
 const stoppingHealth = () => problem('service-unavailable', 'This instance is stopping.', { cache: 'live', headers: { 'Retry-After': '5' } });
@@ -86,7 +93,9 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
  *   with every header final and computed once per page (no Next on that path);
  *   a read of `options.own` (a search) is answered by lectern the same way;
  * - any other request (the write routes) reaches Next with the socket address
- *   recorded as the client IP, with its proof (headers no client can set), and
+ *   recorded as the client IP, with its proof (headers no client can set), and,
+ *   on a route with an agent budget (/mcp), the identity of a Web Bot Auth agent
+ *   whose signature verified, with its proof, and
  *   its response gets the same headers on the way out;
  * - no write reaches Next as a server action call (the site has none);
  * - while the server stops, /healthz is a 503.
@@ -115,7 +124,18 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
   });
   const renderWithClientIp: Render = (req, res) => {
     recordClientIp(req.headers, req.socket.remoteAddress);
-    render(req, res);
+    recordVerifiedAgent(req.headers, undefined);
+    const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (!options.verifyAgent || !agentBudgetPaths.has(pathname) || !isSigned(req.headers)) return render(req, res);
+    // The body waits in the socket while the key directory is asked; a failure is only "not verified".
+    const url = `${requestIsHttps(req, security) ? 'https' : 'http'}://${req.headers.host ?? ''}${req.url ?? '/'}`;
+    options
+      .verifyAgent({ method: req.method ?? 'POST', url, headers: req.headers })
+      .catch(() => undefined)
+      .then((agent) => {
+        recordVerifiedAgent(req.headers, agent);
+        render(req, res);
+      });
   };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];

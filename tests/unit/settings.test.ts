@@ -25,7 +25,7 @@ describe('parseSettings', () => {
       site: { url: 'http://localhost:3000', contentDir: path.resolve('content'), postsPerPage: 20 },
       build: { running: false, workers: undefined, prerenderPosts: 100, distDir: '.next', time: expect.any(Number), rendererVersion: undefined },
       server: { port: 3000, hostname: '0.0.0.0', shutdownGraceMs: 10_000, prewarm: true },
-      deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false },
+      deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false, loopbackAgentDirectories: false },
       publishing: { cronSecret: undefined, clockOffsetMs: 0 },
       store: { dataDir: path.resolve('.data') },
       redis: { url: undefined, upstash: undefined },
@@ -79,7 +79,7 @@ describe('parseSettings', () => {
     expect(settings.site).toEqual({ url: 'https://example.com', contentDir: path.resolve('tests/fixtures/content'), postsPerPage: 20 });
     expect(settings.build).toMatchObject({ running: true, workers: 3, prerenderPosts: 0, time: 1_700_000_000_000 });
     expect(settings.server).toMatchObject({ port: 8080, prewarm: false });
-    expect(settings.deployment).toEqual({ trustProxy: 0, clientIpHeader: 'x-real-ip', platform: true });
+    expect(settings.deployment).toEqual({ trustProxy: 0, clientIpHeader: 'x-real-ip', platform: true, loopbackAgentDirectories: false });
     expect(settings.store.dataDir).toBe(path.resolve('var/lectern'));
     expect(settings.redis).toEqual({ url: undefined, upstash: { url: 'https://example.upstash.io', token: 'token' } });
     expect(settings.limits.windowScale).toBe(0.5);

@@ -4,7 +4,7 @@ import { memoryLimiter } from '@/lib/limits/limiter';
 import { writeRouteLimits } from '@/lib/limits/table';
 import type { Settings } from '@/lib/settings';
 
-const behindOneProxy: Settings['deployment'] = { trustProxy: 1, clientIpHeader: undefined, platform: false };
+const behindOneProxy: Settings['deployment'] = { trustProxy: 1, clientIpHeader: undefined, platform: false, loopbackAgentDirectories: false };
 const fromAddress = (address: string) => new Request('http://localhost/api/subscribe', { method: 'POST', headers: { 'X-Forwarded-For': address } });
 
 describe('admit', () => {
@@ -27,7 +27,7 @@ describe('admit', () => {
   it('refuses everything, and says how to fix it once, when no client address can be believed', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const limiter = { name: 'never', check: vi.fn() };
-    const untrusted: Settings['deployment'] = { trustProxy: 0, clientIpHeader: undefined, platform: true };
+    const untrusted: Settings['deployment'] = { trustProxy: 0, clientIpHeader: undefined, platform: true, loopbackAgentDirectories: false };
     const first = await admit(new Request('http://localhost/api/subscribe', { method: 'POST' }), 'subscribe', limiter, untrusted);
     await admit(new Request('http://localhost/api/subscribe', { method: 'POST' }), 'subscribe', limiter, untrusted);
     expect(first).toMatchObject({ ok: false, refusal: { problem: 'not-served-by-lectern' }, headers: rateLimitHeaders('subscribe') });

@@ -19,8 +19,12 @@ describe('the limits table', () => {
     });
   });
 
-  it('limits the MCP endpoint beside them, and nothing else', () => {
-    expect(routeLimits).toEqual({ ...writeRouteLimits, mcp: { path: '/mcp', requests: 1200, windowSeconds: 60 } });
+  it('limits the MCP endpoint beside them, per address and per verified agent, and nothing else', () => {
+    expect(routeLimits).toEqual({
+      ...writeRouteLimits,
+      mcp: { path: '/mcp', requests: 1200, windowSeconds: 60 },
+      mcpAgent: { path: '/mcp', requests: 6000, windowSeconds: 60, per: 'agent' },
+    });
     expect(otherRouteLimits.mcp).toEqual(routeLimits.mcp);
   });
 });

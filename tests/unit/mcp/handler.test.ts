@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { MCP_PROTOCOL_VERSIONS } from '@/lib/agents/mcp-names';
 import { otherRouteLimits } from '@/lib/limits/table';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
 import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
@@ -153,5 +155,11 @@ describe('any other method on /mcp', () => {
     const response = mcpOptions();
     expect(response.status).toBe(204);
     expect(response.headers.get('allow')).toBe('OPTIONS, POST');
+  });
+});
+
+describe('the MCP revisions named by the server card and the API catalog', () => {
+  it('are 2026-07-28 and every 2025-era revision the SDK negotiates by initialize', () => {
+    expect(MCP_PROTOCOL_VERSIONS).toEqual(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
   });
 });
