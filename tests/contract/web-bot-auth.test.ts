@@ -67,7 +67,7 @@ describe('Web Bot Auth on /mcp', () => {
     }
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect(directoryRequests).toBe(1);
-  });
+  }, 120_000);
 
   it('takes a forged, an expired, a replayed or a self-declared agent as unverified: the per-address budget, answered as usual', async () => {
     const from = freshAddress();
