@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postJson, request } from '../support/client';
 import { get, url } from '../support/http';
@@ -30,6 +31,25 @@ async function connect(from = freshAddress()): Promise<Client> {
 }
 
 type Text = { type: 'text'; text: string };
+
+describe('/mcp with the official 2.x client pinned to MCP 2026-07-28', () => {
+  it('negotiates 2026-07-28 by server/discover, lists the same tools and calls search and fetch', async () => {
+    const client = new ModernClient({ name: 'lectern-contract-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernTransport(new URL(url('/mcp')), { fetch: fetchFrom(freshAddress()) }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
+      const found = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+      const { results } = JSON.parse((found.content as Text[])[0]!.text) as { results: { id: string }[] };
+      expect(results[0]?.id).toBe('alpha-post');
+      const fetched = await client.callTool({ name: 'fetch', arguments: { id: results[0]!.id } });
+      expect(JSON.parse((fetched.content as Text[])[0]!.text)).toMatchObject({ id: 'alpha-post', text: await (await get('/blog/alpha-post.md')).text() });
+    } finally {
+      await client.close();
+    }
+  });
+});
 
 describe('/mcp with the MCP SDK client', () => {
   let client: Client;

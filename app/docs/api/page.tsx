@@ -60,10 +60,11 @@ export default function ApiDocsPage() {
             </tr>
           </thead>
           <tbody>
-            {Object.values(routeLimits).map((route) => (
-              <tr key={route.path}>
+            {Object.entries(routeLimits).map(([name, route]) => (
+              <tr key={name}>
                 <td>
                   <code>{route.path}</code>
+                  {route.per === 'agent' ? ' (per verified agent)' : ''}
                 </td>
                 <td>{route.requests}</td>
                 <td>{route.windowSeconds % 3600 === 0 ? `${route.windowSeconds / 3600} h` : `${route.windowSeconds / 60} min`}</td>

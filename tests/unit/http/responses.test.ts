@@ -18,7 +18,7 @@ describe('read responses', () => {
   it('states the length of markdown in tokens (characters / 4, rounded up), on a 200 only', () => {
     expect(markdownResponse('# Hi\n').headers.get('x-markdown-tokens')).toBe('2');
     expect(markdownResponse('x'.repeat(4000)).headers.get('x-markdown-tokens')).toBe('1000');
-    expect(markdownNotFound('/nothing.md').headers.get('x-markdown-tokens')).toBeNull();
+    expect(markdownNotFound().headers.get('x-markdown-tokens')).toBeNull();
   });
 
   it('sends Content-Usage with content (feeds, JSON), not with other files', () => {

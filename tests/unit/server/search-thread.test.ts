@@ -52,7 +52,7 @@ describe("lectern's search thread", () => {
     const mcpWaiting = running.mcp(mcpJob);
     await expect(running.mcp(mcpJob)).rejects.toBeInstanceOf(ThreadBusyError);
     // The read the server answers for a refused search: a 503 problem with Retry-After, kept by no cache.
-    const refused = await searchReads(running, 0)('/api/search', '?q=slow');
+    const refused = await searchReads(running, 0)('/api/search', '?q=slow', {});
     expect(refused?.status).toBe(503);
     expect(refused?.headers.get('retry-after')).toBe('1');
     expect(refused?.headers.get('cache-control')).toBe('no-store');
