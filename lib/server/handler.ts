@@ -137,19 +137,22 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
   };
   /** A request past every check: a POST lectern answers itself (MCP), a read of the read cache, or Next. */
   const serve = (req: IncomingMessage, res: ServerResponse, pathname: string): void => {
-    // Only lectern records a verified agent: whatever a client sent under that name goes first.
-    recordVerifiedAgent(req.headers, undefined);
-    if (!options.verifyAgent || !agentBudgetPaths.has(pathname) || !isSigned(req.headers)) return serve(req, res, pathname);
-    // A signed request to a route with an agent budget: verified first (a body waits in the socket
-    // while the key directory is asked); a failure is only "not verified", never an error.
-    const url = `${requestIsHttps(req, security) ? 'https' : 'http'}://${req.headers.host ?? ''}${req.url}`;
-    options
-      .verifyAgent({ method: req.method ?? 'GET', url, headers: req.headers })
-      .catch(() => undefined)
-      .then((agent) => {
-        recordVerifiedAgent(req.headers, agent);
-        serve(req, res, pathname);
-      });
+    if (req.method === 'POST' && options.posts) {
+      recordClientIp(req.headers, req.socket.remoteAddress);
+      const answer = options.posts(req, pathname);
+      if (answer) {
+        answer
+          .then((response) => sendOwn(req, res, response, factsOf(req)))
+          .catch((error: unknown) => {
+            console.error('request failed', error);
+            res.destroy();
+          });
+        return;
+      }
+    }
+    if (readCache.handle(req, res, renderWithClientIp)) return;
+    passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
+    renderWithClientIp(req, res);
   };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
