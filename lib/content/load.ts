@@ -142,8 +142,7 @@ function withoutReuse(file: string, data: unknown): unknown {
       `${file}: \`reuse\` is ignored: the reuse rule is part of the site's terms for agents, stated once in lib/agents/terms.ts (footer, llms.txt, robots.txt, /license.xml and the Content-Usage header are made from it). Remove the key to silence this warning.`,
     );
   }
-  const { reuse: _ignored, ...rest } = data as Record<string, unknown>;
-  return rest;
+  return Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'reuse'));
 }
 
 /** Slugs a post cannot have: `/blog/page/{n}` are the later pages of /blog, and would hide the post's markdown URL. */

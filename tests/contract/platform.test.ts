@@ -1,8 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PLATFORM_DOCUMENT_POLICY } from '@/lib/server/platform-headers';
 import { freshAddress, postJson, request, type RawResponse } from '../support/client';
 import { contractSites } from '../support/contract-sites';
 import { startPlatformEdge, type PlatformEdge } from '../support/platform-edge';
+import { fetchFrom } from '../support/mcp';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { startSmtp } from '../support/smtp';
 import { startUpstashStandIn, type UpstashStandIn } from '../support/upstash';
@@ -86,6 +90,49 @@ describe.each(servers)('training crawlers under %s', (_, baseUrl) => {
     }
     for (const pathname of ['/robots.txt', '/license.xml', '/llms.txt'])
       expect((await request(baseUrl(), pathname, { headers: gptBot })).status, pathname).toBe(200);
+  });
+});
+
+describe.each(servers)('/mcp under %s', (_, baseUrl) => {
+  type Text = { type: 'text'; text: string };
+  type Calls = {
+    listTools(): Promise<{ tools: { name: string }[] }>;
+    callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<object>;
+  };
+
+  /** The same use by either client: the five tools, a search and a fetch of its first result. */
+  async function listSearchFetch(client: Calls) {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
+    const found = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+    const { results } = JSON.parse((found as { content: Text[] }).content[0]!.text) as { results: { id: string }[] };
+    expect(results[0]?.id).toBe('alpha-post');
+    const fetched = await client.callTool({ name: 'fetch', arguments: { id: results[0]!.id } });
+    expect(JSON.parse((fetched as { content: Text[] }).content[0]!.text)).toMatchObject({
+      id: 'alpha-post',
+      url: expect.stringMatching(/\/blog\/alpha-post$/),
+    });
+  }
+
+  it('answers the official 2.x client pinned to 2026-07-28', async () => {
+    const client = new ModernClient({ name: 'lectern-contract-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernTransport(new URL('/mcp', baseUrl()), { fetch: fetchFrom(freshAddress()) }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      await listSearchFetch(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers the 1.x client (2025-11-25)', async () => {
+    const client = new Client({ name: 'lectern-contract-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl()), { fetch: fetchFrom(freshAddress()) }));
+    try {
+      await listSearchFetch(client);
+    } finally {
+      await client.close();
+    }
   });
 });
 
