@@ -104,7 +104,7 @@ describe('Web Bot Auth', () => {
 
       const past = await search(await other.sign('GET', SEARCH, {}), freshAddress());
       expect(past.status).toBe(503);
-      expect(past.headers['content-type']).toBe('application/problem+json');
+      expect(past.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       expect(Number(past.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(policy(past)).toBe(`"searchAgent";q=${AGENT_BUDGET};w=60`);
       expect(JSON.parse(past.body)).toMatchObject({ type: expect.stringContaining('overloaded'), detail: expect.stringContaining('your agent') });
