@@ -3,14 +3,13 @@
  * `npm run dev` (package.json), the systemd unit and the container image (deploy/), the tests and
  * the bench. A unit test holds each of those places to this list.
  *
- * `--max-semi-space-size=16` keeps the young generation at the 16 MiB semi-spaces it had on
- * Node.js 20. V8 13 (Node.js 24) sizes it from the machine's memory (semi-spaces of 32 MiB and more)
- * and then pretenures the parts of each newsletter message nodemailer composes: they go straight to
- * the old generation, which V8 collects only once it has grown by hundreds of MiB. A send to 10,000
- * subscribers grew the server by 364 MiB on Node.js 24's defaults against 27 MiB on Node.js 20; with
- * this flag the server starts smaller and grows far less during a send (README, "The runtime").
+ * None today. `--max-semi-space-size=16` (Node.js 20's young generation) was measured: it made the
+ * server start about 80 MiB smaller and grow less during a newsletter send on Node.js 24, but the
+ * search thread, which shares the process's V8 flags, then rebuilt its index after a post went live
+ * too slowly for the first search to find the post within the 5 s promised (the scheduling contract
+ * test). README, "The runtime", and BENCHMARKS.md say what was measured.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
+export const SERVER_NODE_FLAGS: readonly string[] = [];
 
 /** The arguments after `node` that start lectern's server (server.ts, compiled by tsx as it loads). */
 export const SERVER_ARGS: readonly string[] = [...SERVER_NODE_FLAGS, '--import', 'tsx', 'server.ts'];

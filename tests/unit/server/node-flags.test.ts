@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_ARGS, SERVER_NODE_FLAGS } from '@/lib/server/node-flags';
+import { SERVER_ARGS } from '@/lib/server/node-flags';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -17,11 +17,6 @@ function serverArgs(command: string): string[] {
 }
 
 describe("the server's Node.js flags", () => {
-  it('keep the young generation at 16 MiB semi-spaces, as on Node.js 20', () => {
-    expect(SERVER_NODE_FLAGS).toContain('--max-semi-space-size=16');
-    expect(SERVER_ARGS.at(-1)).toBe('server.ts');
-  });
-
   it('are the same wherever the server is started: npm start, npm run dev, systemd and the container', () => {
     expect(serverArgs(scripts.start ?? '')).toEqual(SERVER_ARGS);
     expect(serverArgs(scripts.dev ?? '')).toEqual(SERVER_ARGS);
