@@ -27,6 +27,19 @@ const passing: RequestFacts = { ...read, read: false };
 const headOf = (headers: HeaderList) => Object.fromEntries(headers.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
 
 describe('the head of every response', () => {
+  it('states the terms as Content-Usage on content read (a page, markdown, a feed, JSON), not on other answers', () => {
+    for (const type of ['text/html; charset=utf-8', 'text/markdown; charset=utf-8', 'application/rss+xml; charset=utf-8', 'application/json']) {
+      expect(headOf(responseHead({ ...read, csp: false }, { status: 200, headers: [['content-type', type]] }))['content-usage'], type).toBe(
+        'train-ai=n, ai-use=y, search=y',
+      );
+    }
+    for (const type of ['application/problem+json; charset=utf-8', 'image/png', 'application/xml; charset=utf-8']) {
+      expect(headOf(responseHead({ ...read, csp: false }, { status: 200, headers: [['content-type', type]] })), type).not.toHaveProperty('content-usage');
+    }
+    // A write's answer is not content.
+    expect(headOf(responseHead(passing, { status: 202, headers: [['content-type', 'application/json']] }))).not.toHaveProperty('content-usage');
+  });
+
   it('removes the headers Next uses internally, and adds the security headers, Strict-Transport-Security only over https', () => {
     const headers: HeaderList = [
       ['content-type', 'application/json'],
