@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SEARCH_AGENTS, TRAINING_CRAWLERS } from '@/lib/agents/terms';
 import { cacheHeaders } from '@/lib/http/cache';
 import { NEGOTIATED_PATHS } from '@/lib/http/markdown-twins';
 import { negotiate } from '@/lib/http/negotiate';
@@ -192,7 +193,7 @@ describe('whether the policy waits for the body', () => {
 });
 
 describe("vercel.json, the header rules of a host without lectern's server", () => {
-  type Rule = { source: string; headers: { key: string; value: string }[] };
+  type Rule = { source: string; headers: { key: string; value: string }[]; missing?: { type: string; key: string; value: string }[] };
   const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers: Rule[] }).headers;
 
   it("gives every negotiated URL Vary: Accept and the read profile, as lectern's server does", () => {
@@ -214,5 +215,16 @@ describe("vercel.json, the header rules of a host without lectern's server", () 
 
   it('has a rule for nothing else', () => {
     expect(rules.map((rule) => rule.source).sort()).toEqual([...NEGOTIATED_PATHS].sort());
+  });
+
+  it("leaves a refused training crawler's 403 uncacheable: no rule applies to a training crawler's request", () => {
+    const userAgent = (token: string) => `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ${token}/1.2; +https://example.com/bot)`;
+    for (const rule of rules) {
+      const conditions = (rule.missing ?? []).filter((condition) => condition.type === 'header' && condition.key.toLowerCase() === 'user-agent');
+      const skips = (value: string) => conditions.some((condition) => new RegExp(`^(?:${condition.value})$`).test(value));
+      for (const crawler of TRAINING_CRAWLERS) expect(skips(userAgent(crawler)), `${rule.source} for ${crawler}`).toBe(true);
+      for (const agent of SEARCH_AGENTS) expect(skips(userAgent(agent)), `${rule.source} for ${agent}`).toBe(false);
+      expect(skips('Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'), rule.source).toBe(false);
+    }
   });
 });
