@@ -89,10 +89,11 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
   render,
   () => {
     handler.clearReads();
-    searchThread?.refresh();
     void running?.services.newsletter.check();
   },
   (path) => handler.forgetRead(path),
+  // The search thread starts its new index at once, not after the lists are made anew.
+  () => searchThread?.refresh(),
 );
 // The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
 // on a server that is stopping), then the services and the search thread, once requests in flight have finished.
