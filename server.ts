@@ -9,6 +9,7 @@ import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 import { searchReads, startSearchThread } from './lib/server/search-thread';
 import { mcpPosts } from './lib/server/mcp-posts';
 import { madeUpReads } from './lib/server/made-up';
+import { downloadReads } from './lib/server/downloads';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -64,6 +65,7 @@ const handler = createRequestHandler(
     own: searchThread && searchReads(searchThread),
     posts,
     madeUp: dev ? undefined : madeUpReads(),
+    downloads: running && downloadReads(() => running.services.store, settings),
   },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to

@@ -130,14 +130,29 @@ const productBase = {
   order: z.number().int().default(100),
 };
 
+/** The folder of a content folder that holds what buyers download: never served by a public URL. */
+export const DELIVERABLES_FOLDER = 'deliverables';
+
+/** A file under the deliverables folder, by its path there: forward slashes, no `..`, no leading `/`. */
+const deliverablePathSchema = z
+  .string()
+  .regex(/^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._-][A-Za-z0-9._ /-]*$/, `must be a path inside ${DELIVERABLES_FOLDER}/, such as book/book.pdf`)
+  .refine((value) => !value.endsWith('/') && !value.includes('//'), 'must name a file, not a folder');
+
+/** The files a buyer of the product downloads, each under the content folder's deliverables/. */
+const files = z.array(deliverablePathSchema).default([]);
+
 export const productFrontmatterSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('training'), ...productBase, sessions: z.array(trainingSessionSchema).min(1) }),
-  z.strictObject({ kind: z.literal('bundle'), ...productBase }),
-  z.strictObject({ kind: z.literal('book'), ...productBase }),
+  z.strictObject({ kind: z.literal('bundle'), ...productBase, files }),
+  z.strictObject({ kind: z.literal('book'), ...productBase, files }),
   z
     .strictObject({
       kind: z.literal('offer'),
       ...productBase,
+      files,
+      /** The products (books and bundles, by slug) whose files an offer's buyer gets too. */
+      includes: z.array(slugSchema).default([]),
       starts: z.iso.datetime({ offset: true }),
       ends: z.iso.datetime({ offset: true }),
     })

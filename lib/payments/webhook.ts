@@ -11,6 +11,9 @@ import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../
 import type { Services } from '../services';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
+import { clock } from '../clock';
+import { settings } from '../settings';
+import { downloadLinks } from '../downloads/grant';
 
 /** What the webhook uses: the store, Stripe, and the mail it queues sent. */
 type WebhookServices = Pick<Services, 'store' | 'payments' | 'mail'>;
@@ -54,7 +57,17 @@ async function recordCompletedCheckout(
   const now = Date.now();
   const amount = session.amount_total ?? 0;
   const currency = (session.currency ?? product.currency).toUpperCase();
-  const order = { id: session.id, product: product.slug, kind: product.kind, amount, currency, email, createdAt: now };
+  const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? '');
+  const order = {
+    id: session.id,
+    product: product.slug,
+    kind: product.kind,
+    amount,
+    currency,
+    email,
+    createdAt: now,
+    ...(paymentIntent ? { paymentIntent } : {}),
+  };
   const to = { name: session.customer_details?.name ?? undefined, address: email };
 
   if (product.kind === 'training') {
@@ -70,7 +83,7 @@ async function recordCompletedCheckout(
       seats: Number(session.metadata?.seats ?? 1),
       email,
       ...(to.name ? { name: to.name } : {}),
-      paymentIntent: typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? ''),
+      paymentIntent,
       amount,
       currency,
       status: 'confirmed',
@@ -98,7 +111,15 @@ async function recordCompletedCheckout(
   const outcome = await services.store.bookings.recordPayment({
     eventId: event.id,
     order,
-    mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })],
+    mails: [
+      orderReceiptMail(to, {
+        id: session.id,
+        title: product.title,
+        amount,
+        currency,
+        downloads: downloadLinks(product, session.id, clock(), settings().downloads),
+      }),
+    ],
   });
   // Without a capacity (only a training booking has one) a payment is never full.
   return outcome === 'full' ? 'ignored' : outcome;
@@ -131,6 +152,11 @@ export async function handleStripeWebhook(request: Request, services: WebhookSer
     if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
       outcome = await recordCompletedCheckout(services, event, event.data.object);
       if (outcome === 'recorded' || outcome === 'refunded') services.mail.sendQueued();
+    } else if (event.type === 'charge.refunded') {
+      // A full refund ends the order's downloads; a partial one leaves them.
+      const charge = event.data.object;
+      const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      outcome = charge.refunded && paymentIntent && (await services.store.orders.refund(paymentIntent, Date.now())) ? 'refunded' : 'ignored';
     } else if (event.type === 'checkout.session.expired') {
       const hold = event.data.object.metadata?.hold;
       if (hold) await services.store.bookings.releaseHold(hold);

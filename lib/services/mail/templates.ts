@@ -11,14 +11,18 @@ function compose(options: {
   replyTo?: Address;
   subject: string;
   paragraphs: string[];
+  /** A list of links (the files of an order), each on its own line. */
+  links?: { label: string; url: string }[];
   action?: { label: string; url: string };
   footer: string[];
   headers?: Record<string, string>;
 }): OutgoingMail {
   const { name } = site();
   const home = absoluteUrl('/');
+  const links = options.links ?? [];
   const text = [
     ...options.paragraphs,
+    ...(links.length > 0 ? [links.map((link) => `${link.label}:\n${link.url}`).join('\n\n')] : []),
     ...(options.action ? [`${options.action.label}: ${options.action.url}`] : []),
     '--',
     ...options.footer,
@@ -26,6 +30,7 @@ function compose(options: {
   ].join('\n\n');
   const html = `<!DOCTYPE html><html><body style="font-family:system-ui,sans-serif;line-height:1.6;color:#1d1e22;max-width:36rem">
 ${options.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`).join('\n')}
+${links.length > 0 ? `<ul>${links.map((link) => `<li><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></li>`).join('')}</ul>` : ''}
 ${options.action ? `<p><a href="${escapeHtml(options.action.url)}" style="display:inline-block;padding:.5rem 1rem;background:#1d5fbf;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(options.action.label)}</a></p><p style="font-size:.85rem;color:#5b5e66">${escapeHtml(options.action.url)}</p>` : ''}
 <hr style="border:none;border-top:1px solid #dedbd2">
 ${options.footer.map((line) => `<p style="font-size:.85rem;color:#5b5e66">${escapeHtml(line)}</p>`).join('\n')}
@@ -99,18 +104,50 @@ const money = (amount: number, currency: string) =>
     amount / 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2),
   );
 
-export function orderReceiptMail(to: Address, order: { id: string; title: string; amount: number; currency: string }): OutgoingMail {
+/** A moment as a person reads it, in the site's time zone: "Wednesday 10 February 2027". */
+export function longDate(millis: number): string {
+  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: site().timezone }).format(millis).replace(',', '');
+}
+
+/** The download links of an order: each file by name, until when they work and how often each downloads. */
+export type DownloadLinks = { files: { name: string; url: string }[]; expires: number; limit: number };
+
+function downloadParagraph(links: DownloadLinks): string {
+  return `Your download link${links.files.length === 1 ? '' : 's'} below work${links.files.length === 1 ? 's' : ''} until ${longDate(links.expires)}, ${links.limit} downloads each. Need them again later? Ask for fresh links at ${absoluteUrl('/downloads')}.`;
+}
+
+export function orderReceiptMail(to: Address, order: { id: string; title: string; amount: number; currency: string; downloads?: DownloadLinks }): OutgoingMail {
   const { name } = site();
+  const files = order.downloads?.files ?? [];
   return compose({
     to,
     subject: `Your receipt from ${name}: ${order.title}`,
     paragraphs: [
       `Thank you for your purchase of ${order.title}.`,
-      `Paid: ${money(order.amount, order.currency)}. Reference: ${order.id}.`,
+      `Order ${order.id}. Paid: ${money(order.amount, order.currency)}. Stripe mails the invoice separately.`,
+      ...(order.downloads && files.length > 0 ? [downloadParagraph(order.downloads)] : []),
       'Questions? Reply through the support page.',
     ],
+    links: files.map((file) => ({ label: file.name, url: file.url })),
     action: { label: 'Support', url: absoluteUrl('/support') },
     footer: ['You receive this email because you bought something on this site.'],
+  });
+}
+
+/** Fresh links to everything an address bought (the resend page); nothing typed into the form is in it. */
+export function purchasesAgainMail(to: Address, orders: { id: string; title: string; downloads: DownloadLinks }[]): OutgoingMail {
+  const { name } = site();
+  const first = orders[0]?.downloads;
+  return compose({
+    to,
+    subject: `Your purchases from ${name}`,
+    paragraphs: [
+      'Here are fresh download links for everything bought with this address, as asked on our site.',
+      ...(first ? [downloadParagraph(first)] : []),
+      "If you did not ask for them, someone typed your address into our form; the links only reach you, so there's nothing to do.",
+    ],
+    links: orders.flatMap((order) => order.downloads.files.map((file) => ({ label: `${order.title}: ${file.name}`, url: file.url }))),
+    footer: ['You receive this email because this address bought something on this site.'],
   });
 }
 

@@ -437,6 +437,51 @@ describe.each(backends)('the $name store', ({ open }) => {
     });
   });
 
+  describe('orders', () => {
+    const paid = (id: string, email: string, createdAt: number, paymentIntent?: string) => ({
+      eventId: `evt_${id}`,
+      order: { id, product: 'book', kind: 'book', amount: 3400, currency: 'EUR', email, createdAt, ...(paymentIntent ? { paymentIntent } : {}) },
+      mails: [mail('receipt')],
+    });
+    const use = (order: string, link: string, count = true) => store.orders.useLink({ order, link, limit: 2, count, expires: 10_000_000_000_000 });
+
+    it('counts each link’s downloads up to its limit; a resumed download counts nothing and works until the limit is passed', async () => {
+      await store.bookings.recordPayment(paid('cs_1', 'Buyer@Example.com', 1_000, 'pi_1'));
+      expect(await use('cs_1', 'cs_1:0:9')).toEqual({ outcome: 'ok', order: expect.objectContaining({ id: 'cs_1', product: 'book', paymentIntent: 'pi_1' }) });
+      expect((await use('cs_1', 'cs_1:0:9', false)).outcome).toBe('ok');
+      expect((await use('cs_1', 'cs_1:0:9')).outcome).toBe('ok');
+      expect((await use('cs_1', 'cs_1:0:9')).outcome).toBe('used-up');
+      expect((await use('cs_1', 'cs_1:0:9', false)).outcome).toBe('ok');
+      // Another link of the same order (another file, or a resent link) counts on its own.
+      expect((await use('cs_1', 'cs_1:1:9')).outcome).toBe('ok');
+      expect((await use('cs_none', 'cs_none:0:9')).outcome).toBe('unknown');
+    });
+
+    it('refuses every link of a refunded order, found by its payment intent, and leaves it out of the address’s orders', async () => {
+      await store.bookings.recordPayment(paid('cs_1', 'buyer@example.com', 1_000, 'pi_1'));
+      await store.bookings.recordPayment(paid('cs_2', 'BUYER@example.com', 2_000, 'pi_2'));
+      await store.bookings.recordPayment(paid('cs_3', 'other@example.com', 3_000));
+      expect((await store.orders.paidBy('Buyer@Example.com')).map((order) => order.id)).toEqual(['cs_1', 'cs_2']);
+      expect(await store.orders.refund('pi_1', 5_000)).toBe('cs_1');
+      expect(await store.orders.refund('pi_1', 6_000)).toBe('cs_1');
+      expect(await store.orders.refund('pi_unknown', 6_000)).toBeUndefined();
+      expect((await use('cs_1', 'cs_1:0:9')).outcome).toBe('refunded');
+      expect((await use('cs_2', 'cs_2:0:9')).outcome).toBe('ok');
+      expect((await store.orders.paidBy('buyer@example.com')).map((order) => order.id)).toEqual(['cs_2']);
+      expect(await store.orders.paidBy('nobody@example.com')).toEqual([]);
+    });
+
+    it('gives an address one resend per cooldown, whatever its case, queueing its mail with the turn', async () => {
+      const before = await stored.unsentMailCount();
+      expect(await store.orders.claimResend({ email: 'Buyer@example.com', now: 1_000, cooldownMs: 60_000, mails: [mail('again')] })).toBe(true);
+      expect(await store.orders.claimResend({ email: 'buyer@example.com', now: 30_000, cooldownMs: 60_000, mails: [mail('again')] })).toBe(false);
+      expect(await store.orders.claimResend({ email: 'other@example.com', now: 30_000, cooldownMs: 60_000, mails: [] })).toBe(true);
+      expect(await stored.unsentMailCount()).toBe(before + 1);
+      expect(await store.orders.claimResend({ email: 'buyer@example.com', now: 61_000, cooldownMs: 60_000, mails: [mail('again')] })).toBe(true);
+      expect(await stored.unsentMailCount()).toBe(before + 2);
+    });
+  });
+
   describe('newsletter', () => {
     /** A subscriber confirmed with tokens named after the address. */
     const confirmed = async (email: string, now = 1000) => {

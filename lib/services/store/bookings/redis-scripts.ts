@@ -80,7 +80,20 @@ return 1`,
  */
 export const RECORD_PAYMENT = luaScript(
   {
-    keys: ['event', 'orderEntry', 'orders', 'bookingPrefix', 'bookedPrefix', 'holdPrefix', 'sessionHoldsPrefix', 'mailPrefix', 'outbox', 'clientHoldsPrefix'],
+    keys: [
+      'event',
+      'orderEntry',
+      'orders',
+      'bookingPrefix',
+      'bookedPrefix',
+      'holdPrefix',
+      'sessionHoldsPrefix',
+      'mailPrefix',
+      'outbox',
+      'clientHoldsPrefix',
+      'orderIntentPrefix',
+      'ordersOfPrefix',
+    ],
     args: ['capacity', 'orderJson', 'bookingJson', 'holdId', 'mails', 'mailIds'],
   },
   QUEUE_MAILS,
@@ -106,6 +119,8 @@ end
 redis.call('SET', event, 'recorded')
 redis.call('HSET', orderEntry, 'json', orderJson)
 redis.call('ZADD', orders, order.createdAt, order.id)
+if type(order.paymentIntent) == 'string' and order.paymentIntent ~= '' then redis.call('SET', orderIntentPrefix .. order.paymentIntent, order.id) end
+redis.call('ZADD', ordersOfPrefix .. string.lower(order.email), order.createdAt, order.id)
 if booking then
   redis.call('HSET', bookingPrefix .. booking.id, 'json', bookingJson, 'status', 'confirmed')
   redis.call('INCRBY', bookedPrefix .. booking.product .. ':' .. booking.session, booking.seats)

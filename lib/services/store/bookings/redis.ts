@@ -73,6 +73,8 @@ export function redisBookings(run: ScriptRunner): BookingStore {
           bookedPrefix: 'booked:',
           mailPrefix: 'mail:',
           outbox: 'outbox',
+          orderIntentPrefix: 'order-intent:',
+          ordersOfPrefix: 'orders-of:',
         },
         args: {
           capacity: capacity ?? '',

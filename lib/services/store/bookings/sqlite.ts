@@ -103,7 +103,7 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           return 'full' as const;
         }
         db.prepare('INSERT INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt);
-        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at, payment_intent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
           order.id,
           order.product,
           order.kind,
@@ -111,6 +111,7 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           order.currency,
           order.email,
           order.createdAt,
+          order.paymentIntent || null,
         );
         if (booking) {
           db.prepare(

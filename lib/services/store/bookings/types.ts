@@ -1,6 +1,16 @@
 import type { OutgoingMail } from '../outbox/types';
 
-export type Order = { id: string; product: string; kind: string; amount: number; currency: string; email: string; createdAt: number };
+/** A paid checkout; `paymentIntent` finds it again when Stripe reports a refund. */
+export type Order = {
+  id: string;
+  product: string;
+  kind: string;
+  amount: number;
+  currency: string;
+  email: string;
+  createdAt: number;
+  paymentIntent?: string;
+};
 
 /**
  * `cancelling` is recorded before the refund is asked of Stripe, so a refund
