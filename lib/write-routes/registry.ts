@@ -6,6 +6,7 @@
  */
 export { bookingCancelRoute } from './booking-cancel';
 export { checkoutRoute } from './checkout';
+export { downloadsResendRoute } from './downloads-resend';
 export { indexNotifyRoute } from './index-notify';
 export { specialOfferCheckoutRoute } from './special-offer-checkout';
 export { subscribeRoute } from './subscribe';

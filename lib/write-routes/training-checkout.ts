@@ -83,7 +83,7 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
   }
   const hold = outcome.held;
   try {
-    return await createSession(
+    const result = await createSession(
       payments,
       {
         mode: 'payment',
@@ -97,6 +97,8 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
       // One key per attempt and hold: a hold made again after its first one lapsed gets a session of its own.
       `${attempt}:${hold.expiresAt}`,
     );
+    if (!result.ok && outcome.fresh) await store.bookings.releaseHold(hold.id);
+    return result;
   } catch (error) {
     // A repeated attempt leaves the hold to the session its first attempt made.
     if (outcome.fresh) await store.bookings.releaseHold(hold.id);
