@@ -14,7 +14,21 @@ export function generateMetadata() {
   return pageMetadata({ title: 'Pricing', description: `The training, digital bundles and book from ${site().name}, with prices.`, path: '/pricing' });
 }
 
-const sessionDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
+/** A moment in the site's time zone, as a person reads it: "Wednesday 10 February 2027 at 09:00 CET". */
+const sessionDate = {
+  format: (millis: number) =>
+    new Intl.DateTimeFormat('en-GB', {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone: site().timezone,
+      timeZoneName: 'short',
+    }).format(millis),
+};
 
 function BuyForm({ product }: { product: Product }) {
   if (product.kind === 'training') {
@@ -26,7 +40,7 @@ function BuyForm({ product }: { product: Product }) {
         <select id={`session-${product.slug}`} name="session">
           {product.sessions.map((session) => (
             <option key={session.id} value={session.id}>
-              {sessionDate.format(Date.parse(session.start))} UTC
+              {sessionDate.format(Date.parse(session.start))}
             </option>
           ))}
         </select>
@@ -67,8 +81,8 @@ export default async function PricingPage() {
           <p>{product.description}</p>
           {product.kind === 'offer' && (
             <p className="meta">
-              Available from <time dateTime={product.starts}>{sessionDate.format(Date.parse(product.starts))} UTC</time> until{' '}
-              <time dateTime={product.ends}>{sessionDate.format(Date.parse(product.ends))} UTC</time>.
+              Available from <time dateTime={product.starts}>{sessionDate.format(Date.parse(product.starts))}</time> until{' '}
+              <time dateTime={product.ends}>{sessionDate.format(Date.parse(product.ends))}</time>.
             </p>
           )}
           {product.kind === 'training' && (
@@ -77,7 +91,7 @@ export default async function PricingPage() {
               <ul>
                 {product.sessions.map((session) => (
                   <li key={session.id}>
-                    <time dateTime={session.start}>{sessionDate.format(Date.parse(session.start))} UTC</time> · {session.seats} seats
+                    <time dateTime={session.start}>{sessionDate.format(Date.parse(session.start))}</time> · {session.seats} seats
                   </li>
                 ))}
               </ul>

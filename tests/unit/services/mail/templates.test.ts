@@ -48,9 +48,26 @@ describe('mail templates', () => {
     expect(mail.text).toContain('Reference m2.');
   });
 
+  it('lists an order’s download links by file name, with until when they work, and links to the resend page', () => {
+    const mail = orderReceiptMail(
+      { address: 'a@example.com' },
+      {
+        id: 'o1',
+        title: 'Guide',
+        amount: 4900,
+        currency: 'EUR',
+        downloads: { files: [{ name: 'guide.pdf', url: 'https://example.com/downloads/o1/0?x=1' }], expires: Date.parse('2030-01-31T12:00:00Z'), limit: 5 },
+      },
+    );
+    expect(mail.text).toContain('guide.pdf:\nhttps://example.com/downloads/o1/0?x=1');
+    expect(mail.text).toMatch(/works until \w+day 31 January 2030, 5 downloads each/);
+    expect(mail.text).toContain('/downloads.');
+    expect(mail.html).toContain('<a href="https://example.com/downloads/o1/0?x=1">guide.pdf</a>');
+  });
+
   it("writes amounts in the currency's own units", () => {
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o1', title: 'Guide', amount: 4900, currency: 'EUR' }).text).toContain(
-      'Paid: €49.00. Reference: o1.',
+      'Order o1. Paid: €49.00.',
     );
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o2', title: 'Guide', amount: 4900, currency: 'JPY' }).text).toContain('Paid: ¥4,900.');
     const booking = { id: 'bk1', title: 'Course', session: 's1', start: '2030-01-01', seats: 2, amount: 98000, currency: 'EUR' };
