@@ -196,7 +196,7 @@ describe('delivery', () => {
     } finally {
       await later.stop();
     }
-  });
+  }, 90_000);
 });
 
 describe('send me my purchases again', () => {
