@@ -79,6 +79,7 @@ const render = (req: IncomingMessage, res: ServerResponse) => {
   handle(req, res).catch(() => res.destroy());
 };
 const publishing = dev ? undefined : await import('./lib/publishing/on-server');
+const bookings = dev ? undefined : await import('./lib/bookings/reminders');
 const scheduler: Scheduler | undefined = await publishing?.startScheduler(
   render,
   () => {
@@ -87,6 +88,16 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
     void running?.services.newsletter.check();
   },
   (path) => handler.forgetRead(path),
+  // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.
+  running && bookings
+    ? [
+        {
+          name: 'booking reminders',
+          everyMs: settings.bookings.reminderCheckMs,
+          run: (now: number) => bookings.queueDueReminders(running.services.store, now, () => running.services.mailWorker.kick()),
+        },
+      ]
+    : [],
 );
 // The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
 // on a server that is stopping), then the services and the search thread, once requests in flight have finished.
@@ -96,6 +107,7 @@ const shutdown = gracefulShutdown(handler, {
   connections: settings.server.connections,
   stopServices: async () => {
     scheduler?.stop();
+    await scheduler?.idle();
     await Promise.all([running?.stop(), searchThread?.stop()]);
   },
 });

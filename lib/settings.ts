@@ -166,6 +166,12 @@ const envSchema = z.object({
     .regex(/^\/[A-Za-z0-9_\-/]*\/$/, 'must be a path that starts and ends with /, such as /_deliverables/')
     .optional(),
 
+  // --- Bookings (the training's sessions)
+  /** How long before a session's first meeting its bookings get the reminder with the joining details. */
+  BOOKING_REMINDER_HOURS: whole('hours').min(1, 'must be at least 1').max(720, 'must be at most 720').default(48),
+  /** How often lectern's scheduler looks for due reminders. */
+  BOOKING_REMINDER_CHECK_MS: whole('milliseconds').min(100, 'must be at least 100').default(60_000),
+
   // --- IndexNow
   /** Bearer token of /api/index-notify. */
   INDEX_NOTIFY_TOKEN: z.string().optional(),
@@ -315,6 +321,13 @@ export type Settings = {
     /** nginx's internal location for the deliverables (DOWNLOADS_ACCEL_PREFIX); undefined: lectern streams them. */
     accelPrefix: string | undefined;
   };
+  /** The training's bookings. */
+  bookings: {
+    /** How long before a session's first meeting the reminder is due (BOOKING_REMINDER_HOURS, in milliseconds). */
+    reminderLeadMs: number;
+    /** How often lectern's scheduler looks for due reminders (BOOKING_REMINDER_CHECK_MS). */
+    reminderCheckMs: number;
+  };
   /** IndexNow. */
   indexNow: {
     /** The key served as `/{key}.txt` (INDEXNOW_KEY); undefined: no key file and nothing submitted. */
@@ -386,6 +399,7 @@ function grouped(env: Env): Settings {
       limit: env.DOWNLOAD_LIMIT,
       accelPrefix: env.DOWNLOADS_ACCEL_PREFIX,
     },
+    bookings: { reminderLeadMs: env.BOOKING_REMINDER_HOURS * 60 * 60 * 1000, reminderCheckMs: env.BOOKING_REMINDER_CHECK_MS },
     indexNow: { key: env.INDEXNOW_KEY, notifyToken: env.INDEX_NOTIFY_TOKEN, endpoint: env.INDEXNOW_ENDPOINT },
   };
 }

@@ -114,11 +114,20 @@ export const appFrontmatterSchema = z.strictObject({
 });
 export type AppFrontmatter = z.infer<typeof appFrontmatterSchema>;
 
-const trainingSessionSchema = z.strictObject({
-  id: slugSchema,
-  start: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset' }),
-  seats: z.number().int().positive(),
-});
+const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset' });
+
+/** One meeting of a session: a start and an end, the end after the start. */
+const meetingSchema = z
+  .strictObject({ start: dateTime, end: dateTime })
+  .refine((meeting) => Date.parse(meeting.end) > Date.parse(meeting.start), { path: ['end'], message: 'must be after start' });
+
+/** A session: its meetings in order (the workshop's two half-days), each starting after the one before ends, and its seats. */
+const trainingSessionSchema = z
+  .strictObject({ id: slugSchema, meetings: z.array(meetingSchema).min(1), seats: z.number().int().positive() })
+  .refine((session) => session.meetings.every((meeting, index) => index === 0 || Date.parse(meeting.start) >= Date.parse(session.meetings[index - 1]!.end)), {
+    path: ['meetings'],
+    message: 'must be in order, each starting after the one before ends',
+  });
 
 const productBase = {
   title: z.string().trim().min(1),
@@ -143,7 +152,16 @@ const deliverablePathSchema = z
 const files = z.array(deliverablePathSchema).default([]);
 
 export const productFrontmatterSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('training'), ...productBase, sessions: z.array(trainingSessionSchema).min(1) }),
+  z.strictObject({
+    kind: z.literal('training'),
+    ...productBase,
+    sessions: z.array(trainingSessionSchema).min(1),
+    /**
+     * How to join (a video link, or an address): given only to people who booked, in the booking
+     * mail and the reminder; never on a public page, feed or file.
+     */
+    joining: z.string().trim().min(1).optional(),
+  }),
   z.strictObject({ kind: z.literal('bundle'), ...productBase, files }),
   z.strictObject({ kind: z.literal('book'), ...productBase, files }),
   z

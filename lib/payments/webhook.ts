@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
-import { absoluteUrl } from '../config';
 import { readBody } from '../http/body';
 import { STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { describeError } from '../log';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
-import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
+import { cancellationDeadline, moveDeadline, productBySlug, type TrainingProduct } from '../products';
+import { bookingDetails, bookingManageUrl, reminderTime } from '../bookings/details';
+import { formatMoment } from '../products/when';
 import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
 import type { Services } from '../services';
 import type { Booking } from '../services/store/types';
@@ -17,10 +18,6 @@ import { downloadLinks } from '../downloads/grant';
 
 /** What the webhook uses: the store, Stripe, and the mail it queues sent. */
 type WebhookServices = Pick<Services, 'store' | 'payments' | 'mail'>;
-
-export function bookingCancelUrl(id: string, token: string): string {
-  return absoluteUrl(`/booking/cancel?booking=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
-}
 
 /**
  * A payment for a session that filled up meanwhile (its hold lapsed and the
@@ -75,6 +72,7 @@ async function recordCompletedCheckout(
     const trainingSession = training.sessions.find((entry) => entry.id === session.metadata?.session);
     if (!trainingSession) return 'ignored';
     const token = newToken();
+    const remindAt = reminderTime(trainingSession, clock(), settings().bookings.reminderLeadMs);
     const booking: Booking = {
       id: `bk_${randomBytes(12).toString('base64url')}`,
       tokenHash: token.hash,
@@ -88,14 +86,25 @@ async function recordCompletedCheckout(
       currency,
       status: 'confirmed',
       createdAt: now,
+      ...(remindAt !== undefined ? { remindAt } : {}),
     };
+    const manageUrl = bookingManageUrl(booking.id, token.token);
     // What the receipt and, if the session filled meanwhile, the refund mail both say.
-    const seatsBought = { title: product.title, session: trainingSession.id, start: trainingSession.start, seats: booking.seats, amount, currency };
+    const seatsBought = {
+      title: product.title,
+      session: trainingSession.id,
+      start: formatMoment(Date.parse(trainingSession.meetings[0]!.start)),
+      seats: booking.seats,
+      amount,
+      currency,
+    };
     const mail = bookingReceiptMail(to, {
-      id: booking.id,
-      ...seatsBought,
-      cancelUrl: bookingCancelUrl(booking.id, token.token),
-      deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
+      ...bookingDetails(booking, training, trainingSession, { sequence: 0, now: clock(), manageUrl }),
+      amount,
+      currency,
+      manageUrl,
+      cancelUntil: cancellationDeadline(trainingSession),
+      moveUntil: moveDeadline(trainingSession),
     });
     const outcome = await services.store.bookings.recordPayment({
       eventId: event.id,

@@ -5,6 +5,7 @@
  * (./index.ts).
  */
 export { bookingCancelRoute } from './booking-cancel';
+export { bookingMoveRoute } from './booking-move';
 export { checkoutRoute } from './checkout';
 export { downloadsResendRoute } from './downloads-resend';
 export { indexNotifyRoute } from './index-notify';

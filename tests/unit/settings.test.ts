@@ -49,6 +49,7 @@ describe('parseSettings', () => {
       newsletter: { rate: 10, leaseMs: 120_000, checkMs: 5000, batchSize: 100, budgetMs: 40_000 },
       payments: { secretKey: undefined, webhookSecret: undefined, apiUrl: undefined },
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
+      bookings: { reminderLeadMs: 48 * 60 * 60 * 1000, reminderCheckMs: 60_000 },
       indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
     });
     // No build time: the moment the settings were parsed.

@@ -151,6 +151,11 @@ export const MIGRATIONS: string[] = [
    CREATE INDEX orders_email ON orders (email COLLATE NOCASE);
    CREATE TABLE download_counts (link TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
    CREATE TABLE resends (email TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;`,
+  // A booking's calendar version (raised by a move) and its reminder: when due, and when queued.
+  `ALTER TABLE bookings ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE bookings ADD COLUMN remind_at INTEGER;
+   ALTER TABLE bookings ADD COLUMN reminded_at INTEGER;
+   CREATE INDEX bookings_reminders ON bookings (remind_at) WHERE remind_at IS NOT NULL AND reminded_at IS NULL;`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */

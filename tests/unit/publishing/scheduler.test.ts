@@ -141,4 +141,39 @@ describe('the scheduler’s preparation', () => {
     await time.advance(100_000);
     expect(run).not.toHaveBeenCalled();
   });
+
+  it('does its periodic work at start and every everyMs, with no post ahead; a failure is logged and tried at the next look', async () => {
+    const time = fakeTime(1_000);
+    const runs: number[] = [];
+    const warnings: string[] = [];
+    let fail = true;
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [100],
+      timers: time.timers,
+      log: { warn: (line: string) => void warnings.push(line) },
+      onChange: async () => undefined,
+      periodic: [
+        {
+          name: 'reminders',
+          everyMs: 500,
+          run: async (now) => {
+            runs.push(now);
+            if (fail) {
+              fail = false;
+              throw new Error('store down');
+            }
+          },
+        },
+      ],
+    });
+    await scheduler.start();
+    expect(runs).toEqual([1_000]);
+    expect(warnings).toEqual(['scheduler: reminders failed (store down); trying again at the next look']);
+    await time.advance(2_000);
+    expect(runs).toEqual([1_000, 1_500, 2_000]);
+    scheduler.stop();
+    await scheduler.idle();
+    expect(time.pending()).toEqual([]);
+  });
 });
