@@ -80,16 +80,17 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   async function check(): Promise<void> {
     timer = undefined;
     const ahead = aheadCount(dates, clock());
+    let failed = false;
     if (ahead !== done) {
       try {
         await onChange(ahead);
         done = ahead;
       } catch (error) {
         log.warn(`scheduler: publishing failed (${describeError(error)}); trying again`);
-        arm(retryMs);
-        return;
+        failed = true;
       }
     }
+    // The periodic work does not wait for publishing to succeed.
     for (const work of periodic) {
       if (stopped) return;
       try {
@@ -97,6 +98,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       } catch (error) {
         log.warn(`scheduler: ${work.name} failed (${describeError(error)}); trying again at the next look`);
       }
+    }
+    if (failed) {
+      arm(Math.min(retryMs, ...periodic.map((work) => work.everyMs)));
+      return;
     }
     const waits = periodic.map((work) => work.everyMs);
     // The next post to come due is the oldest of those still ahead.

@@ -292,7 +292,7 @@ describe('the reminder', () => {
     } finally {
       await later.stop();
     }
-  }, 150_000);
+  }, 300_000);
 });
 
 describe('the reminder on a platform host (next start, PLATFORM_MODE, the Upstash stand-in)', () => {
@@ -363,5 +363,5 @@ describe('the reminder on a platform host (next start, PLATFORM_MODE, the Upstas
     } finally {
       await upstash.close();
     }
-  }, 150_000);
+  }, 300_000);
 });
