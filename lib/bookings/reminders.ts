@@ -17,7 +17,8 @@ function startsIn(ms: number): string {
  * session's first meeting): each once, however many instances look and however often they
  * restart, since the store marks it reminded in the same atomic step that queues its mail (the
  * mail worker then sends it under its fenced claim). A booking whose session has started, or
- * is no longer on the site, is marked without a mail. `queued` is told when mail was queued
+ * is no longer on the site, is marked without a mail. `now` is the site's clock (lib/clock.ts), which
+ * decides what is due; the mail is queued at the wall clock's time, as the mail worker reads it. `queued` is told when mail was queued
  * (the worker is kicked). Run by lectern's scheduler, and by the cron call on a platform.
  */
 export async function queueDueReminders(store: Pick<Store, 'bookings'>, now: number, queued: () => void): Promise<number> {
@@ -30,12 +31,13 @@ export async function queueDueReminders(store: Pick<Store, 'bookings'>, now: num
     const session = training?.sessions.find((entry) => entry.id === booking.session);
     try {
       if (!training || !session || sessionStart(session) <= now) {
-        await store.bookings.recordReminder({ id: booking.id, remindAt: booking.remindAt, now, mails: [] });
+        await store.bookings.recordReminder({ id: booking.id, remindAt: booking.remindAt, now: Date.now(), mails: [] });
         continue;
       }
       const details = bookingDetails(booking, training, session, { sequence: booking.sequence ?? 0, now });
       const mail = bookingReminderMail({ name: booking.name, address: booking.email }, { ...details, startsIn: startsIn(sessionStart(session) - now) });
-      if (await store.bookings.recordReminder({ id: booking.id, remindAt: booking.remindAt, now, mails: [mail] })) count += 1;
+      // Queued (and marked) at the wall clock's time, like every mail, whatever the site's clock says.
+      if (await store.bookings.recordReminder({ id: booking.id, remindAt: booking.remindAt, now: Date.now(), mails: [mail] })) count += 1;
     } catch (error) {
       console.warn(`bookings: the reminder of ${booking.id} waits for the next pass (${describeError(error)})`);
     }

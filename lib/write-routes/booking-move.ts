@@ -77,11 +77,12 @@ async function moveBooking(input: z.output<typeof schema>, { services }: WriteCo
     sequence,
     capacity: target.seats,
     ...(remindAt !== undefined ? { remindAt } : {}),
-    now,
+    // Holds and the outbox keep the wall clock's time; the site's clock decides what has started.
+    now: Date.now(),
     mails: [mail],
   });
   if (outcome === 'full') {
-    const free = Math.max(0, target.seats - (await services.store.bookings.seatsTaken(training.slug, target.id, now)));
+    const free = Math.max(0, target.seats - (await services.store.bookings.seatsTaken(training.slug, target.id, Date.now())));
     return {
       ok: false,
       problem: 'conflict',

@@ -33,7 +33,8 @@ async function moveChoices(training: TrainingProduct, booking: Booking, now: num
   const choices = await Promise.all(
     laterSessions(training, current, now).map(async (session) => ({
       session,
-      free: session.seats - (await services().store.bookings.seatsTaken(training.slug, session.id, now)),
+      // Holds expire by the wall clock's time; which sessions are later, by the site's clock.
+      free: session.seats - (await services().store.bookings.seatsTaken(training.slug, session.id, Date.now())),
     })),
   );
   return choices.filter((choice) => choice.free >= booking.seats);
