@@ -25,6 +25,8 @@ export async function startScheduler(
   render: Render,
   changed: () => void,
   remade: (path: string) => void = () => undefined,
+  /** Called as soon as the published set has changed, before the outputs are made anew (the search index starts on it). */
+  live: () => void = () => undefined,
   periodic: readonly Periodic[] = [],
 ): Promise<Scheduler | undefined> {
   const list = builtList();
@@ -40,6 +42,7 @@ export async function startScheduler(
         const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
         if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
         const answer = JSON.parse(body) as Published;
+        live();
         // The lists and feeds, the pages of the posts that just went live and of their tags are made anew before
         // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
         // after the clear from what was just made, so none waits for a render at the minute a post
