@@ -296,12 +296,19 @@ describe('the reminder', () => {
 
 describe('the reminder on a platform host (next start, PLATFORM_MODE, the Upstash stand-in)', () => {
   it('is queued by the cron call once its time has come, once, and mailed', async () => {
-    await flushRedis(testRedisUrl(13));
-    const upstash = await startUpstashStandIn(testRedisUrl(13));
+    // Database 11 is this test's alone (tests/unit/limits/limiter-contract.test.ts flushes 13).
+    await flushRedis(testRedisUrl(11));
+    const upstash = await startUpstashStandIn(testRedisUrl(11));
     const remindAt = SPRING_START - 48 * HOUR;
-    const platform = (offset: number) =>
-      site(
-        env({
+    // Next's own server, as a platform runs it: no scheduler of lectern's looks for reminders, only the cron call.
+    const platform = async (offset: number) =>
+      startSite({
+        contentDir: inject('contentDir'),
+        distDir: inject('distDir'),
+        siteUrl: inject('siteUrl'),
+        port: await freePort(),
+        nextStart: true,
+        extraEnv: env({
           PLATFORM_MODE: '1',
           UPSTASH_REDIS_REST_URL: upstash.url,
           UPSTASH_REDIS_REST_TOKEN: upstash.token,
@@ -309,7 +316,7 @@ describe('the reminder on a platform host (next start, PLATFORM_MODE, the Upstas
           CRON_SECRET: 'a-cron-secret-of-some-length',
           LECTERN_CLOCK_OFFSET_MS: String(offset),
         }),
-      );
+      });
     const cron = async (baseUrl: string) => {
       const answer = await request(baseUrl, '/api/publish', { headers: { Authorization: 'Bearer a-cron-secret-of-some-length', 'X-Real-IP': freshAddress() } });
       expect(answer.status).toBe(200);

@@ -456,7 +456,8 @@ describe('seat holds', () => {
     } finally {
       await proxied.stop();
     }
-  });
+    // It starts a server of its own (TRUST_PROXY): seconds on a machine busy with the other suites.
+  }, 90_000);
 
   it('refunds a payment that arrives when its session is full, mails the buyer so, and answers the webhook 200', async () => {
     // The buyer's hold lapsed; both seats of the winter session are now held by someone else's checkout.
