@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postForm, postJson, request } from '../support/client';
+import { downloadLinks, paidCheckout, signedEvent } from '../support/payments';
 import { startRecorder } from '../support/recorder';
+import { flushRedis, testRedisUrl } from '../support/redis';
 import { startSmtp, type ReceivedMail } from '../support/smtp';
 import { freePort, startSite, type RunningSite } from '../support/site';
+import { startUpstashStandIn } from '../support/upstash';
 
 const WEBHOOK_SECRET = 'whsec_downloads_secret';
 const DOWNLOAD_SECRET = 'a-download-signing-key-of-32-chars-or-more';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const stripe = new Stripe('sk_test_local');
 const deliverable = (file: string) => fs.readFileSync(path.join(inject('contentDir'), 'deliverables', file));
 
 let stripeApi: Awaited<ReturnType<typeof startRecorder>>;
@@ -42,34 +43,11 @@ afterAll(async () => {
   await Promise.all([stripeApi?.close(), smtp?.close()]);
 });
 
-function signed(baseUrl: string, event: object) {
-  const payload = JSON.stringify(event);
-  return request(baseUrl, '/api/payments/webhook', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
-    body: payload,
-  });
-}
+const signed = (baseUrl: string, event: object) => signedEvent(baseUrl, WEBHOOK_SECRET, event);
 
 /** Pays for a product with a signed checkout.session.completed event and returns the buyer's one mail. */
 async function buy(product: string, buyer: string, paymentIntent: string): Promise<ReceivedMail> {
-  const event = {
-    id: `evt_${paymentIntent}`,
-    object: 'event',
-    type: 'checkout.session.completed',
-    data: {
-      object: {
-        id: `cs_${paymentIntent}`,
-        object: 'checkout.session',
-        payment_status: 'paid',
-        amount_total: 2900,
-        currency: 'eur',
-        customer_details: { email: buyer, name: 'Buyer' },
-        payment_intent: paymentIntent,
-        metadata: { product },
-      },
-    },
-  };
+  const event = paidCheckout(product, buyer, paymentIntent);
   expect((await signed(running.baseUrl, event)).json()).toMatchObject({ outcome: 'recorded' });
   expect((await signed(running.baseUrl, event)).json()).toMatchObject({ outcome: 'duplicate' });
   const mail = await smtp.waitFor((message) => message.envelopeTo.includes(buyer));
@@ -77,10 +55,7 @@ async function buy(product: string, buyer: string, paymentIntent: string): Promi
   return mail;
 }
 
-/** The download links of a mail, as paths on the site (the mail names SITE_URL's host). */
-function links(mail: ReceivedMail): string[] {
-  return [...(mail.text ?? '').matchAll(/https?:\/\/\S+?(\/downloads\/[\w-]+\/\d+\?expires=\d+&signature=[\w-]+)/g)].map((match) => match[1]!);
-}
+const links = downloadLinks;
 
 const download = (link: string, headers: Record<string, string> = {}, baseUrl = running.baseUrl) => request(baseUrl, link, { headers });
 
@@ -258,4 +233,49 @@ describe('send me my purchases again', () => {
     expect(page.body).toContain('action="/api/downloads/resend"');
     expect(page.body).toContain('Send me my purchases again');
   });
+});
+
+describe('on a platform host (next start, PLATFORM_MODE, the Upstash stand-in)', () => {
+  it("serves a buyer's files from Next's route, with Range, and refuses a tampered link, without lectern's server", async () => {
+    // Database 15 is this test's alone.
+    await flushRedis(testRedisUrl(15));
+    const upstash = await startUpstashStandIn(testRedisUrl(15));
+    const platform = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: inject('distDir'),
+      siteUrl: inject('siteUrl'),
+      port: await freePort(),
+      nextStart: true,
+      extraEnv: { ...env(), PLATFORM_MODE: '1', UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token, CLIENT_IP_HEADER: 'x-real-ip' },
+    });
+    try {
+      const buyer = 'platform-buyer@example.com';
+      expect((await signed(platform.baseUrl, paidCheckout('fixture-book', buyer, 'pi_platform_book'))).json()).toMatchObject({ outcome: 'recorded' });
+      const [pdf, epub] = links(await smtp.waitFor((message) => message.envelopeTo.includes(buyer)));
+      const headers = { 'X-Real-IP': freshAddress() };
+      const whole = await download(pdf!, headers, platform.baseUrl);
+      expect(whole.status).toBe(200);
+      expect(whole.bytes.equals(deliverable('book/fixture-book.pdf'))).toBe(true);
+      // Next's own server drops a route's Content-Length and sends the stream chunked (README, "Selling").
+      expect(whole.headers).toMatchObject({
+        'content-type': 'application/pdf',
+        'content-disposition': `attachment; filename="fixture-book.pdf"; filename*=UTF-8''fixture-book.pdf`,
+        'accept-ranges': 'bytes',
+        'cache-control': 'no-store',
+      });
+      expect(whole.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+      const epubBytes = deliverable('book/fixture-book.epub');
+      const part = await download(epub!, { ...headers, Range: 'bytes=100-199' }, platform.baseUrl);
+      expect(part.status).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 100-199/${epubBytes.length}`);
+      expect(part.bytes.equals(epubBytes.subarray(100, 200))).toBe(true);
+      const forged = pdf!.replace(/signature=(.)/, (_all, first: string) => `signature=${first === 'A' ? 'B' : 'A'}`);
+      const refused = await download(forged, headers, platform.baseUrl);
+      expect(refused.status).toBe(404);
+      expect(refused.json()).toMatchObject({ title: 'Download link not valid' });
+    } finally {
+      await platform.stop();
+      await upstash.close();
+    }
+  }, 90_000);
 });
