@@ -171,6 +171,8 @@ async function main() {
   pinSelf(1);
   const { distDir } = await ensureSiteBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-downloads-'));
+  // nginx's worker may run as another user (www-data or nobody) when the bench runs as root.
+  fs.chmodSync(dir, 0o755);
   const deliverable = path.join(SITE, 'content', 'deliverables', FILE);
   const kept = `${deliverable}.bench-original`;
   const servers = [];
