@@ -9,7 +9,7 @@
 // CPU. Last, in this process, the link check alone over --checks iterations: the signature and the
 // store read of a download link on a SQLite store (lib/downloads/links.ts, store.orders.useLink),
 // p50 and p99, and the same with the download counted (a write).
-//   node --import tsx bench/downloads.mjs [--size-mib=200] [--concurrency=20] [--rounds=3] [--checks=20000] [--settle=3]
+//   node --import tsx bench/downloads.mjs [--size-mib=200] [--concurrency=20] [--rounds=3] [--checks=20000] [--settle=5]
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -44,7 +44,7 @@ const SIZE = Number(options['size-mib'] ?? 200) * 2 ** 20;
 const CONCURRENCY = Number(options.concurrency ?? 20);
 const ROUNDS = Number(options.rounds ?? 3);
 const CHECKS = Number(options.checks ?? 20_000);
-const SETTLE_SECONDS = Number(options.settle ?? 3);
+const SETTLE_SECONDS = Number(options.settle ?? 5);
 const PRODUCT = 'writing-for-two-readers';
 const FILE = 'writing-for-two-readers/writing-for-two-readers-sample.pdf';
 const SECRET = randomBytes(32).toString('base64url');
@@ -196,7 +196,8 @@ async function main() {
     const lectern = await startLectern({
       distDir,
       cpu: 0,
-      env: { DATA_DIR: dataDir, DOWNLOAD_SECRET: SECRET, DOWNLOAD_LIMIT: '1000', MAIL_POLL_MS: '60000' },
+      // No posts made in the background after start (PREWARM): the memory measured is the downloads'.
+      env: { DATA_DIR: dataDir, DOWNLOAD_SECRET: SECRET, DOWNLOAD_LIMIT: '1000', MAIL_POLL_MS: '60000', PREWARM: '0' },
     });
     servers.push(lectern);
     const nginxPort = await freePort();

@@ -6,7 +6,7 @@
 //   node bench/report.mjs
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, RESULTS, readJson } from './lib/common.mjs';
+import { median, REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
@@ -1297,6 +1297,9 @@ function storeBlock() {
   ].join('\n');
 }
 
+/** Server CPU seconds per GiB sent, the median of the rounds. */
+const cpuPerGib = (rounds) => median(rounds.map((round) => round.cpuSeconds / (round.bytes / 2 ** 30)));
+
 /** Downloads from lectern's own server beside nginx, and the link check (bench/downloads.mjs). */
 function downloadsBlock() {
   const downloads = results.downloads;
@@ -1312,8 +1315,8 @@ function downloadsBlock() {
   ];
   return [
     `\`npm run bench -- downloads\`: a ${mib(s.sizeBytes)} file generated in a temporary folder stands in for the book's first file in the bench's copy of the site, and an order for the book is in the server's SQLite store. ` +
-      `${s.rounds} interleaved rounds: ${s.concurrency} clients at once, each on its own connection, download the whole file through one signed link from lectern's server (the link checked and counted, the file streamed from disk with \`fs.createReadStream\` and backpressure), and the same file from nginx from disk (one worker, \`sendfile on\`).${s.pinned ? ' Servers pinned to CPU 0, the clients to CPU 1.' : ''} ` +
-      `lectern's resident memory (its process tree, from \`/proc\`, every 100 ms) against the same after one warm-up download and ${int(s.settleSeconds)} s of rest. ` +
+      `${s.rounds} interleaved rounds: ${s.concurrency} clients at once, each on its own connection, download the whole file through one signed link from lectern's server (the link checked and counted, the file read from disk in 256 KiB chunks into two buffers per download and written as the socket takes them, \`lib/server/downloads.ts\`), and the same file from nginx from disk (one worker, \`sendfile on\`).${s.pinned ? ' Servers pinned to CPU 0, the clients to CPU 1.' : ''} ` +
+      `lectern's resident memory (its process tree, from \`/proc\`, every 100 ms; \`PREWARM=0\`, so no page is made in the background meanwhile) against the same after one warm-up download and ${int(s.settleSeconds)} s of rest. ` +
       `CPU pressure from other work meanwhile (Linux PSI): ${ms(downloads.cpuPressure, 0)} %; load average at the end ${downloads.loadAverage?.map((value) => value.toFixed(1)).join(' / ') ?? '–'} on a shared machine, so throughput moves between runs; the ratio of the two servers in the same run is the figure to read.`,
     '',
     table(
@@ -1325,6 +1328,7 @@ function downloadsBlock() {
     ),
     '',
     `Throughput (medians): lectern ${int(downloads.lecternMibPerSecond)} MiB/s, nginx ${int(downloads.nginxMibPerSecond)} MiB/s: **${pct(downloads.throughputRatio, 0)}** (goal: at least ${pct(downloads.goals.throughputRatio, 0)}). ` +
+      `CPU per GiB sent (medians): lectern ${ms(cpuPerGib(downloads.rounds.lectern))} s, nginx ${ms(cpuPerGib(downloads.rounds.nginx))} s; when the clients and the machine's other work set the pace, as here, the throughput ratio says little beyond "not the bottleneck", and the CPU is what each server costs. ` +
       `lectern's memory: ${mib(downloads.rssBeforeBytes)} before, ${mib(downloads.peakRssBytes)} at the peak, ${mib(downloads.rssAfterBytes)} ${int(s.settleSeconds)} s after: **${signedMib(downloads.growthBytes)}** (goal: under ${mib(downloads.goals.growthBytes)}).`,
     '',
     table(

@@ -52,8 +52,8 @@ function written(res: ServerResponse, chunk: Buffer): Promise<void> {
  * Streams a file's bytes with the head every response gets, never whole in memory and without
  * garbage: each download reads into two buffers of its own in turn, the next chunk read from disk
  * while the socket takes the last, and a buffer is filled again only once the socket has taken it
- * (so a slow client holds the read back). Twenty downloads at once hold 10 MiB and leave the
- * collector nothing to do (BENCHMARKS.md, "Downloads").
+ * (so a slow client holds the read back). Twenty downloads at once hold 10 MiB of buffers, and
+ * no chunk leaves garbage behind (BENCHMARKS.md, "Downloads").
  */
 export async function sendFile(req: IncomingMessage, res: ServerResponse, answer: FileAnswer, facts: RequestFacts): Promise<void> {
   const headers: HeaderList = Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]);
