@@ -11,11 +11,15 @@ export type Scheduler = {
   /** Brings the site up to the clock now (posts that came due while no instance ran), then waits for the next post's time. */
   start: () => Promise<void>;
   stop: () => void;
-  /** Resolves once no look at the clock is running (after `stop`, nothing starts again). */
+  /** Resolves once no look at the clock and no periodic work is running (after `stop`, nothing starts again). */
   idle: () => Promise<void>;
 };
 
-/** Work the scheduler does at each look at the clock and at least every `everyMs` (the bookings' reminders). A failure is logged; the next look tries again. */
+/**
+ * Work the scheduler starts at each look at the clock and at least every `everyMs` (the bookings'
+ * reminders), beside publishing, never in its way: a look does not wait for it, and a pass still
+ * running when the next look comes is not started twice. A failure is logged; the next look tries again.
+ */
 export type Periodic = { name: string; everyMs: number; run: (now: number) => Promise<unknown> };
 
 export type SchedulerOptions = {
@@ -64,6 +68,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let prepared = options.prepare === undefined;
   const periodic = options.periodic ?? [];
   let running: Promise<void> | undefined;
+  /** The periodic work's pass, while one runs: looks start it and never wait for it, so a post's time is kept whatever it costs. */
+  let passing: Promise<void> | undefined;
 
   function arm(ms: number): void {
     if (stopped) return;
@@ -75,6 +81,23 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       running = undefined;
     });
     return running;
+  }
+
+  /** Starts a pass of the periodic work unless one is still running (a slow one is not doubled). */
+  function pass(): void {
+    if (passing || periodic.length === 0 || stopped) return;
+    passing = (async () => {
+      for (const work of periodic) {
+        if (stopped) return;
+        try {
+          await work.run(clock());
+        } catch (error) {
+          log.warn(`scheduler: ${work.name} failed (${describeError(error)}); trying again at the next look`);
+        }
+      }
+    })().finally(() => {
+      passing = undefined;
+    });
   }
 
   async function check(): Promise<void> {
@@ -90,15 +113,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         failed = true;
       }
     }
-    // The periodic work does not wait for publishing to succeed.
-    for (const work of periodic) {
-      if (stopped) return;
-      try {
-        await work.run(clock());
-      } catch (error) {
-        log.warn(`scheduler: ${work.name} failed (${describeError(error)}); trying again at the next look`);
-      }
-    }
+    // The periodic work does not wait for publishing to succeed, and publishing does not wait for it.
+    pass();
     if (failed) {
       arm(Math.min(retryMs, ...periodic.map((work) => work.everyMs)));
       return;
@@ -124,7 +140,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       timer = undefined;
     },
     idle: async () => {
-      while (running) await running;
+      while (running || passing) await (running ?? passing);
     },
   };
 }
