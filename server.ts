@@ -11,6 +11,7 @@ import { postsToPrewarm, prewarm } from './lib/server/prewarm';
 import { searchReads, startSearchThread } from './lib/server/search-thread';
 import { mcpPosts } from './lib/server/mcp-posts';
 import { madeUpReads } from './lib/server/made-up';
+import { downloadReads } from './lib/server/downloads';
 
 /**
  * lectern's server: Next's request handler behind lib/server/handler.ts, which
@@ -70,6 +71,7 @@ const handler = createRequestHandler(
     own: searchThread && searchReads(searchThread, undefined, running && (() => running.services.limiter)),
     posts,
     madeUp: dev ? undefined : madeUpReads(),
+    downloads: running && downloadReads(() => running.services.store, settings),
     refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
     verifyAgent,
   },
@@ -85,6 +87,7 @@ const render = (req: IncomingMessage, res: ServerResponse) => {
   handle(req, res).catch(() => res.destroy());
 };
 const publishing = dev ? undefined : await import('./lib/publishing/on-server');
+const bookings = dev ? undefined : await import('./lib/bookings/reminders');
 const scheduler: Scheduler | undefined = await publishing?.startScheduler(
   render,
   () => {
@@ -94,6 +97,16 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
   (path) => handler.forgetRead(path),
   // The search thread starts its new index at once, not after the lists are made anew.
   () => searchThread?.refresh(),
+  // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.
+  running && bookings
+    ? [
+        {
+          name: 'booking reminders',
+          everyMs: settings.bookings.reminderCheckMs,
+          run: (now: number) => bookings.queueDueReminders(running.services.store, now, () => running.services.mailWorker.kick()),
+        },
+      ]
+    : [],
 );
 // The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
 // on a server that is stopping), then the services and the search thread, once requests in flight have finished.
@@ -103,6 +116,7 @@ const shutdown = gracefulShutdown(handler, {
   connections: settings.server.connections,
   stopServices: async () => {
     scheduler?.stop();
+    await scheduler?.idle();
     await Promise.all([running?.stop(), searchThread?.stop()]);
   },
 });

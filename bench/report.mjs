@@ -6,7 +6,7 @@
 //   node bench/report.mjs
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, RESULTS, readJson } from './lib/common.mjs';
+import { median, REPO, RESULTS, readJson } from './lib/common.mjs';
 
 const FILE = path.join(REPO, 'BENCHMARKS.md');
 const results = Object.fromEntries(
@@ -26,6 +26,7 @@ const results = Object.fromEntries(
     'build-memory',
     'newsletter',
     'publish',
+    'downloads',
   ].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]),
 );
 
@@ -515,6 +516,7 @@ const GOAL_PARTS = [
   ['search', /^\| search /],
   ['newsletter', /^\| newsletter to /],
   ['publish', /^\| (scheduled post on every output|no read over)/],
+  ['downloads', /^\| (\d+ concurrent downloads|a download link's check)/],
 ];
 
 function goalsBlock(existing) {
@@ -530,6 +532,7 @@ function goalsBlock(existing) {
     search: rowsOf('search'),
     newsletter: rowsOf('newsletter'),
     publish: rowsOf('publish'),
+    downloads: rowsOf('downloads'),
   };
   const reads = results.reads;
   if (reads) {
@@ -743,6 +746,20 @@ function goalsBlock(existing) {
         yes(search.http.ratio <= GOALS.searchReadRatio),
       ]);
   }
+  const downloads = results.downloads;
+  if (downloads) {
+    const size = mib(downloads.settings.sizeBytes);
+    out.downloads.push([
+      `${downloads.settings.concurrency} concurrent downloads of a ${size} file from lectern's server: memory grows < 30 MiB, throughput ≥ 80 % of nginx from disk`,
+      `${signedMib(downloads.growthBytes)} at the peak; ${int(downloads.lecternMibPerSecond)} MiB/s vs nginx ${int(downloads.nginxMibPerSecond)} MiB/s: ${pct(downloads.throughputRatio, 0)}`,
+      yes(downloads.growthBytes < downloads.goals.growthBytes && downloads.throughputRatio >= downloads.goals.throughputRatio),
+    ]);
+    out.downloads.push([
+      "a download link's check (signature and store read) under 1 ms p99",
+      `p99 ${ms(downloads.checks.check.p99Ms, 3)} ms (p50 ${ms(downloads.checks.check.p50Ms, 3)} ms) on SQLite; counted (with its write) p99 ${ms(downloads.checks.counted.p99Ms, 3)} ms`,
+      yes(downloads.checks.check.p99Ms < downloads.goals.checkP99Ms),
+    ]);
+  }
   const all = [
     ...out.reads,
     ...out.build,
@@ -753,6 +770,7 @@ function goalsBlock(existing) {
     ...out.search,
     ...out.newsletter,
     ...out.publish,
+    ...out.downloads,
   ].map((row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`));
   if (!all.length) return undefined;
   return [table(['goal', 'measured', ''], [], 3), ...all].join('\n');
@@ -1279,6 +1297,50 @@ function storeBlock() {
   ].join('\n');
 }
 
+/** Server CPU seconds per GiB sent, the median of the rounds. */
+const cpuPerGib = (rounds) => median(rounds.map((round) => round.cpuSeconds / (round.bytes / 2 ** 30)));
+
+/** Downloads from lectern's own server beside nginx, and the link check (bench/downloads.mjs). */
+function downloadsBlock() {
+  const downloads = results.downloads;
+  if (!downloads) return undefined;
+  const s = downloads.settings;
+  const row = (name, result) => [
+    name,
+    `${result.complete}/${s.concurrency}`,
+    seconds(result.seconds),
+    int(result.mibPerSecond),
+    seconds(result.cpuSeconds),
+    name.startsWith('lectern') ? mib(result.peakRssBytes) : '–',
+  ];
+  return [
+    `\`npm run bench -- downloads\`: a ${mib(s.sizeBytes)} file generated in a temporary folder stands in for the book's first file in the bench's copy of the site, and an order for the book is in the server's SQLite store. ` +
+      `${s.rounds} interleaved rounds: ${s.concurrency} clients at once, each on its own connection, download the whole file through one signed link from lectern's server (the link checked and counted, the file read from disk in 256 KiB chunks into two buffers per download and written as the socket takes them, \`lib/server/downloads.ts\`), and the same file from nginx from disk (one worker, \`sendfile on\`).${s.pinned ? ' Servers pinned to CPU 0, the clients to CPU 1.' : ''} ` +
+      `lectern's resident memory (its process tree, from \`/proc\`, every 100 ms; \`PREWARM=0\`, so no page is made in the background meanwhile) against the same after one warm-up download and ${int(s.settleSeconds)} s of rest. ` +
+      `CPU pressure from other work meanwhile (Linux PSI): ${ms(downloads.cpuPressure, 0)} %; load average at the end ${downloads.loadAverage?.map((value) => value.toFixed(1)).join(' / ') ?? '–'} on a shared machine, so throughput moves between runs; the ratio of the two servers in the same run is the figure to read.`,
+    '',
+    table(
+      ['server, round', 'complete', 's', 'MiB/s', 'server CPU s', 'peak memory'],
+      downloads.rounds.lectern.flatMap((result, index) => [
+        row(`lectern, round ${index + 1}`, result),
+        row(`nginx, round ${index + 1}`, downloads.rounds.nginx[index]),
+      ]),
+    ),
+    '',
+    `Throughput (medians): lectern ${int(downloads.lecternMibPerSecond)} MiB/s, nginx ${int(downloads.nginxMibPerSecond)} MiB/s: **${pct(downloads.throughputRatio, 0)}** (goal: at least ${pct(downloads.goals.throughputRatio, 0)}). ` +
+      `CPU per GiB sent (medians): lectern ${ms(cpuPerGib(downloads.rounds.lectern))} s, nginx ${ms(cpuPerGib(downloads.rounds.nginx))} s; when the clients and the machine's other work set the pace, as here, the throughput ratio says little beyond "not the bottleneck", and the CPU is what each server costs. ` +
+      `lectern's memory: ${mib(downloads.rssBeforeBytes)} before, ${mib(downloads.peakRssBytes)} at the peak, ${mib(downloads.rssAfterBytes)} ${int(s.settleSeconds)} s after: **${signedMib(downloads.growthBytes)}** (goal: under ${mib(downloads.goals.growthBytes)}).`,
+    '',
+    table(
+      ['link check, in-process, SQLite', 'iterations', 'p50 ms', 'p99 ms', 'max ms'],
+      [
+        ['signature and store read (`readLink`, `orders.useLink`)', downloads.checks.check],
+        ['the same, the download counted (a write, `synchronous = FULL`)', downloads.checks.counted],
+      ].map(([label, check]) => [label, int(check.iterations), ms(check.p50Ms, 3), ms(check.p99Ms, 3), ms(check.maxMs, 3)]),
+    ),
+  ].join('\n');
+}
+
 const BLOCKS = {
   machine: machineBlock,
   goals: goalsBlock,
@@ -1294,6 +1356,7 @@ const BLOCKS = {
   newsletter: newsletterBlock,
   store: storeBlock,
   publish: publishBlock,
+  downloads: downloadsBlock,
 };
 
 const HEADINGS = {
@@ -1311,6 +1374,7 @@ const HEADINGS = {
   newsletter: '## Newsletter',
   store: '## Store writes',
   publish: '## Publishing on time',
+  downloads: '## Downloads',
 };
 
 const INTRO = `# Benchmarks

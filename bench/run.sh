@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
 # `npm run bench -- reads` (or profile, weight, limits, store, flood, load, search, newsletter, build, render, build-profile,
-# build-memory, report)
+# build-memory, publish, downloads, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
 # builds into the repository: the site is built in a copy of the working tree under
@@ -41,6 +41,9 @@ parts (default: all of them, in this order)
             store bytes per recipient, cached-read p99 during the send; a kill -9 half-way
   load      a cached read's p50/p99 idle and while 64 MCP clients on their own loopback addresses,
             then 300 connections on the worst accepted search, loop for 20 s each
+  downloads 20 concurrent downloads of a generated 200 MB file through a signed link: lectern's
+            memory growth and throughput beside nginx serving the file from disk; the link
+            check's p50/p99 in-process (signature and store read)
   publish   delay from a scheduled post's time to its being on every output (p50, max over
             --scheduled posts) and the CPU each publish costs lectern's server, at --publish-sizes
             posts (default 1000,10000); cached reads timed before and between
@@ -65,6 +68,8 @@ options (passed to every part)
   --search-rounds=N     search with --before: rounds per side over HTTP (default 3)
   --sizes=100,1000      post counts for the build part (default 100,1000,10000)
   --timeout-minutes=M   limit for each next build (default 45)
+  --size-mib=N, --concurrency=N, --checks=N
+                        downloads: file size (default 200), clients at once (default 20), link checks (default 20000)
   --posts=N             posts for render (default 300), build-profile (default 1000),
                         build-memory (default 10000); for search a list (default 10000,50000)
   --http=false          search: skip the part over HTTP (its 10,000-post build)
@@ -92,12 +97,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | store | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish) ;;
+    reads | profile | weight | limits | store | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | downloads | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish downloads) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish downloads)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -114,6 +119,7 @@ need() { # need <command> <Debian package>
 for part in "${parts[@]}"; do
   case "$part" in
     reads) need nginx nginx; need wrk wrk; need taskset util-linux ;;
+    downloads) need nginx nginx; need taskset util-linux ;;
     limits) need redis-server redis-server ;;
     build) need hugo hugo; need /usr/bin/time time ;;
     build-memory) need /usr/bin/time time ;;
@@ -144,6 +150,8 @@ for part in "${parts[@]}"; do
     build-memory) timeout 3h node bench/build-memory.mjs "${options[@]}" || status=$? ;;
     # One next build per size, then a few scheduled posts watched going live.
     publish) timeout 2h node bench/publish.mjs "${options[@]}" || status=$? ;;
+    # 3 rounds of 20 × 200 MB from each server, then the link checks: minutes.
+    downloads) timeout 20m node --import tsx bench/downloads.mjs "${options[@]}" || status=$? ;;
   esac
 done
 node bench/report.mjs

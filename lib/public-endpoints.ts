@@ -128,6 +128,7 @@ export function publicEndpoints(): PublicEndpoint[] {
     page({ path: '/pricing', title: 'Pricing', description: 'The training, the bundles and the book.', sitemap: 'undated' }),
     page({ path: '/docs/api', title: 'API and agent files', description: 'How to read the site from a program.', sitemap: 'undated' }),
     page({ path: '/support', title: 'Support', description: 'The support form.' }),
+    page({ path: '/downloads', title: 'Send me my purchases again', description: 'Fresh download links for what an address bought, mailed to it.' }),
 
     {
       path: '/llms.txt',

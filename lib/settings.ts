@@ -163,6 +163,25 @@ const envSchema = z.object({
   /** Another Stripe API base URL (tests point it at a local recorder). */
   STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 
+  // --- Downloads (what a buyer paid for)
+  /** The key download links are signed with; unset: one derived from STRIPE_WEBHOOK_SECRET. */
+  DOWNLOAD_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** How long a download link works after it is mailed. */
+  DOWNLOAD_LINK_DAYS: whole('days').min(1, 'must be at least 1').max(3650, 'must be at most 3650').default(30),
+  /** How many times each link downloads its file (a resumed download with Range is not counted). */
+  DOWNLOAD_LIMIT: whole('downloads').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(5),
+  /** Behind nginx: the internal location that serves the deliverables folder (X-Accel-Redirect); unset: lectern streams the file. */
+  DOWNLOADS_ACCEL_PREFIX: z
+    .string()
+    .regex(/^\/[A-Za-z0-9_\-/]*\/$/, 'must be a path that starts and ends with /, such as /_deliverables/')
+    .optional(),
+
+  // --- Bookings (the training's sessions)
+  /** How long before a session's first meeting its bookings get the reminder with the joining details. */
+  BOOKING_REMINDER_HOURS: whole('hours').min(1, 'must be at least 1').max(720, 'must be at most 720').default(48),
+  /** How often lectern's scheduler looks for due reminders. */
+  BOOKING_REMINDER_CHECK_MS: whole('milliseconds').min(100, 'must be at least 100').default(60_000),
+
   // --- IndexNow
   /** Bearer token of /api/index-notify. */
   INDEX_NOTIFY_TOKEN: z.string().optional(),
@@ -310,6 +329,24 @@ export type Settings = {
     /** Another Stripe API base URL (tests point it at a local recorder). */
     apiUrl: string | undefined;
   };
+  /** Download links of the files a buyer paid for. */
+  downloads: {
+    /** The signing key (DOWNLOAD_SECRET, else derived from STRIPE_WEBHOOK_SECRET); undefined: no links can be made. */
+    secret: string | undefined;
+    /** How long a link works (DOWNLOAD_LINK_DAYS, in milliseconds). */
+    linkMs: number;
+    /** Downloads per link (DOWNLOAD_LIMIT). */
+    limit: number;
+    /** nginx's internal location for the deliverables (DOWNLOADS_ACCEL_PREFIX); undefined: lectern streams them. */
+    accelPrefix: string | undefined;
+  };
+  /** The training's bookings. */
+  bookings: {
+    /** How long before a session's first meeting the reminder is due (BOOKING_REMINDER_HOURS, in milliseconds). */
+    reminderLeadMs: number;
+    /** How often lectern's scheduler looks for due reminders (BOOKING_REMINDER_CHECK_MS). */
+    reminderCheckMs: number;
+  };
   /** IndexNow. */
   indexNow: {
     /** The key served as `/{key}.txt` (INDEXNOW_KEY); undefined: no key file and nothing submitted. */
@@ -380,6 +417,13 @@ function grouped(env: Env): Settings {
       budgetMs: env.NEWSLETTER_BUDGET_SECONDS * 1000,
     },
     payments: { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiUrl: env.STRIPE_API_URL },
+    downloads: {
+      secret: env.DOWNLOAD_SECRET ?? (env.STRIPE_WEBHOOK_SECRET ? `derived from the webhook secret:${env.STRIPE_WEBHOOK_SECRET}` : undefined),
+      linkMs: env.DOWNLOAD_LINK_DAYS * DAY_MS,
+      limit: env.DOWNLOAD_LIMIT,
+      accelPrefix: env.DOWNLOADS_ACCEL_PREFIX,
+    },
+    bookings: { reminderLeadMs: env.BOOKING_REMINDER_HOURS * 60 * 60 * 1000, reminderCheckMs: env.BOOKING_REMINDER_CHECK_MS },
     indexNow: { key: env.INDEXNOW_KEY, notifyToken: env.INDEX_NOTIFY_TOKEN, endpoint: env.INDEXNOW_ENDPOINT },
   };
 }

@@ -5,6 +5,7 @@ import { CANCELLATION_NOTICE_DAYS, MAX_HELD_SEATS_PER_CLIENT, SEAT_HOLD_MINUTES 
 import { paymentsConfigured } from '@/lib/services/payments';
 import { renderMarkdown } from '@/lib/content/render';
 import { formatPrice } from '@/lib/products/price';
+import { formatMeeting, formatMoment, sessionMeetings } from '@/lib/products/when';
 import { pageMetadata } from '@/lib/seo';
 import { trainingCheckoutRoute } from '@/lib/write-routes/training-checkout';
 import { checkoutRoute } from '@/lib/write-routes/checkout';
@@ -13,8 +14,6 @@ import { specialOfferCheckoutRoute } from '@/lib/write-routes/special-offer-chec
 export function generateMetadata() {
   return pageMetadata({ title: 'Pricing', description: `The training, digital bundles and book from ${site().name}, with prices.`, path: '/pricing' });
 }
-
-const sessionDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
 
 function BuyForm({ product }: { product: Product }) {
   if (product.kind === 'training') {
@@ -26,7 +25,7 @@ function BuyForm({ product }: { product: Product }) {
         <select id={`session-${product.slug}`} name="session">
           {product.sessions.map((session) => (
             <option key={session.id} value={session.id}>
-              {sessionDate.format(Date.parse(session.start))} UTC
+              {sessionMeetings(session).join(' and ')}
             </option>
           ))}
         </select>
@@ -67,8 +66,8 @@ export default async function PricingPage() {
           <p>{product.description}</p>
           {product.kind === 'offer' && (
             <p className="meta">
-              Available from <time dateTime={product.starts}>{sessionDate.format(Date.parse(product.starts))} UTC</time> until{' '}
-              <time dateTime={product.ends}>{sessionDate.format(Date.parse(product.ends))} UTC</time>.
+              Available from <time dateTime={product.starts}>{formatMoment(Date.parse(product.starts))}</time> until{' '}
+              <time dateTime={product.ends}>{formatMoment(Date.parse(product.ends))}</time>.
             </p>
           )}
           {product.kind === 'training' && (
@@ -77,7 +76,13 @@ export default async function PricingPage() {
               <ul>
                 {product.sessions.map((session) => (
                   <li key={session.id}>
-                    <time dateTime={session.start}>{sessionDate.format(Date.parse(session.start))} UTC</time> · {session.seats} seats
+                    {session.meetings.map((meeting, index) => (
+                      <span key={meeting.start}>
+                        {index > 0 && ' and '}
+                        <time dateTime={meeting.start}>{formatMeeting(meeting)}</time>
+                      </span>
+                    ))}{' '}
+                    · {session.seats} seats
                   </li>
                 ))}
               </ul>
@@ -86,8 +91,9 @@ export default async function PricingPage() {
           <MarkdownHtml html={html} />
           {product.kind === 'training' && (
             <p>
-              <strong>Cancellation policy:</strong> cancel free of charge until {CANCELLATION_NOTICE_DAYS} days before your session starts, with the link in
-              your booking email, and the full price is refunded. After that, bookings cannot be cancelled online.
+              <strong>Cancelling and moving:</strong> cancel free of charge until {CANCELLATION_NOTICE_DAYS} days before your session starts, and the full price
+              is refunded. After that, move your seats to a later session with free seats at no cost, until your session starts. Both with the link in your
+              booking email.
             </p>
           )}
           {product.kind === 'training' && (

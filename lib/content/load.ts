@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import type { z } from 'zod';
 import { splitFrontmatter } from './frontmatter';
 import {
+  DELIVERABLES_FOLDER,
   SLUG_PATTERN,
   appFrontmatterSchema,
   dateToMillis,
@@ -177,6 +178,7 @@ export function loadContent(root: string): Content {
     .markdownFolder('products', productFrontmatterSchema, false)
     .map(({ slug, data, body }) => ({ ...data, slug, body }))
     .sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+  checkDeliverables(collect, root, products);
 
   if (collect.problems.length > 0 || !site || !home) throw new ContentError(collect.problems);
   return {
@@ -186,6 +188,30 @@ export function loadContent(root: string): Content {
     apps,
     products,
   };
+}
+
+/**
+ * Every file a product names is a regular file under the content folder's deliverables/, and
+ * every product an offer includes is a book or a bundle of the folder: a build fails naming the
+ * product and the path otherwise, so no buyer is mailed a link to nothing.
+ */
+function checkDeliverables(collect: Collector, root: string, products: Product[]): void {
+  const folder = path.join(root, DELIVERABLES_FOLDER);
+  for (const product of products) {
+    const file = path.join(root, 'products', `${product.slug}.md`);
+    if (product.kind === 'training') continue;
+    product.files.forEach((name, index) => {
+      const full = path.join(folder, name);
+      const stat = fs.statSync(full, { throwIfNoEntry: false });
+      if (!stat?.isFile()) collect.add(file, `files.${index}`, `${path.join(DELIVERABLES_FOLDER, name)} is not a file in the content folder`);
+    });
+    if (product.kind !== 'offer') continue;
+    product.includes.forEach((slug, index) => {
+      const included = products.find((entry) => entry.slug === slug);
+      if (!included || (included.kind !== 'book' && included.kind !== 'bundle'))
+        collect.add(file, `includes.${index}`, `"${slug}" is not a book or bundle in products/`);
+    });
+  }
 }
 
 /** Published: not a draft, and dated no later than `now`. */

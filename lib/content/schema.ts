@@ -112,11 +112,20 @@ export const appFrontmatterSchema = z.strictObject({
 });
 export type AppFrontmatter = z.infer<typeof appFrontmatterSchema>;
 
-const trainingSessionSchema = z.strictObject({
-  id: slugSchema,
-  start: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset' }),
-  seats: z.number().int().positive(),
-});
+const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset' });
+
+/** One meeting of a session: a start and an end, the end after the start. */
+const meetingSchema = z
+  .strictObject({ start: dateTime, end: dateTime })
+  .refine((meeting) => Date.parse(meeting.end) > Date.parse(meeting.start), { path: ['end'], message: 'must be after start' });
+
+/** A session: its meetings in order (the workshop's two half-days), each starting after the one before ends, and its seats. */
+const trainingSessionSchema = z
+  .strictObject({ id: slugSchema, meetings: z.array(meetingSchema).min(1), seats: z.number().int().positive() })
+  .refine((session) => session.meetings.every((meeting, index) => index === 0 || Date.parse(meeting.start) >= Date.parse(session.meetings[index - 1]!.end)), {
+    path: ['meetings'],
+    message: 'must be in order, each starting after the one before ends',
+  });
 
 const productBase = {
   title: z.string().trim().min(1),
@@ -128,14 +137,38 @@ const productBase = {
   order: z.number().int().default(100),
 };
 
+/** The folder of a content folder that holds what buyers download: never served by a public URL. */
+export const DELIVERABLES_FOLDER = 'deliverables';
+
+/** A file under the deliverables folder, by its path there: forward slashes, no `..`, no leading `/`. */
+const deliverablePathSchema = z
+  .string()
+  .regex(/^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._-][A-Za-z0-9._ /-]*$/, `must be a path inside ${DELIVERABLES_FOLDER}/, such as book/book.pdf`)
+  .refine((value) => !value.endsWith('/') && !value.includes('//'), 'must name a file, not a folder');
+
+/** The files a buyer of the product downloads, each under the content folder's deliverables/. */
+const files = z.array(deliverablePathSchema).default([]);
+
 export const productFrontmatterSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('training'), ...productBase, sessions: z.array(trainingSessionSchema).min(1) }),
-  z.strictObject({ kind: z.literal('bundle'), ...productBase }),
-  z.strictObject({ kind: z.literal('book'), ...productBase }),
+  z.strictObject({
+    kind: z.literal('training'),
+    ...productBase,
+    sessions: z.array(trainingSessionSchema).min(1),
+    /**
+     * How to join (a video link, or an address): given only to people who booked, in the booking
+     * mail and the reminder; never on a public page, feed or file.
+     */
+    joining: z.string().trim().min(1).optional(),
+  }),
+  z.strictObject({ kind: z.literal('bundle'), ...productBase, files }),
+  z.strictObject({ kind: z.literal('book'), ...productBase, files }),
   z
     .strictObject({
       kind: z.literal('offer'),
       ...productBase,
+      files,
+      /** The products (books and bundles, by slug) whose files an offer's buyer gets too. */
+      includes: z.array(slugSchema).default([]),
       starts: z.iso.datetime({ offset: true }),
       ends: z.iso.datetime({ offset: true }),
     })

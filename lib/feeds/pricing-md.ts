@@ -1,6 +1,7 @@
 import { absoluteUrl } from '../config';
 import { products, site } from '../content';
 import { decimalPrice } from '../products/price';
+import { formatMeeting } from '../products/when';
 
 const kindLabel = { training: 'Training', bundle: 'Digital bundle', book: 'Book', offer: 'Special offer' } as const;
 
@@ -28,7 +29,10 @@ export function pricingMarkdown(): string {
       `- Slug: \`${product.slug}\``,
     );
     if (product.kind === 'training') {
-      for (const session of product.sessions) lines.push(`- Session \`${session.id}\`: starts ${session.start}, ${session.seats} seats`);
+      for (const session of product.sessions)
+        lines.push(
+          `- Session \`${session.id}\`, ${session.seats} seats: ${session.meetings.map((meeting) => `${formatMeeting(meeting)} (${meeting.start} to ${meeting.end})`).join('; ')}`,
+        );
     }
     if (product.kind === 'offer') lines.push(`- Available from ${product.starts} until ${product.ends}`);
     lines.push('', product.description, '', product.body.trim());

@@ -24,6 +24,12 @@ export const problemTypes = {
   'service-unavailable': { status: 503, title: 'Service not configured' },
   overloaded: { status: 503, title: 'Too busy; try again shortly' },
   'cancellation-pending': { status: 503, title: 'Cancellation pending' },
+  'payments-unavailable': { status: 503, title: 'Payments unavailable; try again shortly' },
+  'download-link-invalid': { status: 404, title: 'Download link not valid' },
+  'download-link-expired': { status: 410, title: 'Download link expired' },
+  'download-limit-reached': { status: 410, title: 'Download limit reached' },
+  'order-refunded': { status: 410, title: 'Order refunded' },
+  'range-not-satisfiable': { status: 416, title: 'Range not satisfiable' },
 } as const;
 export type ProblemType = keyof typeof problemTypes;
 

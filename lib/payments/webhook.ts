@@ -1,23 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
-import { absoluteUrl } from '../config';
 import { readBody } from '../http/body';
 import { STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { describeError } from '../log';
 import { problem } from '../http/problem';
 import { jsonResponse } from '../http/responses';
-import { cancellationDeadline, productBySlug, type TrainingProduct } from '../products';
+import { cancellationDeadline, moveDeadline, productBySlug, type TrainingProduct } from '../products';
+import { bookingDetails, bookingManageUrl, reminderTime } from '../bookings/details';
+import { formatMoment } from '../products/when';
 import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
 import type { Services } from '../services';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
+import { clock } from '../clock';
+import { settings } from '../settings';
+import { downloadLinks } from '../downloads/grant';
 
 /** What the webhook uses: the store, Stripe, and the mail it queues sent. */
 type WebhookServices = Pick<Services, 'store' | 'payments' | 'mail'>;
-
-export function bookingCancelUrl(id: string, token: string): string {
-  return absoluteUrl(`/booking/cancel?booking=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
-}
 
 /**
  * A payment for a session that filled up meanwhile (its hold lapsed and the
@@ -54,7 +54,17 @@ async function recordCompletedCheckout(
   const now = Date.now();
   const amount = session.amount_total ?? 0;
   const currency = (session.currency ?? product.currency).toUpperCase();
-  const order = { id: session.id, product: product.slug, kind: product.kind, amount, currency, email, createdAt: now };
+  const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? '');
+  const order = {
+    id: session.id,
+    product: product.slug,
+    kind: product.kind,
+    amount,
+    currency,
+    email,
+    createdAt: now,
+    ...(paymentIntent ? { paymentIntent } : {}),
+  };
   const to = { name: session.customer_details?.name ?? undefined, address: email };
 
   if (product.kind === 'training') {
@@ -62,6 +72,7 @@ async function recordCompletedCheckout(
     const trainingSession = training.sessions.find((entry) => entry.id === session.metadata?.session);
     if (!trainingSession) return 'ignored';
     const token = newToken();
+    const remindAt = reminderTime(trainingSession, clock(), settings().bookings.reminderLeadMs);
     const booking: Booking = {
       id: `bk_${randomBytes(12).toString('base64url')}`,
       tokenHash: token.hash,
@@ -70,19 +81,30 @@ async function recordCompletedCheckout(
       seats: Number(session.metadata?.seats ?? 1),
       email,
       ...(to.name ? { name: to.name } : {}),
-      paymentIntent: typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? ''),
+      paymentIntent,
       amount,
       currency,
       status: 'confirmed',
       createdAt: now,
+      ...(remindAt !== undefined ? { remindAt } : {}),
     };
+    const manageUrl = bookingManageUrl(booking.id, token.token);
     // What the receipt and, if the session filled meanwhile, the refund mail both say.
-    const seatsBought = { title: product.title, session: trainingSession.id, start: trainingSession.start, seats: booking.seats, amount, currency };
+    const seatsBought = {
+      title: product.title,
+      session: trainingSession.id,
+      start: formatMoment(Date.parse(trainingSession.meetings[0]!.start)),
+      seats: booking.seats,
+      amount,
+      currency,
+    };
     const mail = bookingReceiptMail(to, {
-      id: booking.id,
-      ...seatsBought,
-      cancelUrl: bookingCancelUrl(booking.id, token.token),
-      deadline: new Date(cancellationDeadline(trainingSession.start)).toISOString(),
+      ...bookingDetails(booking, training, trainingSession, { sequence: 0, now: clock(), manageUrl }),
+      amount,
+      currency,
+      manageUrl,
+      cancelUntil: cancellationDeadline(trainingSession),
+      moveUntil: moveDeadline(trainingSession),
     });
     const outcome = await services.store.bookings.recordPayment({
       eventId: event.id,
@@ -98,7 +120,15 @@ async function recordCompletedCheckout(
   const outcome = await services.store.bookings.recordPayment({
     eventId: event.id,
     order,
-    mails: [orderReceiptMail(to, { id: session.id, title: product.title, amount, currency })],
+    mails: [
+      orderReceiptMail(to, {
+        id: session.id,
+        title: product.title,
+        amount,
+        currency,
+        downloads: downloadLinks(product, session.id, clock(), settings().downloads),
+      }),
+    ],
   });
   // Without a capacity (only a training booking has one) a payment is never full.
   return outcome === 'full' ? 'ignored' : outcome;
@@ -131,6 +161,11 @@ export async function handleStripeWebhook(request: Request, services: WebhookSer
     if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
       outcome = await recordCompletedCheckout(services, event, event.data.object);
       if (outcome === 'recorded' || outcome === 'refunded') services.mail.sendQueued();
+    } else if (event.type === 'charge.refunded') {
+      // A full refund ends the order's downloads; a partial one leaves them.
+      const charge = event.data.object;
+      const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      outcome = charge.refunded && paymentIntent && (await services.store.orders.refund(paymentIntent, Date.now())) ? 'refunded' : 'ignored';
     } else if (event.type === 'checkout.session.expired') {
       const hold = event.data.object.metadata?.hold;
       if (hold) await services.store.bookings.releaseHold(hold);

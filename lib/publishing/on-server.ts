@@ -8,7 +8,7 @@ import { findShared, shared } from '../process-shared';
 import { withLoopback, type LoopbackGet } from '../server/loopback';
 import { listUrls, postUrls } from '../server/prewarm';
 import type { Published } from './publish';
-import { createScheduler, SCHEDULER_TOKEN, type Scheduler } from './scheduler';
+import { createScheduler, SCHEDULER_TOKEN, type Periodic, type Scheduler } from './scheduler';
 
 type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -18,6 +18,7 @@ type Render = (req: IncomingMessage, res: ServerResponse) => void;
  * revalidation runs only inside a request Next handles), then `changed` when it made Next's
  * outputs anew (the read cache is cleared). When a post went live, the outputs it changes most are
  * made first, each handed to `remade` once made (the read cache forgets its old copy of that one).
+ * `periodic`: work done at each look at the clock too (the bookings' reminders, lib/bookings/reminders.ts).
  * Resolves once the site is up to the clock; undefined where no build wrote its list.
  */
 export async function startScheduler(
@@ -26,6 +27,7 @@ export async function startScheduler(
   remade: (path: string) => void = () => undefined,
   /** Called as soon as the published set has changed, before the outputs are made anew (the search index starts on it). */
   live: () => void = () => undefined,
+  periodic: readonly Periodic[] = [],
 ): Promise<Scheduler | undefined> {
   const list = builtList();
   if (!list) return undefined;
@@ -65,6 +67,7 @@ export async function startScheduler(
       if (!published.claimed) throw new Error('the posts that went live could not be claimed');
     },
     prepare: { leadMs: WARM_LEAD_MS, run: (nextPost) => void warmLists(render, { nextPost }) },
+    periodic,
   });
   await scheduler.start();
   return scheduler;

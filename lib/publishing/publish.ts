@@ -8,6 +8,7 @@ import { sendSiteBatches, type StepResult } from '../newsletter';
 import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
 import type { Services } from '../services';
 import { claimWentLive, type LivePost } from './went-live';
+import { queueDueReminders } from '../bookings/reminders';
 import { settings } from '../settings';
 
 export type Published = {
@@ -24,6 +25,8 @@ export type Published = {
    * and whether more may be due (the call goes on with them in `after()`, within its time budget).
    */
   newsletter?: StepResult;
+  /** On a platform, how many bookings' reminders this call queued. */
+  reminders?: number;
 };
 
 /** How many of the build's posts were still ahead when this copy last revalidated (per process). */
@@ -41,9 +44,16 @@ let revalidatedAt: number | undefined;
  * before the first post it makes live, and asks for every list and feed, so their code and the
  * content it loads are ready at the post's time (lib/publishing/on-server.ts).
  */
-export async function publishDue(services: Pick<Services, 'store' | 'newsletter'>, options: { regenerate?: boolean } = {}): Promise<Published> {
-  const published = await publishLive(services, options);
-  if (!settings().deployment.platform) return published;
+export async function publishDue(services: Pick<Services, 'store' | 'newsletter' | 'mail'>, options: { regenerate?: boolean } = {}): Promise<Published> {
+  const live = await publishLive(services, options);
+  if (!settings().deployment.platform) return live;
+  // No process of lectern's runs between requests: the cron call queues the bookings' due reminders (lectern's scheduler does elsewhere).
+  let published = live;
+  try {
+    published = { ...live, reminders: await queueDueReminders(services.store, clock(), () => services.mail.sendQueued()) };
+  } catch (error) {
+    console.warn(`bookings: reminders wait for the next cron call (${describeError(error)})`);
+  }
   try {
     return { ...published, newsletter: await sendSiteBatches(services.newsletter, settings().newsletter) };
   } catch (error) {

@@ -16,7 +16,7 @@ import { settings } from '../settings';
  * `publish`), before the token is looked at, so guessing it is throttled (429 with RateLimit
  * headers); the scheduler's own calls (in the process, from no client address) are not counted.
  */
-export async function publishResponse(request: Request, services: Pick<Services, 'store' | 'newsletter' | 'limiter'>): Promise<Response> {
+export async function publishResponse(request: Request, services: Pick<Services, 'store' | 'newsletter' | 'limiter' | 'mail'>): Promise<Response> {
   const own = findShared<string>(SCHEDULER_TOKEN);
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   let limitHeaders: Record<string, string> = {};

@@ -11,7 +11,16 @@ export type Scheduler = {
   /** Brings the site up to the clock now (posts that came due while no instance ran), then waits for the next post's time. */
   start: () => Promise<void>;
   stop: () => void;
+  /** Resolves once no look at the clock and no periodic work is running (after `stop`, nothing starts again). */
+  idle: () => Promise<void>;
 };
+
+/**
+ * Work the scheduler starts at each look at the clock and at least every `everyMs` (the bookings'
+ * reminders), beside publishing, never in its way: a look does not wait for it, and a pass still
+ * running when the next look comes is not started twice. A failure is logged; the next look tries again.
+ */
+export type Periodic = { name: string; everyMs: number; run: (now: number) => Promise<unknown> };
 
 export type SchedulerOptions = {
   clock: Clock;
@@ -33,6 +42,8 @@ export type SchedulerOptions = {
    * that post is nearer): what makes its going live quicker. Given that post's time.
    */
   prepare?: { leadMs: number; run: (due: number) => void };
+  /** Work done at each look, which then comes at least every `everyMs`. */
+  periodic?: readonly Periodic[];
 };
 
 export const nodeTimers: Timers = {
@@ -55,41 +66,81 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let timer: unknown;
   let stopped = false;
   let prepared = options.prepare === undefined;
+  const periodic = options.periodic ?? [];
+  let running: Promise<void> | undefined;
+  /** The periodic work's pass, while one runs: looks start it and never wait for it, so a post's time is kept whatever it costs. */
+  let passing: Promise<void> | undefined;
 
   function arm(ms: number): void {
     if (stopped) return;
-    timer = timers.set(() => void check(), Math.max(0, Math.min(ms, maxWaitMs)));
+    timer = timers.set(() => void look(), Math.max(0, Math.min(ms, maxWaitMs)));
+  }
+
+  function look(): Promise<void> {
+    running = check().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  /** Starts a pass of the periodic work unless one is still running (a slow one is not doubled). */
+  function pass(): void {
+    if (passing || periodic.length === 0 || stopped) return;
+    passing = (async () => {
+      for (const work of periodic) {
+        if (stopped) return;
+        try {
+          await work.run(clock());
+        } catch (error) {
+          log.warn(`scheduler: ${work.name} failed (${describeError(error)}); trying again at the next look`);
+        }
+      }
+    })().finally(() => {
+      passing = undefined;
+    });
   }
 
   async function check(): Promise<void> {
     timer = undefined;
     const ahead = aheadCount(dates, clock());
+    let failed = false;
     if (ahead !== done) {
       try {
         await onChange(ahead);
         done = ahead;
       } catch (error) {
         log.warn(`scheduler: publishing failed (${describeError(error)}); trying again`);
-        arm(retryMs);
-        return;
+        failed = true;
       }
     }
+    // The periodic work does not wait for publishing to succeed, and publishing does not wait for it.
+    pass();
+    if (failed) {
+      arm(Math.min(retryMs, ...periodic.map((work) => work.everyMs)));
+      return;
+    }
+    const waits = periodic.map((work) => work.everyMs);
     // The next post to come due is the oldest of those still ahead.
     const next = ahead > 0 ? dates[ahead - 1] : undefined;
-    if (next === undefined) return;
-    if (!prepared && options.prepare && next - clock() <= options.prepare.leadMs) {
-      prepared = true;
-      options.prepare.run(next);
+    if (next !== undefined) {
+      if (!prepared && options.prepare && next - clock() <= options.prepare.leadMs) {
+        prepared = true;
+        options.prepare.run(next);
+      }
+      waits.push(prepared || !options.prepare ? next - clock() : next - options.prepare.leadMs - clock());
     }
-    arm(prepared || !options.prepare ? next - clock() : next - options.prepare.leadMs - clock());
+    if (waits.length > 0) arm(Math.min(...waits));
   }
 
   return {
-    start: () => check(),
+    start: () => look(),
     stop: () => {
       stopped = true;
       if (timer !== undefined) timers.clear(timer);
       timer = undefined;
+    },
+    idle: async () => {
+      while (running || passing) await (running ?? passing);
     },
   };
 }

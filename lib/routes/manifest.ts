@@ -47,7 +47,9 @@ const checkoutLimit: RouteLimitSpec = { requests: 10, windowSeconds: minutes(10)
  */
 export const writeRouteAddresses = {
   bookingCancel: { name: 'bookingCancel', path: '/api/booking/cancel', limit: { requests: 20, windowSeconds: minutes(60) } },
+  bookingMove: { name: 'bookingMove', path: '/api/booking/move', limit: { requests: 20, windowSeconds: minutes(60) } },
   checkout: { name: 'checkout', path: '/api/payments/checkout', limit: checkoutLimit },
+  downloadsResend: { name: 'downloadsResend', path: '/api/downloads/resend', limit: { requests: 5, windowSeconds: minutes(10) } },
   indexNotify: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: minutes(60) } },
   specialOfferCheckout: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: checkoutLimit },
   subscribe: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: minutes(10) } },

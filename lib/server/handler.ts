@@ -9,6 +9,7 @@ import { isSigned, type AgentVerifier } from '../http/web-bot-auth';
 import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
+import { sendFile, type DownloadReads } from './downloads';
 import type { MadeUpReads } from './made-up';
 import type { OwnPosts } from './mcp-posts';
 import { createReadCache, type OwnReads } from './read-cache';
@@ -74,6 +75,8 @@ export type HandlerOptions = {
   posts?: OwnPosts;
   /** Made-up values under a dynamic segment, answered without Next or from one shared answer (./made-up.ts). */
   madeUp?: MadeUpReads;
+  /** Download links, checked and their files streamed without Next or the read cache (./downloads.ts). */
+  downloads?: DownloadReads;
   /** Training crawlers get 403 on everything but the rules (REFUSE_TRAINING_CRAWLERS; lib/agents/terms.ts). */
   refuseTrainingCrawlers?: boolean;
   /** Web Bot Auth (lib/http/web-bot-auth.ts): the verified agent of a signed request to a route with an agent budget. */
@@ -149,6 +152,17 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
           });
         return;
       }
+    }
+    const download = options.downloads?.(req, pathname);
+    if (download) {
+      download
+        .then((answer) => (answer instanceof Response ? sendOwn(req, res, answer, factsOf(req)) : sendFile(req, res, answer, factsOf(req))))
+        .catch((error: unknown) => {
+          // A client that stops a download closes its connection: that is not a failure of the server.
+          if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error('download failed', error);
+          res.destroy();
+        });
+      return;
     }
     if (readCache.handle(req, res, renderWithClientIp)) return;
     passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));

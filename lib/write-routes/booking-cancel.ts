@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
+import { bookingDetails } from '../bookings/details';
+import { clock } from '../clock';
+import { formatMoment } from '../products/when';
 import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
@@ -55,12 +58,12 @@ async function cancelBooking(input: z.output<typeof schema>, { services }: Write
   if (booking.status === 'cancelled') return alreadyCancelled;
   const product = productBySlug(booking.product) as TrainingProduct | undefined;
   const session = product?.sessions.find((entry) => entry.id === booking.session);
-  const deadline = session ? cancellationDeadline(session.start) : 0;
+  const deadline = session ? cancellationDeadline(session) : 0;
   if (booking.status === 'confirmed' && Date.now() > deadline) {
     return {
       ok: false,
       problem: 'conflict',
-      detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${new Date(deadline).toISOString()})` : ''}; this booking can no longer be cancelled online.`,
+      detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${formatMoment(deadline)})` : ''}; this booking can no longer be cancelled, but it can be moved to a later session at no cost until the session starts.`,
     };
   }
   const stripe = services.payments?.stripe;
@@ -82,7 +85,17 @@ async function cancelBooking(input: z.output<typeof schema>, { services }: Write
     cancelled = await services.store.bookings.cancel(booking.id, Date.now(), [
       bookingCancelledMail(
         { name: booking.name, address: booking.email },
-        { id: booking.id, title: product?.title ?? booking.product, session: booking.session, amount: booking.amount, currency: booking.currency },
+        {
+          id: booking.id,
+          title: product?.title ?? booking.product,
+          session: booking.session,
+          amount: booking.amount,
+          currency: booking.currency,
+          // A calendar that has the booking's meetings removes them (one version past the booking's).
+          ...(product && session
+            ? { calendar: bookingDetails(booking, product, session, { sequence: (booking.sequence ?? 0) + 1, now: clock(), cancelled: true }).calendar }
+            : {}),
+        },
       ),
     ]);
   } catch (error) {

@@ -48,8 +48,26 @@ export function lineItem(product: Product, quantity: number, description?: strin
   };
 }
 
+/** Stripe did not answer (its SDK retried first): a 503 that says so and when to try again, not "not configured". */
+export const paymentsUnavailable: WriteResult = {
+  ok: false,
+  problem: 'payments-unavailable',
+  detail: 'The payment provider cannot be reached right now, so nothing was bought and nothing is held. Please try again in a minute.',
+  headers: { 'Retry-After': '60' },
+};
+
+/**
+ * A Checkout Session for a one-time payment. Stripe is asked to make an invoice of it
+ * (`invoice_creation`), which it mails the buyer with the VAT the pricing page mentions.
+ */
 export async function createSession(payments: Payments, params: Stripe.Checkout.SessionCreateParams, key: string): Promise<WriteResult> {
-  const session = await payments.stripe.checkout.sessions.create(params, { idempotencyKey: key });
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await payments.stripe.checkout.sessions.create({ ...params, invoice_creation: { enabled: true } }, { idempotencyKey: key });
+  } catch (error) {
+    if (error instanceof Error && (error as { type?: string }).type === 'StripeConnectionError') return paymentsUnavailable;
+    throw error;
+  }
   if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
   return { ok: true, status: 200, body: { url: session.url, id: session.id }, redirect: session.url };
 }

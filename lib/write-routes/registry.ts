@@ -5,7 +5,9 @@
  * (./index.ts).
  */
 export { bookingCancelRoute } from './booking-cancel';
+export { bookingMoveRoute } from './booking-move';
 export { checkoutRoute } from './checkout';
+export { downloadsResendRoute } from './downloads-resend';
 export { indexNotifyRoute } from './index-notify';
 export { specialOfferCheckoutRoute } from './special-offer-checkout';
 export { subscribeRoute } from './subscribe';

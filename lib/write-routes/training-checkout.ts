@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_HELD_SEATS_PER_CLIENT, productBySlug, SEAT_HOLD_MINUTES, type TrainingProduct } from '../products';
+import { MAX_HELD_SEATS_PER_CLIENT, productBySlug, SEAT_HOLD_MINUTES, sessionStart, type TrainingProduct } from '../products';
+import { formatMoment } from '../products/when';
 import type { Hold } from '../services/store';
 import { attemptKey, backToPricing, checkoutUrls, createSession, HOLD_MS, lineItem, notConfigured, SESSION_MS, wrongKind } from './checkout-session';
 import { attempt, honeypot, required, slug } from './fields';
@@ -51,7 +52,7 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
       detail: `The training has no session "${input.session}".`,
       errors: [{ path: 'session', message: 'must be one of the sessions on the pricing page' }],
     };
-  if (Date.parse(session.start) <= Date.now()) return { ok: false, problem: 'gone', detail: `The session ${session.id} has already started.` };
+  if (sessionStart(session) <= Date.now()) return { ok: false, problem: 'gone', detail: `The session ${session.id} has already started.` };
   const { store, payments } = context.services;
   if (!payments) return notConfigured;
   const now = Date.now();
@@ -83,11 +84,11 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
   }
   const hold = outcome.held;
   try {
-    return await createSession(
+    const result = await createSession(
       payments,
       {
         mode: 'payment',
-        line_items: [lineItem(product, input.seats, `${product.title}, session ${session.id} (${session.start})`)],
+        line_items: [lineItem(product, input.seats, `${product.title}, session ${session.id} (${formatMoment(sessionStart(session))})`)],
         ...checkoutUrls(product),
         // From the hold, so a repeated attempt sends Stripe the same parameters under the same key.
         expires_at: Math.floor((hold.expiresAt - HOLD_MS + SESSION_MS) / 1000),
@@ -97,6 +98,8 @@ async function trainingCheckout(input: z.output<typeof schema>, context: WriteCo
       // One key per attempt and hold: a hold made again after its first one lapsed gets a session of its own.
       `${attempt}:${hold.expiresAt}`,
     );
+    if (!result.ok && outcome.fresh) await store.bookings.releaseHold(hold.id);
+    return result;
   } catch (error) {
     // A repeated attempt leaves the hold to the session its first attempt made.
     if (outcome.fresh) await store.bookings.releaseHold(hold.id);

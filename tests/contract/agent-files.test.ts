@@ -101,7 +101,7 @@ describe('/pricing.md', () => {
     const text = await response.text();
     expect(text).toContain('| Fixture Training | Training | 490.00 | EUR |');
     expect(text).toContain('| Fixture Book | Book | 29.00 | EUR |');
-    expect(text).toContain('Session `spring`: starts 2099-03-01T09:00:00+01:00, 10 seats');
+    expect(text).toContain('Session `spring`, 10 seats: Sunday 1 March 2099, 03:00–07:00 EST (2099-03-01T09:00:00+01:00 to 2099-03-01T13:00:00+01:00)');
   });
 });
 
@@ -203,6 +203,7 @@ describe('/openapi.json', () => {
     ['/api/payments/training/checkout', 10, 10],
     ['/api/payments/special-offer/checkout', 10, 10],
     ['/api/booking/cancel', 20, 60],
+    ['/api/booking/move', 20, 60],
     ['/api/index-notify', 20, 60],
     ['/api/subscribe/confirm', 20, 60],
     ['/api/subscribe/unsubscribe', 120, 10],

@@ -19,6 +19,8 @@ let running: RunningSite;
 
 /** While true, the fake Stripe drops every refund request unanswered (Stripe unreachable). */
 let refundsDown = false;
+/** While true, the fake Stripe drops every checkout session request unanswered. */
+let sessionsDown = false;
 
 /**
  * What Stripe answers, with its idempotency: a key seen before with the same
@@ -44,6 +46,7 @@ function fakeStripe(): (req: Recorded, index: number) => Reply {
           };
     }
     let reply: Reply = { status: 404, body: { error: { type: 'invalid_request_error', message: 'unknown' } } };
+    if (req.path === '/v1/checkout/sessions' && sessionsDown) return 'drop';
     if (req.path === '/v1/checkout/sessions')
       reply = { status: 200, body: { id: `cs_test_${index}`, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/cs_test_${index}` } };
     if (req.path === '/v1/refunds') reply = refundsDown ? 'drop' : { status: 200, body: { id: `re_test_${index}`, object: 'refund', status: 'succeeded' } };
@@ -158,6 +161,34 @@ describe('checkout', () => {
     });
     expect(form.success_url).toBe(`${inject('siteUrl')}/checkout/success?session_id={CHECKOUT_SESSION_ID}`);
     expect(form.cancel_url?.startsWith(`${inject('siteUrl')}/checkout/cancelled`)).toBe(true);
+  });
+
+  it('asks Stripe to make an invoice of every one-time payment', async () => {
+    expect((await postJson(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book' }, { from: freshAddress() })).status).toBe(200);
+    expect(lastSessionRequest()['invoice_creation[enabled]']).toBe('true');
+  });
+
+  it('answers 503 payments-unavailable with Retry-After when Stripe cannot be reached, not "not configured", and holds no seat', async () => {
+    sessionsDown = true;
+    try {
+      const book = await postJson(running.baseUrl, '/api/payments/checkout', { product: 'fixture-book' }, { from: freshAddress() });
+      expect(book.status).toBe(503);
+      expect(book.headers['retry-after']).toBe('60');
+      expect(book.json()).toMatchObject({ type: expect.stringMatching(/#problem-payments-unavailable$/), title: 'Payments unavailable; try again shortly' });
+      const seats = await postJson(
+        running.baseUrl,
+        '/api/payments/training/checkout',
+        { product: 'fixture-training', session: 'autumn', seats: 1 },
+        { from: freshAddress() },
+      );
+      expect(seats.status).toBe(503);
+      expect(seats.json()).toMatchObject({ title: 'Payments unavailable; try again shortly' });
+    } finally {
+      sessionsDown = false;
+    }
+    const store = openStore();
+    expect(await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(0);
+    await store.close();
   });
 
   it('answers a form post with 303 to the Stripe page', async () => {
@@ -425,7 +456,8 @@ describe('seat holds', () => {
     } finally {
       await proxied.stop();
     }
-  });
+    // It starts a server of its own (TRUST_PROXY): seconds on a machine busy with the other suites.
+  }, 90_000);
 
   it('refunds a payment that arrives when its session is full, mails the buyer so, and answers the webhook 200', async () => {
     // The buyer's hold lapsed; both seats of the winter session are now held by someone else's checkout.

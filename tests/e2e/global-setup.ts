@@ -28,6 +28,8 @@ let site: RunningSite | undefined;
  * context names its own client address in X-Forwarded-For, so the form tests
  * have separate rate-limit budgets.
  *
+ * STRIPE_SECRET_KEY is set, so the pricing page shows its buy forms (tests/e2e/pricing-phone.test.ts).
+ *
  * POSTS_PER_PAGE is small enough that /blog and the largest tag have later
  * pages, so the browser tests read the pagination pages too.
  */
@@ -39,7 +41,9 @@ export async function setup(project: TestProject) {
   const rebuild = port === undefined;
   port ??= await freePort();
   const siteUrl = `http://127.0.0.1:${port}`;
-  const env = { contentDir: CONTENT, distDir: DIST, siteUrl, extraEnv: { TRUST_PROXY: '1', POSTS_PER_PAGE: String(E2E_POSTS_PER_PAGE) } };
+  // A Stripe key (never used: its API is a closed loopback port), so the pricing page has its buy forms, as on a site that sells.
+  const payments = { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_API_URL: 'http://127.0.0.1:9' };
+  const env = { contentDir: CONTENT, distDir: DIST, siteUrl, extraEnv: { TRUST_PROXY: '1', POSTS_PER_PAGE: String(E2E_POSTS_PER_PAGE), ...payments } };
   if (rebuild) {
     await buildSite(env);
     fs.writeFileSync(STAMP, JSON.stringify({ port }));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, ROOT } from './site';
+import { FIXTURE_CONTENT, freePort, ROOT } from './site';
 
 /**
  * deploy/nginx.conf, run by Debian's nginx in front of a test's lectern instances. The file is
@@ -11,7 +11,8 @@ import { freePort, ROOT } from './site';
  * loopback port, and a copy of the server block listens on a second port with
  * `X-Forwarded-Proto https`, standing in for the commented TLS server (no certificate here).
  * Each response names the instance nginx chose (X-Upstream) and what its cache did
- * (X-Cache-Status: HIT, MISS, …); the cache folder is the test's own.
+ * (X-Cache-Status: HIT, MISS, …); the cache folder is the test's own. The internal location of
+ * the download links serves the deliverables folder of the content the instances run with.
  */
 const TEMPLATE = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((file) => fs.existsSync(file)) ?? 'nginx';
@@ -23,22 +24,24 @@ function serverBlock(config: string): string {
   return config.slice(start + 1, end + 2);
 }
 
-export function renderNginxConfig(options: { upstreams: [number, number]; httpPort: number; httpsPort: number; dir: string }): string {
+export function renderNginxConfig(options: { upstreams: [number, number]; httpPort: number; httpsPort: number; dir: string; deliverables?: string }): string {
   const cache = path.join(options.dir, 'cache');
+  const deliverables = options.deliverables ?? path.join(FIXTURE_CONTENT, 'deliverables');
   let site = TEMPLATE.replace('server 127.0.0.1:3000;', `server 127.0.0.1:${options.upstreams[0]};`)
     .replace('server 127.0.0.1:3001;', `server 127.0.0.1:${options.upstreams[1]};`)
-    .replace('proxy_cache_path /var/cache/nginx/lectern ', `proxy_cache_path ${cache} `);
+    .replace('proxy_cache_path /var/cache/nginx/lectern ', `proxy_cache_path ${cache} `)
+    .replaceAll('alias /srv/lectern/content/deliverables/;', `alias ${deliverables}/;`);
   const block = serverBlock(site);
   const http = block
     .replace(/\n\s*listen \[::\]:80;/, '')
     .replace('listen 80;', `listen 127.0.0.1:${options.httpPort};`)
-    .replace(
+    .replaceAll(
       'proxy_pass http://lectern;',
       'proxy_pass http://lectern;\n        add_header X-Upstream $upstream_addr always;\n        add_header X-Cache-Status $upstream_cache_status always;',
     );
   // The stand-in for the TLS server is plain http: it says https wherever the real one's $scheme would.
   const https = http.replace(`listen 127.0.0.1:${options.httpPort};`, `listen 127.0.0.1:${options.httpsPort};`).replaceAll('$scheme', 'https');
-  if (http === block || !https.includes('X-Forwarded-Proto https;') || site.includes('/var/cache/nginx/lectern'))
+  if (http === block || !https.includes('X-Forwarded-Proto https;') || site.includes('/var/cache/nginx/lectern') || site.includes('/srv/lectern/'))
     throw new Error('deploy/nginx.conf no longer has the lines this test replaces');
   site = site.replace(block, `${http}\n${https}`);
   const temp = (name: string) => path.join(options.dir, name);
@@ -74,14 +77,17 @@ async function waitForPort(port: number, nginx: ChildProcess, log: () => string)
 /** `cacheDir`: nginx's proxy_cache folder, the test's own. */
 export type RunningNginx = { http: string; https: string; cacheDir: string; log: () => string; stop: () => Promise<void> };
 
-/** deploy/nginx.conf in front of two instances on these ports, listening on two loopback ports of its own. */
-export async function startNginx(upstreams: [number, number]): Promise<RunningNginx> {
+/**
+ * deploy/nginx.conf in front of two instances on these ports, listening on two loopback ports of its own.
+ * `deliverables`: the folder its download location serves (the fixture content's by default).
+ */
+export async function startNginx(upstreams: [number, number], options: { deliverables?: string } = {}): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-nginx-'));
   // nginx's workers may run as another user (www-data) when the test runs as root.
   fs.chmodSync(dir, 0o777);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const config = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(config, renderNginxConfig({ upstreams, httpPort, httpsPort, dir }));
+  fs.writeFileSync(config, renderNginxConfig({ upstreams, httpPort, httpsPort, dir, deliverables: options.deliverables }));
   const nginx = spawn(NGINX, ['-c', config, '-p', dir, '-g', `daemon off; pid ${path.join(dir, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   nginx.stdout?.on('data', (chunk) => (output += chunk));

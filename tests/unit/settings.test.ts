@@ -50,6 +50,8 @@ describe('parseSettings', () => {
       },
       newsletter: { rate: 10, leaseMs: 120_000, checkMs: 5000, batchSize: 100, budgetMs: 40_000 },
       payments: { secretKey: undefined, webhookSecret: undefined, apiUrl: undefined },
+      downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
+      bookings: { reminderLeadMs: 48 * 60 * 60 * 1000, reminderCheckMs: 60_000 },
       indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
     });
     // No build time: the moment the settings were parsed.
@@ -59,6 +61,20 @@ describe('parseSettings', () => {
       ...defaults,
       build: { ...defaults.build, time: expect.any(Number) },
     });
+  });
+
+  it('signs download links with DOWNLOAD_SECRET, else a key made from the webhook secret, and refuses a bad accel prefix', () => {
+    expect(parseSettings({ DOWNLOAD_SECRET: 'x'.repeat(32), STRIPE_WEBHOOK_SECRET: 'whsec_1' }).downloads.secret).toBe('x'.repeat(32));
+    const derived = parseSettings({ STRIPE_WEBHOOK_SECRET: 'whsec_1' }).downloads.secret;
+    expect(derived).toBeDefined();
+    expect(derived).not.toBe('whsec_1');
+    expect(parseSettings({ DOWNLOAD_LINK_DAYS: '7', DOWNLOAD_LIMIT: '3', DOWNLOADS_ACCEL_PREFIX: '/_deliverables/' }).downloads).toMatchObject({
+      linkMs: 7 * DAY_MS,
+      limit: 3,
+      accelPrefix: '/_deliverables/',
+    });
+    expect(() => parseSettings({ DOWNLOADS_ACCEL_PREFIX: '_deliverables' })).toThrow(/DOWNLOADS_ACCEL_PREFIX/);
+    expect(() => parseSettings({ DOWNLOAD_SECRET: 'short' })).toThrow(/DOWNLOAD_SECRET: must be at least 32 characters/);
   });
 
   it('reads each value into its group, in the type and unit the code uses', () => {

@@ -1,33 +1,114 @@
-import { CANCELLATION_NOTICE_DAYS } from '@/lib/products';
+import { clock } from '@/lib/clock';
+import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, laterSessions, productBySlug, sessionStart, type TrainingProduct } from '@/lib/products';
+import { formatMoment, sessionMeetings } from '@/lib/products/when';
+import { services } from '@/lib/services';
+import type { Booking } from '@/lib/services/store';
+import { hashToken, sameSecret } from '@/lib/services/tokens';
+import { describeError } from '@/lib/log';
 import { bookingCancelRoute } from '@/lib/write-routes/booking-cancel';
+import { bookingMoveRoute } from '@/lib/write-routes/booking-move';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Cancel my booking', description: 'Cancel a training booking with the link from its receipt.', robots: { index: false } };
+export const metadata = {
+  title: 'Cancel or move my booking',
+  description: 'Cancel a training booking, or move it to a later session, with the link from its booking email.',
+  robots: { index: false },
+};
 
-/** The page behind the link in a booking receipt: one button posts the id and token. */
-export default async function CancelBookingPage({ searchParams }: PageProps<'/booking/cancel'>) {
-  const { booking, token } = await searchParams;
-  const valid = typeof booking === 'string' && typeof token === 'string' && booking.length <= 64 && token.length <= 128;
+/** The booking the link names, when its token matches (compared in constant time); undefined for a wrong link or a store that cannot answer. */
+async function linkedBooking(id: string, token: string): Promise<Booking | undefined> {
+  try {
+    const booking = await services().store.bookings.find(id);
+    return booking && sameSecret(hashToken(token), booking.tokenHash) ? booking : undefined;
+  } catch (error) {
+    console.warn(`/booking/cancel: the booking could not be read (${describeError(error)})`);
+    return undefined;
+  }
+}
+
+/** Later sessions of the training with room for the booking's seats, each with its meetings in words and its free seats. */
+async function moveChoices(training: TrainingProduct, booking: Booking, now: number) {
+  const current = training.sessions.find((entry) => entry.id === booking.session);
+  if (!current) return [];
+  const choices = await Promise.all(
+    laterSessions(training, current, now).map(async (session) => ({
+      session,
+      // Holds expire by the wall clock's time; which sessions are later, by the site's clock.
+      free: session.seats - (await services().store.bookings.seatsTaken(training.slug, session.id, Date.now())),
+    })),
+  );
+  return choices.filter((choice) => choice.free >= booking.seats);
+}
+
+/** The page behind the link in a booking email: the booking's meetings, a button that cancels it (within the policy), and a form that moves it to a later session. */
+export default async function ManageBookingPage({ searchParams }: PageProps<'/booking/cancel'>) {
+  const { booking: id, token } = await searchParams;
+  const valid = typeof id === 'string' && typeof token === 'string' && id.length <= 64 && token.length <= 128;
+  const booking = valid ? await linkedBooking(id, token) : undefined;
+  const product = booking ? productBySlug(booking.product) : undefined;
+  const training = product?.kind === 'training' ? (product as TrainingProduct) : undefined;
+  const session = training?.sessions.find((entry) => entry.id === booking?.session);
+  const now = clock();
+  const choices = booking && training && session && booking.status === 'confirmed' ? await moveChoices(training, booking, now) : [];
   return (
     <>
-      <h1>Cancel my booking</h1>
+      <h1>Cancel or move my booking</h1>
       <p>
         Bookings can be cancelled free of charge until {CANCELLATION_NOTICE_DAYS} days before the session starts; the full price is refunded to the card that
-        paid.
+        paid. After that, and until the session starts, a booking can be moved to a later session with free seats at no cost.
       </p>
-      {valid ? (
-        <form method="post" action={bookingCancelRoute.path} className="post-form">
-          <input type="hidden" name="booking" value={booking} />
-          <input type="hidden" name="token" value={token} />
+      {!valid && <p>This link is incomplete. Use the link from your booking email.</p>}
+      {valid && booking && training && session && (
+        <>
+          <h2>Your booking</h2>
           <p>
-            Booking <code>{booking}</code>
+            {training.title}, session <code>{session.id}</code>, {booking.seats} seat{booking.seats === 1 ? '' : 's'}
+            {booking.status === 'confirmed' ? '' : ' (cancelled)'}:
           </p>
+          <ul>
+            {sessionMeetings(session).map((meeting) => (
+              <li key={meeting}>{meeting}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {valid && booking?.status !== 'cancelled' && (
+        <form method="post" action={bookingCancelRoute.path} className="post-form">
+          <h2>Cancel</h2>
+          <input type="hidden" name="booking" value={id} />
+          <input type="hidden" name="token" value={token} />
+          {session && <p>Free cancellation until {formatMoment(cancellationDeadline(session))}.</p>}
           <button type="submit" className="button">
             Cancel this booking
           </button>
         </form>
-      ) : (
-        <p>This link is incomplete. Use the link from your booking email.</p>
+      )}
+      {booking?.status === 'confirmed' && session && now < sessionStart(session) && (
+        <form method="post" action={bookingMoveRoute.path} className="post-form booking-form">
+          <h2>Move to a later session</h2>
+          <input type="hidden" name="booking" value={id} />
+          <input type="hidden" name="token" value={token} />
+          {choices.length > 0 ? (
+            <>
+              <div className="field">
+                <label htmlFor="move-session">New session</label>
+                <select id="move-session" name="session">
+                  {choices.map(({ session: later, free }) => (
+                    <option key={later.id} value={later.id}>
+                      {sessionMeetings(later).join(' and ')} ({free} free)
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <p>Moving costs nothing; you get an email with the updated calendar file.</p>
+              <button type="submit" className="button">
+                Move my booking
+              </button>
+            </>
+          ) : (
+            <p>No later session has {booking.seats === 1 ? 'a free seat' : `${booking.seats} free seats`} right now.</p>
+          )}
+        </form>
       )}
     </>
   );

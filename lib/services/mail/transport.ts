@@ -45,6 +45,7 @@ export function message(mail: OutgoingMail, from: Sender, messageId?: string) {
     text: mail.text,
     html: mail.html,
     headers: mail.headers,
+    ...(mail.attachments ? { attachments: mail.attachments.map((file) => ({ ...file, contentDisposition: 'attachment' as const })) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { hashToken } from '../tokens';
 import { redisBookings } from './bookings/redis';
 import { scriptRunner, type Evaluator, type ScriptRunner } from './lua';
 import { redisNewsletter } from './newsletter/redis';
+import { redisOrders } from './orders/redis';
 import { redisOutbox } from './outbox/redis';
 import { PING, SCHEMA_VERSION, SET_SCHEMA_VERSION, UPGRADE_SCAN, UPGRADE_TOKEN } from './redis-scripts';
 import { redisSettings } from './settings/redis';
@@ -53,6 +54,7 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
     support: redisSupport(run),
     outbox: redisOutbox(run, upgraded),
     bookings: redisBookings(run),
+    orders: redisOrders(run),
     settings: redisSettings(run),
     newsletter: redisNewsletter(run),
 

@@ -4,6 +4,7 @@ import { Database } from './sqlite-database';
 import { hashToken } from '../tokens';
 import { sqliteBookings } from './bookings/sqlite';
 import { sqliteNewsletter } from './newsletter/sqlite';
+import { sqliteOrders } from './orders/sqlite';
 import { sqliteMailQueue, sqliteOutbox } from './outbox/sqlite';
 import { sqliteSettings } from './settings/sqlite';
 import { sqliteSubscribers } from './subscribers/sqlite';
@@ -142,6 +143,19 @@ export const MIGRATIONS: string[] = [
   // The claim that holds a newsletter message or an outbox mail (its sender's fencing token).
   `ALTER TABLE newsletter_deliveries ADD COLUMN claim TEXT;
    ALTER TABLE outbox ADD COLUMN claim TEXT;`,
+  // What a buyer downloads: an order found by its payment intent (a refund) and by its address (a resend), each
+  // download link's count, and each address's last resend.
+  `ALTER TABLE orders ADD COLUMN payment_intent TEXT;
+   ALTER TABLE orders ADD COLUMN refunded_at INTEGER;
+   CREATE INDEX orders_payment_intent ON orders (payment_intent) WHERE payment_intent IS NOT NULL;
+   CREATE INDEX orders_email ON orders (email COLLATE NOCASE);
+   CREATE TABLE download_counts (link TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+   CREATE TABLE resends (email TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;`,
+  // A booking's calendar version (raised by a move) and its reminder: when due, and when queued.
+  `ALTER TABLE bookings ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE bookings ADD COLUMN remind_at INTEGER;
+   ALTER TABLE bookings ADD COLUMN reminded_at INTEGER;
+   CREATE INDEX bookings_reminders ON bookings (remind_at) WHERE remind_at IS NOT NULL AND reminded_at IS NULL;`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */
@@ -170,6 +184,7 @@ export function openSqliteStore(file: string): Store {
     support: sqliteSupport(db, queueMail),
     outbox: sqliteOutbox(db),
     bookings: sqliteBookings(db, queueMail),
+    orders: sqliteOrders(db, queueMail),
     settings: sqliteSettings(db),
     newsletter: sqliteNewsletter(db),
 

@@ -1,5 +1,6 @@
 import type { BookingStore } from './bookings/types';
 import type { NewsletterStore } from './newsletter/types';
+import type { OrderStore } from './orders/types';
 import type { OutboxStore } from './outbox/types';
 import type { SettingsStore } from './settings/types';
 import type { SubscriberStore } from './subscribers/types';
@@ -7,6 +8,7 @@ import type { SupportStore } from './support/types';
 
 export type * from './bookings/types';
 export type * from './newsletter/types';
+export type * from './orders/types';
 export type * from './outbox/types';
 export type * from './settings/types';
 export type * from './subscribers/types';
@@ -23,6 +25,7 @@ export interface Store {
   readonly support: SupportStore;
   readonly outbox: OutboxStore;
   readonly bookings: BookingStore;
+  readonly orders: OrderStore;
   readonly settings: SettingsStore;
   readonly newsletter: NewsletterStore;
   /** One cheap round trip to the backend: resolves when it answers (the health check). */

@@ -145,6 +145,25 @@ describe('loadContent', () => {
     const keys = problemsOf().map((problem) => `${problem.file} ${problem.key}`);
     expect(keys).toEqual(expect.arrayContaining(['bad-app.md version', 'bad-app.md download', 'bad-offer.md price', 'bad-offer.md currency']));
   });
+
+  it('fails on a product file that is missing, naming the product and the path, and on an offer including what is not a book or bundle', () => {
+    write('deliverables/book/book.pdf', '%PDF-1.4\n');
+    write('products/book.md', '---\nkind: book\ntitle: B\ndescription: d\nprice: 100\ncurrency: EUR\nfiles:\n  - book/book.pdf\n  - book/book.epub\n---\n');
+    write(
+      'products/deal.md',
+      '---\nkind: offer\ntitle: O\ndescription: d\nprice: 100\ncurrency: EUR\nstarts: 2026-01-01T00:00:00Z\nends: 2026-02-01T00:00:00Z\nincludes:\n  - book\n  - nothing\n---\n',
+    );
+    write('products/escape.md', '---\nkind: bundle\ntitle: E\ndescription: d\nprice: 100\ncurrency: EUR\nfiles:\n  - ../site.yaml\n---\n');
+    const problems = problemsOf();
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { file: 'book.md', key: 'files.1', message: 'deliverables/book/book.epub is not a file in the content folder' },
+        { file: 'deal.md', key: 'includes.1', message: '"nothing" is not a book or bundle in products/' },
+        expect.objectContaining({ file: 'escape.md', key: 'files.0' }),
+      ]),
+    );
+    expect(problems.filter((problem) => problem.file === 'book.md' && problem.key === 'files.0')).toEqual([]);
+  });
 });
 
 describe('published filter and order', () => {
@@ -181,6 +200,8 @@ describe('the starter content', () => {
     expect(kinds.filter((kind) => kind === 'training')).toHaveLength(1);
     expect(kinds.filter((kind) => kind === 'bundle').length).toBeGreaterThanOrEqual(2);
     expect(kinds).toContain('book');
+    // Every product but the training ships files a buyer downloads (checked to exist on loading).
+    for (const product of content.products.filter((entry) => entry.kind === 'book' || entry.kind === 'bundle')) expect(product.files.length).toBeGreaterThan(0);
   });
 
   it('serves markdown twins whose frontmatter never reads as a heading (what `npm run check` warns of)', () => {

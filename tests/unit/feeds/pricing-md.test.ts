@@ -20,10 +20,13 @@ describe('pricing.md', () => {
     expect(text).toContain(`${FIXTURE_SITE}/pricing`);
   });
 
-  it('lists a training session with its start and seats', () => {
-    const training = products().find((product) => product.kind === 'training');
-    if (training?.kind !== 'training') throw new Error('the fixture content has a training');
-    expect(training.sessions.length).toBeGreaterThan(0);
-    for (const session of training.sessions) expect(text).toContain(`- Session \`${session.id}\`: starts ${session.start}, ${session.seats} seats`);
+  it("lists a training session with its seats and each meeting, in the site's zone in words and as ISO date-times", () => {
+    expect(text).toContain(
+      '- Session `spring`, 10 seats: Sunday 1 March 2099, 03:00–07:00 EST (2099-03-01T09:00:00+01:00 to 2099-03-01T13:00:00+01:00); Monday 2 March 2099, 03:00–07:00 EST (2099-03-02T09:00:00+01:00 to 2099-03-02T13:00:00+01:00)',
+    );
+  });
+
+  it('never shows how to join, which only people who booked get', () => {
+    expect(text).not.toContain('fixture-joining-room');
   });
 });

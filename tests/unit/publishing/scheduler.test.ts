@@ -141,4 +141,78 @@ describe('the scheduler’s preparation', () => {
     await time.advance(100_000);
     expect(run).not.toHaveBeenCalled();
   });
+
+  it('does its periodic work at start and every everyMs, with no post ahead; a failure is logged and tried at the next look', async () => {
+    const time = fakeTime(1_000);
+    const runs: number[] = [];
+    const warnings: string[] = [];
+    let fail = true;
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [100],
+      timers: time.timers,
+      log: { warn: (line: string) => void warnings.push(line) },
+      onChange: async () => undefined,
+      periodic: [
+        {
+          name: 'reminders',
+          everyMs: 500,
+          run: async (now) => {
+            runs.push(now);
+            if (fail) {
+              fail = false;
+              throw new Error('store down');
+            }
+          },
+        },
+      ],
+    });
+    await scheduler.start();
+    await scheduler.idle();
+    expect(runs).toEqual([1_000]);
+    expect(warnings).toEqual(['scheduler: reminders failed (store down); trying again at the next look']);
+    await time.advance(2_000);
+    expect(runs).toEqual([1_000, 1_500, 2_000]);
+    scheduler.stop();
+    await scheduler.idle();
+    expect(time.pending()).toEqual([]);
+  });
+
+  it('makes a post live at its time while a slow pass of the periodic work is still running, and never runs two passes at once', async () => {
+    const time = fakeTime(1_000);
+    const changes: number[] = [];
+    const passes: number[] = [];
+    let finish: () => void = () => undefined;
+    const scheduler = createScheduler({
+      clock: time.clock,
+      dates: [2_200],
+      timers: time.timers,
+      onChange: async () => void changes.push(time.clock()),
+      periodic: [
+        {
+          name: 'reminders',
+          everyMs: 500,
+          // Each pass takes until the test lets it end (a slow store).
+          run: (now) => {
+            passes.push(now);
+            return new Promise<void>((resolve) => (finish = resolve));
+          },
+        },
+      ],
+    });
+    await scheduler.start();
+    expect(passes).toEqual([1_000]);
+    await time.advance(2_200);
+    // The post went live at its time; the looks meanwhile started no second pass.
+    expect(changes).toEqual([1_000, 2_200]);
+    expect(passes).toEqual([1_000]);
+    finish();
+    await scheduler.idle();
+    // The next look after the slow pass ended starts the next pass.
+    await time.advance(2_700);
+    expect(passes).toEqual([1_000, 2_700]);
+    finish();
+    scheduler.stop();
+    await scheduler.idle();
+  });
 });

@@ -435,6 +435,119 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await store.bookings.seatsTaken('course', 's1', 3_000)).toBe(0);
       expect(await stored.unsentMailCount()).toBe(1);
     });
+
+    const move = (id: string, to: string, sequence: number, capacity = 4, from = 's1', remindAt?: number) =>
+      store.bookings.move({ id, from, to, sequence, capacity, ...(remindAt !== undefined ? { remindAt } : {}), now: 2_000, mails: [mail(`moved to ${to}`)] });
+
+    it('moves a booking in one step: seats taken in the new session and freed in the old, the sequence raised, its mail queued', async () => {
+      await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), capacity: 10, mails: [] });
+      await store.bookings.holdSeats(hold('h_s2', 's2', 1, 5_000), limits, 1_000);
+      // Three seats do not fit beside the one held in a session of three: nothing changes.
+      expect(await move('bk_1', 's2', 0, 3)).toBe('full');
+      expect(await store.bookings.find('bk_1')).toEqual(booking('bk_1', 3));
+      expect(await stored.unsentMailCount()).toBe(0);
+      expect(await move('bk_1', 's2', 0, 4, 's1', 9_000)).toBe('moved');
+      expect(await store.bookings.seatsTaken('course', 's1', 2_000)).toBe(0);
+      expect(await store.bookings.seatsTaken('course', 's2', 2_000)).toBe(4);
+      expect(await store.bookings.find('bk_1')).toEqual({ ...booking('bk_1', 3), session: 's2', sequence: 1, remindAt: 9_000 });
+      expect(await stored.unsentMailCount()).toBe(1);
+      // A second move asked of the booking as it was (the same page sent twice) changes nothing.
+      expect(await move('bk_1', 's3', 0)).toBe('changed');
+      expect(await move('bk_1', 's3', 1, 4, 's2')).toBe('moved');
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's3', sequence: 2 });
+      expect((await store.bookings.find('bk_1'))?.remindAt).toBeUndefined();
+      expect(await store.bookings.seatsTaken('course', 's2', 2_000)).toBe(1);
+      // A cancelled booking frees the seats of the session it moved to, and cannot move.
+      await store.bookings.beginCancellation('bk_1');
+      expect(await move('bk_1', 's1', 2, 4, 's3')).toBe('changed');
+      await store.bookings.cancel('bk_1', 3_000, []);
+      expect(await store.bookings.seatsTaken('course', 's3', 3_000)).toBe(0);
+      expect(await move('bk_unknown', 's2', 0)).toBe('changed');
+    });
+
+    it('gives the last seat to one of two moves racing for it', async () => {
+      await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 1), capacity: 10, mails: [] });
+      await store.bookings.recordPayment({ eventId: 'evt_2', order: order('cs_2'), booking: booking('bk_2', 1), capacity: 10, mails: [] });
+      const outcomes = await Promise.all([move('bk_1', 's2', 0, 1), move('bk_2', 's2', 0, 1)]);
+      expect(outcomes.sort()).toEqual(['full', 'moved']);
+      expect(await store.bookings.seatsTaken('course', 's2', 2_000)).toBe(1);
+      expect(await store.bookings.seatsTaken('course', 's1', 2_000)).toBe(1);
+    });
+
+    it('answers due reminders and queues each once, never for a cancelled or moved booking', async () => {
+      const withReminder = (id: string, remindAt: number) => ({ ...booking(id, 1), remindAt });
+      await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: withReminder('bk_1', 5_000), capacity: 10, mails: [] });
+      await store.bookings.recordPayment({ eventId: 'evt_2', order: order('cs_2'), booking: withReminder('bk_2', 4_000), capacity: 10, mails: [] });
+      await store.bookings.recordPayment({ eventId: 'evt_3', order: order('cs_3'), booking: withReminder('bk_3', 9_000), capacity: 10, mails: [] });
+      await store.bookings.recordPayment({ eventId: 'evt_4', order: order('cs_4'), booking: booking('bk_4', 1), capacity: 10, mails: [] });
+      expect(await store.bookings.dueReminders(3_999, 10)).toEqual([]);
+      expect((await store.bookings.dueReminders(5_000, 10)).map((due) => due.id)).toEqual(['bk_2', 'bk_1']);
+      expect((await store.bookings.dueReminders(5_000, 1)).map((due) => due.id)).toEqual(['bk_2']);
+      const remind = (id: string, remindAt: number) => store.bookings.recordReminder({ id, remindAt, now: 5_000, mails: [mail(`reminder ${id}`)] });
+      // Two instances racing for one reminder: one queues it.
+      expect((await Promise.all([remind('bk_1', 5_000), remind('bk_1', 5_000)])).sort()).toEqual([false, true]);
+      expect(await remind('bk_1', 5_000)).toBe(false);
+      expect(await store.bookings.find('bk_1')).toMatchObject({ remindedAt: 5_000 });
+      expect((await store.bookings.dueReminders(5_000, 10)).map((due) => due.id)).toEqual(['bk_2']);
+      expect(await stored.unsentMailCount()).toBe(1);
+      // A booking moved since it was read has another reminder time: the old one is not sent.
+      expect(await move('bk_2', 's2', 0, 10, 's1', 8_000)).toBe('moved');
+      expect(await remind('bk_2', 4_000)).toBe(false);
+      expect((await store.bookings.dueReminders(9_000, 10)).map((due) => due.id)).toEqual(['bk_2', 'bk_3']);
+      await store.bookings.beginCancellation('bk_3');
+      expect((await store.bookings.dueReminders(9_000, 10)).map((due) => due.id)).toEqual(['bk_2']);
+      expect(await remind('bk_3', 9_000)).toBe(false);
+      await store.bookings.cancel('bk_3', 9_000, []);
+      expect(await remind('bk_2', 8_000)).toBe(true);
+      expect(await store.bookings.dueReminders(10_000, 10)).toEqual([]);
+      // The move's mail and two reminders.
+      expect(await stored.unsentMailCount()).toBe(3);
+    });
+  });
+
+  describe('orders', () => {
+    const paid = (id: string, email: string, createdAt: number, paymentIntent?: string) => ({
+      eventId: `evt_${id}`,
+      order: { id, product: 'book', kind: 'book', amount: 3400, currency: 'EUR', email, createdAt, ...(paymentIntent ? { paymentIntent } : {}) },
+      mails: [mail('receipt')],
+    });
+    const use = (order: string, link: string, count = true) => store.orders.useLink({ order, link, limit: 2, count, expires: 10_000_000_000_000 });
+
+    it('counts each link’s downloads up to its limit; a resumed download counts nothing and works until the limit is passed', async () => {
+      await store.bookings.recordPayment(paid('cs_1', 'Buyer@Example.com', 1_000, 'pi_1'));
+      expect(await use('cs_1', 'cs_1:0:9')).toEqual({ outcome: 'ok', order: expect.objectContaining({ id: 'cs_1', product: 'book', paymentIntent: 'pi_1' }) });
+      expect((await use('cs_1', 'cs_1:0:9', false)).outcome).toBe('ok');
+      expect((await use('cs_1', 'cs_1:0:9')).outcome).toBe('ok');
+      expect((await use('cs_1', 'cs_1:0:9')).outcome).toBe('used-up');
+      expect((await use('cs_1', 'cs_1:0:9', false)).outcome).toBe('ok');
+      // Another link of the same order (another file, or a resent link) counts on its own.
+      expect((await use('cs_1', 'cs_1:1:9')).outcome).toBe('ok');
+      expect((await use('cs_none', 'cs_none:0:9')).outcome).toBe('unknown');
+    });
+
+    it('refuses every link of a refunded order, found by its payment intent, and leaves it out of the address’s orders', async () => {
+      await store.bookings.recordPayment(paid('cs_1', 'buyer@example.com', 1_000, 'pi_1'));
+      await store.bookings.recordPayment(paid('cs_2', 'BUYER@example.com', 2_000, 'pi_2'));
+      await store.bookings.recordPayment(paid('cs_3', 'other@example.com', 3_000));
+      expect((await store.orders.paidBy('Buyer@Example.com')).map((order) => order.id)).toEqual(['cs_1', 'cs_2']);
+      expect(await store.orders.refund('pi_1', 5_000)).toBe('cs_1');
+      expect(await store.orders.refund('pi_1', 6_000)).toBe('cs_1');
+      expect(await store.orders.refund('pi_unknown', 6_000)).toBeUndefined();
+      expect((await use('cs_1', 'cs_1:0:9')).outcome).toBe('refunded');
+      expect((await use('cs_2', 'cs_2:0:9')).outcome).toBe('ok');
+      expect((await store.orders.paidBy('buyer@example.com')).map((order) => order.id)).toEqual(['cs_2']);
+      expect(await store.orders.paidBy('nobody@example.com')).toEqual([]);
+    });
+
+    it('gives an address one resend per cooldown, whatever its case, queueing its mail with the turn', async () => {
+      const before = await stored.unsentMailCount();
+      expect(await store.orders.claimResend({ email: 'Buyer@example.com', now: 1_000, cooldownMs: 60_000, mails: [mail('again')] })).toBe(true);
+      expect(await store.orders.claimResend({ email: 'buyer@example.com', now: 30_000, cooldownMs: 60_000, mails: [mail('again')] })).toBe(false);
+      expect(await store.orders.claimResend({ email: 'other@example.com', now: 30_000, cooldownMs: 60_000, mails: [] })).toBe(true);
+      expect(await stored.unsentMailCount()).toBe(before + 1);
+      expect(await store.orders.claimResend({ email: 'buyer@example.com', now: 61_000, cooldownMs: 60_000, mails: [mail('again')] })).toBe(true);
+      expect(await stored.unsentMailCount()).toBe(before + 2);
+    });
   });
 
   describe('newsletter', () => {

@@ -80,8 +80,22 @@ return 1`,
  */
 export const RECORD_PAYMENT = luaScript(
   {
-    keys: ['event', 'orderEntry', 'orders', 'bookingPrefix', 'bookedPrefix', 'holdPrefix', 'sessionHoldsPrefix', 'mailPrefix', 'outbox', 'clientHoldsPrefix'],
-    args: ['capacity', 'orderJson', 'bookingJson', 'holdId', 'mails', 'mailIds'],
+    keys: [
+      'event',
+      'orderEntry',
+      'orders',
+      'bookingPrefix',
+      'bookedPrefix',
+      'holdPrefix',
+      'sessionHoldsPrefix',
+      'mailPrefix',
+      'outbox',
+      'clientHoldsPrefix',
+      'orderIntentPrefix',
+      'ordersOfPrefix',
+      'reminders',
+    ],
+    args: ['capacity', 'orderJson', 'bookingJson', 'holdId', 'remindAt', 'mails', 'mailIds'],
   },
   QUEUE_MAILS,
   SUM_HOLDS,
@@ -106,9 +120,15 @@ end
 redis.call('SET', event, 'recorded')
 redis.call('HSET', orderEntry, 'json', orderJson)
 redis.call('ZADD', orders, order.createdAt, order.id)
+if type(order.paymentIntent) == 'string' and order.paymentIntent ~= '' then redis.call('SET', orderIntentPrefix .. order.paymentIntent, order.id) end
+redis.call('ZADD', ordersOfPrefix .. string.lower(order.email), order.createdAt, order.id)
 if booking then
   redis.call('HSET', bookingPrefix .. booking.id, 'json', bookingJson, 'status', 'confirmed')
   redis.call('INCRBY', bookedPrefix .. booking.product .. ':' .. booking.session, booking.seats)
+  if remindAt ~= '' then
+    redis.call('HSET', bookingPrefix .. booking.id, 'remind', remindAt)
+    redis.call('ZADD', reminders, remindAt, booking.id)
+  end
 end
 if holdId ~= '' then releaseHold(holdPrefix, sessionHoldsPrefix, clientHoldsPrefix, holdId) end
 queueMails(mailPrefix, outbox, mails, mailIds, order.createdAt)
@@ -135,15 +155,79 @@ if status == 'confirmed' then redis.call('HSET', bookingEntry, 'status', 'cancel
 return redis.call('HGETALL', bookingEntry)`,
 );
 
+// A booking's session: the one it moved to last, else the one it was booked in.
+const SESSION_OF = `
+local function sessionOf(entry, booking)
+  return redis.call('HGET', entry, 'session') or booking.session
+end`;
+
 // Seats stay counted until the booking is cancelled, so a cancellation waiting for its refund still takes them.
 export const CANCEL_BOOKING = luaScript(
-  { keys: ['bookingEntry', 'bookedPrefix', 'mailPrefix', 'outbox'], args: ['now', 'mails', 'mailIds'] },
+  { keys: ['bookingEntry', 'bookedPrefix', 'mailPrefix', 'outbox', 'reminders'], args: ['now', 'mails', 'mailIds'] },
   QUEUE_MAILS,
+  SESSION_OF,
   `
 if redis.call('HGET', bookingEntry, 'status') ~= 'cancelling' then return false end
 redis.call('HSET', bookingEntry, 'status', 'cancelled', 'cancelled', now)
 local booking = cjson.decode(redis.call('HGET', bookingEntry, 'json'))
-redis.call('DECRBY', bookedPrefix .. booking.product .. ':' .. booking.session, booking.seats)
+redis.call('DECRBY', bookedPrefix .. booking.product .. ':' .. sessionOf(bookingEntry, booking), booking.seats)
+redis.call('ZREM', reminders, booking.id)
 queueMails(mailPrefix, outbox, mails, mailIds, now)
 return redis.call('HGETALL', bookingEntry)`,
+);
+
+// The session, sequence and reminder of a booking live beside its JSON, which keeps what it was booked with.
+export const MOVE_BOOKING = luaScript(
+  {
+    keys: ['bookingEntry', 'bookedPrefix', 'sessionHoldsPrefix', 'holdPrefix', 'reminders', 'mailPrefix', 'outbox'],
+    args: ['id', 'from', 'to', 'sequence', 'capacity', 'remindAt', 'now', 'mails', 'mailIds'],
+  },
+  QUEUE_MAILS,
+  SUM_HOLDS,
+  SESSION_OF,
+  `
+if redis.call('HGET', bookingEntry, 'status') ~= 'confirmed' then return 'changed' end
+local booking = cjson.decode(redis.call('HGET', bookingEntry, 'json'))
+local current = tonumber(redis.call('HGET', bookingEntry, 'sequence') or 0)
+if sessionOf(bookingEntry, booking) ~= from or current ~= tonumber(sequence) then return 'changed' end
+local target = booking.product .. ':' .. to
+if tonumber(redis.call('GET', bookedPrefix .. target) or 0) + heldSeats(sessionHoldsPrefix .. target, holdPrefix, now) + booking.seats > tonumber(capacity) then
+  return 'full'
+end
+redis.call('DECRBY', bookedPrefix .. booking.product .. ':' .. from, booking.seats)
+redis.call('INCRBY', bookedPrefix .. target, booking.seats)
+redis.call('HSET', bookingEntry, 'session', to, 'sequence', current + 1)
+redis.call('HDEL', bookingEntry, 'reminded', 'remind')
+if remindAt ~= '' then
+  redis.call('HSET', bookingEntry, 'remind', remindAt)
+  redis.call('ZADD', reminders, remindAt, id)
+else
+  redis.call('ZREM', reminders, id)
+end
+queueMails(mailPrefix, outbox, mails, mailIds, now)
+return 'moved'`,
+);
+
+// Bookings whose reminder is due: each booking's hash, soonest first.
+export const DUE_REMINDERS = luaScript(
+  { keys: ['reminders', 'bookingPrefix'], args: ['now', 'limit'] },
+  `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', reminders, '-inf', now, 'LIMIT', 0, tonumber(limit))) do
+  if redis.call('HGET', bookingPrefix .. id, 'status') == 'confirmed' then table.insert(out, redis.call('HGETALL', bookingPrefix .. id)) end
+end
+return out`,
+);
+
+// The reminder is queued once: its entry leaves the set in the same step.
+export const RECORD_REMINDER = luaScript(
+  { keys: ['bookingEntry', 'reminders', 'mailPrefix', 'outbox'], args: ['id', 'remindAt', 'now', 'mails', 'mailIds'] },
+  QUEUE_MAILS,
+  `
+local score = redis.call('ZSCORE', reminders, id)
+if not score or tonumber(score) ~= tonumber(remindAt) or redis.call('HGET', bookingEntry, 'status') ~= 'confirmed' then return 0 end
+redis.call('ZREM', reminders, id)
+redis.call('HSET', bookingEntry, 'reminded', now)
+queueMails(mailPrefix, outbox, mails, mailIds, now)
+return 1`,
 );

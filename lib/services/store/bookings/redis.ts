@@ -1,14 +1,41 @@
 import type { ScriptRunner } from '../lua';
 import { mailArgs } from '../outbox/redis';
 import { hashFields } from '../redis-hash';
-import { BEGIN_CANCELLATION, BOOKING, CANCEL_BOOKING, HOLD_SEATS, RECORD_PAYMENT, RECORD_REFUND, RELEASE, SEATS_HELD_BY, SEATS_TAKEN } from './redis-scripts';
+import {
+  BEGIN_CANCELLATION,
+  BOOKING,
+  CANCEL_BOOKING,
+  DUE_REMINDERS,
+  HOLD_SEATS,
+  MOVE_BOOKING,
+  RECORD_PAYMENT,
+  RECORD_REFUND,
+  RECORD_REMINDER,
+  RELEASE,
+  SEATS_HELD_BY,
+  SEATS_TAKEN,
+} from './redis-scripts';
 import type { Booking, BookingStore } from './types';
 
+/** A booking as kept: its JSON as booked, and beside it what changes (status, cancellation, session, sequence, reminder). */
 function toStoredBooking(hash: Record<string, string>): Booking | undefined {
   if (!hash.json) return undefined;
   const booking = JSON.parse(hash.json) as Booking;
-  return { ...booking, status: (hash.status ?? booking.status) as Booking['status'], ...(hash.cancelled ? { cancelledAt: Number(hash.cancelled) } : {}) };
+  // The reminder kept beside the JSON is the one in force (a move sets it anew).
+  delete booking.remindAt;
+  return {
+    ...booking,
+    status: (hash.status ?? booking.status) as Booking['status'],
+    ...(hash.cancelled ? { cancelledAt: Number(hash.cancelled) } : {}),
+    ...(hash.session ? { session: hash.session } : {}),
+    ...(Number(hash.sequence ?? 0) > 0 ? { sequence: Number(hash.sequence) } : {}),
+    ...(hash.remind ? { remindAt: Number(hash.remind) } : {}),
+    ...(hash.reminded ? { remindedAt: Number(hash.reminded) } : {}),
+  };
 }
+
+/** Bookings whose reminder is not queued yet, by when it is due. */
+const REMINDERS = 'reminders';
 
 const HOLD_KEYS = { holdPrefix: 'hold:', sessionHoldsPrefix: 'holds:', clientHoldsPrefix: 'client-holds:' };
 const sessionKeys = (product: string, session: string) => ({
@@ -73,12 +100,16 @@ export function redisBookings(run: ScriptRunner): BookingStore {
           bookedPrefix: 'booked:',
           mailPrefix: 'mail:',
           outbox: 'outbox',
+          orderIntentPrefix: 'order-intent:',
+          ordersOfPrefix: 'orders-of:',
+          reminders: REMINDERS,
         },
         args: {
           capacity: capacity ?? '',
           orderJson: JSON.stringify(order),
           bookingJson: booking ? JSON.stringify({ ...booking, status: 'confirmed' }) : '',
           holdId: holdId ?? '',
+          remindAt: booking?.remindAt ?? '',
           ...mailArgs(mails),
         },
       });
@@ -104,10 +135,39 @@ export function redisBookings(run: ScriptRunner): BookingStore {
 
     async cancel(id, now, mails) {
       const result = await run(CANCEL_BOOKING, {
-        keys: { bookingEntry: `booking:${id}`, bookedPrefix: 'booked:', mailPrefix: 'mail:', outbox: 'outbox' },
+        keys: { bookingEntry: `booking:${id}`, bookedPrefix: 'booked:', mailPrefix: 'mail:', outbox: 'outbox', reminders: REMINDERS },
         args: { now, ...mailArgs(mails) },
       });
       return result ? toStoredBooking(hashFields(result)) : undefined;
+    },
+
+    async move({ id, from, to, sequence, capacity, remindAt, now, mails }) {
+      const result = await run(MOVE_BOOKING, {
+        keys: {
+          bookingEntry: `booking:${id}`,
+          bookedPrefix: 'booked:',
+          sessionHoldsPrefix: 'holds:',
+          holdPrefix: 'hold:',
+          reminders: REMINDERS,
+          mailPrefix: 'mail:',
+          outbox: 'outbox',
+        },
+        args: { id, from, to, sequence, capacity, remindAt: remindAt ?? '', now, ...mailArgs(mails) },
+      });
+      return result === 'moved' || result === 'full' ? result : 'changed';
+    },
+
+    async dueReminders(now, limit) {
+      const rows = (await run(DUE_REMINDERS, { keys: { reminders: REMINDERS, bookingPrefix: 'booking:' }, args: { now, limit } })) as unknown[];
+      return rows.map((row) => toStoredBooking(hashFields(row))).filter((booking): booking is Booking => booking !== undefined);
+    },
+
+    async recordReminder({ id, remindAt, now, mails }) {
+      const result = await run(RECORD_REMINDER, {
+        keys: { bookingEntry: `booking:${id}`, reminders: REMINDERS, mailPrefix: 'mail:', outbox: 'outbox' },
+        args: { id, remindAt, now, ...mailArgs(mails) },
+      });
+      return Number(result) === 1;
     },
   };
 }

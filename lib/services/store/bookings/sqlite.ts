@@ -1,6 +1,6 @@
 import type { Database } from '../sqlite-database';
 import type { QueueMail } from '../outbox/sqlite';
-import type { Booking, BookingStore, Hold, HoldOutcome } from './types';
+import type { Booking, BookingStore, Hold, HoldOutcome, MoveOutcome } from './types';
 
 type BookingRow = {
   id: string;
@@ -16,6 +16,9 @@ type BookingRow = {
   status: Booking['status'];
   created_at: number;
   cancelled_at: number | null;
+  sequence: number;
+  remind_at: number | null;
+  reminded_at: number | null;
 };
 
 function toBooking(row: BookingRow): Booking {
@@ -33,6 +36,9 @@ function toBooking(row: BookingRow): Booking {
     status: row.status,
     createdAt: row.created_at,
     ...(row.cancelled_at ? { cancelledAt: row.cancelled_at } : {}),
+    ...(row.sequence ? { sequence: row.sequence } : {}),
+    ...(row.remind_at !== null ? { remindAt: row.remind_at } : {}),
+    ...(row.reminded_at !== null ? { remindedAt: row.reminded_at } : {}),
   };
 }
 
@@ -62,6 +68,9 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
   const heldBy = (client: string, now: number): number =>
     db.prepare<[string, number], { n: number | null }>('SELECT SUM(seats) AS n FROM holds WHERE client = ? AND expires_at > ?').get(client, now)?.n ?? 0;
   const selectBooking = db.prepare<[string], BookingRow>('SELECT * FROM bookings WHERE id = ?');
+  const selectDue = db.prepare<[number, number], BookingRow>(
+    `SELECT * FROM bookings WHERE remind_at IS NOT NULL AND reminded_at IS NULL AND remind_at <= ? AND status = 'confirmed' ORDER BY remind_at LIMIT ?`,
+  );
 
   return {
     async holdSeats(hold, { capacity, perClient }, now) {
@@ -103,7 +112,7 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           return 'full' as const;
         }
         db.prepare('INSERT INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt);
-        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at, payment_intent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
           order.id,
           order.product,
           order.kind,
@@ -111,11 +120,12 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           order.currency,
           order.email,
           order.createdAt,
+          order.paymentIntent || null,
         );
         if (booking) {
           db.prepare(
-            `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?)`,
+            `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at, remind_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?)`,
           ).run(
             booking.id,
             booking.tokenHash,
@@ -128,6 +138,7 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
             booking.amount,
             booking.currency,
             booking.createdAt,
+            booking.remindAt ?? null,
           );
         }
         if (holdId) db.prepare('DELETE FROM holds WHERE id = ?').run(holdId);
@@ -165,6 +176,32 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
         for (const mail of mails) queueMail(mail, now);
         const row = selectBooking.get(id);
         return row ? toBooking(row) : undefined;
+      })();
+    },
+
+    async move({ id, from, to, sequence, capacity, remindAt, now, mails }) {
+      return db.transaction((): MoveOutcome => {
+        const row = selectBooking.get(id);
+        if (!row || row.status !== 'confirmed' || row.session !== from || row.sequence !== sequence) return 'changed';
+        if (taken(row.product, to, now) + row.seats > capacity) return 'full';
+        db.prepare('UPDATE bookings SET session = ?, sequence = sequence + 1, remind_at = ?, reminded_at = NULL WHERE id = ?').run(to, remindAt ?? null, id);
+        for (const mail of mails) queueMail(mail, now);
+        return 'moved';
+      })();
+    },
+
+    async dueReminders(now, limit) {
+      return selectDue.all(now, limit).map(toBooking);
+    },
+
+    async recordReminder({ id, remindAt, now, mails }) {
+      return db.transaction(() => {
+        const marked = db
+          .prepare(`UPDATE bookings SET reminded_at = ? WHERE id = ? AND remind_at = ? AND reminded_at IS NULL AND status = 'confirmed'`)
+          .run(now, id, remindAt);
+        if (marked.changes === 0) return false;
+        for (const mail of mails) queueMail(mail, now);
+        return true;
       })();
     },
   };

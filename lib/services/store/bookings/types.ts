@@ -1,6 +1,16 @@
 import type { OutgoingMail } from '../outbox/types';
 
-export type Order = { id: string; product: string; kind: string; amount: number; currency: string; email: string; createdAt: number };
+/** A paid checkout; `paymentIntent` finds it again when Stripe reports a refund. */
+export type Order = {
+  id: string;
+  product: string;
+  kind: string;
+  amount: number;
+  currency: string;
+  email: string;
+  createdAt: number;
+  paymentIntent?: string;
+};
 
 /**
  * `cancelling` is recorded before the refund is asked of Stripe, so a refund
@@ -23,7 +33,16 @@ export type Booking = {
   status: BookingStatus;
   createdAt: number;
   cancelledAt?: number;
+  /** Raised by every move: the calendar file's SEQUENCE (absent: 0, as booked). */
+  sequence?: number;
+  /** When its reminder is due (absent: none, e.g. booked after that time); set anew by a move. */
+  remindAt?: number;
+  /** When its reminder was queued (at most once per session the booking is in). */
+  remindedAt?: number;
 };
+
+/** A move's outcome: done; refused, the new session has too few free seats; or the booking is no longer what the move was asked of (cancelled, or moved meanwhile). */
+export type MoveOutcome = 'moved' | 'full' | 'changed';
 
 /** Seats set aside while a buyer is on Stripe's checkout page; `client` is the buyer's limit key (IPv4 address or IPv6 /64). */
 export type Hold = { id: string; client: string; product: string; session: string; seats: number; expiresAt: number };
@@ -74,4 +93,30 @@ export interface BookingStore {
   beginCancellation(id: string): Promise<Booking | undefined>;
   /** Finishes a cancelling booking (freeing its seats) and queues its mail; undefined if it was not cancelling. */
   cancel(id: string, now: number, mails: OutgoingMail[]): Promise<Booking | undefined>;
+  /**
+   * Moves a confirmed booking, in one atomic step, from session `from` to `to` of its product:
+   * only while it is still in `from` at `sequence` (two moves of one booking: the second is
+   * `changed`), and only if its seats fit `capacity` in `to` beside that session's bookings and
+   * unexpired holds (otherwise `full`, nothing changed). The seats are taken in `to` and freed in
+   * `from`, the sequence raised by one, the reminder set to `remindAt` (none when undefined) and
+   * the mails queued, all together.
+   */
+  move(input: {
+    id: string;
+    from: string;
+    to: string;
+    sequence: number;
+    capacity: number;
+    remindAt?: number;
+    now: number;
+    mails: OutgoingMail[];
+  }): Promise<MoveOutcome>;
+  /** Confirmed bookings whose reminder is due at `now` and not queued yet, soonest first, at most `limit`. */
+  dueReminders(now: number, limit: number): Promise<Booking[]>;
+  /**
+   * Queues a booking's reminder mails once, in one atomic step with marking it reminded: true
+   * when queued now; false when it was queued already (by this or another instance), or the
+   * booking was cancelled or moved since it was read (its `remindAt` is another).
+   */
+  recordReminder(input: { id: string; remindAt: number; now: number; mails: OutgoingMail[] }): Promise<boolean>;
 }

@@ -6,7 +6,12 @@ export type OutgoingMail = {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  /** Files sent with the message, as text (a booking's calendar file). */
+  attachments?: MailAttachment[];
 };
+
+/** A text file attached to a mail: its name, its type and its content. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
 
 /** A claimed mail, with the claim that holds it (its sender's fencing token: owner and an id of its own). */
 export type OutboxEntry = { id: string; mail: OutgoingMail; attempts: number; claim: string };

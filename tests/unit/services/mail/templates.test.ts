@@ -48,18 +48,46 @@ describe('mail templates', () => {
     expect(mail.text).toContain('Reference m2.');
   });
 
+  it('lists an order’s download links by file name, with until when they work, and links to the resend page', () => {
+    const mail = orderReceiptMail(
+      { address: 'a@example.com' },
+      {
+        id: 'o1',
+        title: 'Guide',
+        amount: 4900,
+        currency: 'EUR',
+        downloads: { files: [{ name: 'guide.pdf', url: 'https://example.com/downloads/o1/0?x=1' }], expires: Date.parse('2030-01-31T12:00:00Z'), limit: 5 },
+      },
+    );
+    expect(mail.text).toContain('guide.pdf:\nhttps://example.com/downloads/o1/0?x=1');
+    expect(mail.text).toMatch(/works until \w+day 31 January 2030, 5 downloads each/);
+    expect(mail.text).toContain('/downloads.');
+    expect(mail.html).toContain('<a href="https://example.com/downloads/o1/0?x=1">guide.pdf</a>');
+  });
+
   it("writes amounts in the currency's own units", () => {
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o1', title: 'Guide', amount: 4900, currency: 'EUR' }).text).toContain(
-      'Paid: €49.00. Reference: o1.',
+      'Order o1. Paid: €49.00.',
     );
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o2', title: 'Guide', amount: 4900, currency: 'JPY' }).text).toContain('Paid: ¥4,900.');
     const booking = { id: 'bk1', title: 'Course', session: 's1', start: '2030-01-01', seats: 2, amount: 98000, currency: 'EUR' };
     const receipt = bookingReceiptMail(
       { address: 'a@example.com' },
-      { ...booking, cancelUrl: 'https://example.com/booking/cancel?token=x', deadline: '2029-12-25' },
+      {
+        ...booking,
+        meetings: ['Tuesday 1 January 2030, 09:00–13:00 EST'],
+        calendar: 'BEGIN:VCALENDAR',
+        manageUrl: 'https://example.com/booking/cancel?token=x',
+        cancelUntil: Date.parse('2029-12-25T14:00:00Z'),
+        moveUntil: Date.parse('2030-01-01T14:00:00Z'),
+      },
     );
-    expect(receipt.text).toContain('2 seats for Course, session s1');
-    expect(receipt.text).toContain('Cancel my booking: https://example.com/booking/cancel?token=x');
+    expect(receipt.text).toContain('Course, session s1 (2 seats): Tuesday 1 January 2030, 09:00–13:00 EST.');
+    expect(receipt.text).toContain('Free cancellation with a full refund until Tuesday 25 December 2029, 15:00 CET.');
+    expect(receipt.text).toContain('Cancel or move my booking: https://example.com/booking/cancel?token=x');
+    expect(receipt.attachments).toEqual([
+      { filename: 'booking-bk1.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: 'BEGIN:VCALENDAR' },
+    ]);
     expect(sessionFullRefundMail({ address: 'a@example.com' }, { ...booking, seats: 1 }).text).toContain('1 seat in Course');
     expect(bookingCancelledMail({ address: 'a@example.com' }, booking).text).toContain('A refund of €980.00 is on its way');
   });

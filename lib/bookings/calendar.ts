@@ -1,0 +1,59 @@
+import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import { absoluteUrl } from '../config';
+import { site } from '../content';
+import type { TrainingProduct, TrainingSession } from '../products';
+
+/** What a booking's calendar file says: the booking, its session's meetings, and how to join. */
+export type BookingCalendar = {
+  booking: string;
+  training: Pick<TrainingProduct, 'title' | 'joining'>;
+  session: TrainingSession;
+  /** Raised on every change of the booking (0 when booked, 1 after its first move, ...). */
+  sequence: number;
+  /** When the file is made (DTSTAMP). */
+  now: number;
+  /** A cancelled booking's file marks every meeting cancelled. */
+  cancelled?: boolean;
+  /** Where the booking is managed (its cancel and move page). */
+  manageUrl?: string;
+};
+
+/** The UID of a booking's nth meeting (from 1): the same for every version of the booking, so a calendar updates the entry it has. */
+export function meetingUid(booking: string, index: number): string {
+  return `${booking}-${index}@${new URL(absoluteUrl('/')).hostname}`;
+}
+
+/**
+ * A booking as an iCalendar file (RFC 5545): one VEVENT per meeting, in UTC, with a UID stable
+ * per booking and meeting and the booking's SEQUENCE, so a calendar that has the first file
+ * replaces its entries with a later one (a move) or removes them (a cancellation).
+ */
+export function bookingCalendar(input: BookingCalendar): string {
+  const calendar = ical({
+    name: input.training.title,
+    prodId: { company: site().name, product: 'lectern', language: 'EN' },
+    method: input.cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.PUBLISH,
+  });
+  const joining = input.training.joining;
+  const total = input.session.meetings.length;
+  input.session.meetings.forEach((meeting, index) => {
+    const description = [
+      total > 1 ? `Part ${index + 1} of ${total} of session ${input.session.id}.` : `Session ${input.session.id}.`,
+      ...(joining ? [`How to join: ${joining}`] : []),
+      ...(input.manageUrl ? [`Cancel or move your booking: ${input.manageUrl}`] : []),
+    ].join('\n');
+    calendar.createEvent({
+      id: meetingUid(input.booking, index + 1),
+      sequence: input.sequence,
+      stamp: new Date(input.now),
+      start: new Date(meeting.start),
+      end: new Date(meeting.end),
+      summary: total > 1 ? `${input.training.title} (${index + 1}/${total})` : input.training.title,
+      description,
+      ...(joining ? { location: joining } : {}),
+      ...(joining && /^https?:\/\//.test(joining) ? { url: joining } : {}),
+      status: input.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    });
+  });
+  return calendar.toString();
+}

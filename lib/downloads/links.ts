@@ -1,0 +1,45 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { absoluteUrl } from '../config';
+
+/** The path every download link starts with. */
+export const DOWNLOADS_PATH = '/downloads/';
+
+/** What a download link names: an order, one of its files (by place), and until when it works. */
+export type LinkFacts = { order: string; file: number; expires: number };
+
+const ORDER_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+function signature(secret: string, link: LinkFacts): Buffer {
+  return createHmac('sha256', secret).update(`${link.order}\n${link.file}\n${link.expires}`).digest();
+}
+
+/** A link's absolute URL, signed with the site's download key. */
+export function downloadUrl(secret: string, link: LinkFacts): string {
+  const sig = signature(secret, link).toString('base64url');
+  return absoluteUrl(`${DOWNLOADS_PATH}${encodeURIComponent(link.order)}/${link.file}?expires=${link.expires}&signature=${sig}`);
+}
+
+/** One key per link, for counting its downloads. */
+export function linkKey(link: LinkFacts): string {
+  return `${link.order}:${link.file}:${link.expires}`;
+}
+
+/**
+ * The link a request names, if its signature is the site's (compared in constant time):
+ * `malformed` for a URL that is not a download link at all, `tampered` when it is one the
+ * site did not sign.
+ */
+export function readLink(secret: string, pathname: string, search: URLSearchParams): LinkFacts | 'malformed' | 'tampered' {
+  const parts = pathname.slice(DOWNLOADS_PATH.length).split('/');
+  if (!pathname.startsWith(DOWNLOADS_PATH) || parts.length !== 2) return 'malformed';
+  const order = parts[0] ?? '';
+  const fileText = parts[1] ?? '';
+  const expiresText = search.get('expires') ?? '';
+  const given = search.get('signature') ?? '';
+  if (!ORDER_ID.test(order) || !/^(0|[1-9][0-9]{0,3})$/.test(fileText) || !/^[1-9][0-9]{0,15}$/.test(expiresText)) return 'malformed';
+  const link = { order, file: Number(fileText), expires: Number(expiresText) };
+  const expected = signature(secret, link);
+  const provided = Buffer.from(given, 'base64url');
+  if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) return 'tampered';
+  return link;
+}
