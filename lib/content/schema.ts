@@ -90,7 +90,12 @@ export const homeFrontmatterSchema = z.strictObject({
 export const siteSchema = z.strictObject({
   name: z.string().trim().min(1),
   summary: z.string().trim().min(1).max(200),
-  author: z.strictObject({ name: z.string().trim().min(1), url: z.url().optional() }),
+  author: z.strictObject({
+    name: z.string().trim().min(1),
+    url: z.url().optional(),
+    /** Where replies to the newsletter go (its Reply-To); unset: no Reply-To. */
+    email: z.email().optional(),
+  }),
   language: z
     .string()
     .regex(/^[a-z]{2}(?:-[A-Z]{2})?$/)

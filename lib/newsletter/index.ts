@@ -16,14 +16,14 @@ import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResu
  */
 export type { Newsletter, StepResult } from './sender';
 
-export type NewsletterEnv = Pick<Settings, 'site' | 'mail' | 'newsletter'>;
+export type NewsletterEnv = Pick<Settings, 'site' | 'mail' | 'newsletter' | 'bounces'>;
 
 /** The newsletter's clock: leases, retries and batch budgets are real time (the content's clock may be moved in tests). */
 const newsletterClock = Date.now;
 
 const mailSite = () => {
-  const { name, language } = site();
-  return { name, language, url: absoluteUrl('/') };
+  const { name, language, author } = site();
+  return { name, language, url: absoluteUrl('/'), ...(author.email ? { replyTo: { name: author.name, address: author.email } } : {}) };
 };
 
 /** The site's posts rendered into mail, and each copy addressed with its own unsubscribe links. */
@@ -42,7 +42,7 @@ export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<
     store,
     transport: createTransport(settings, () => site().name, true),
     clock: newsletterClock,
-    settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs },
+    settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs, bounceAddress: settings.mail.bounceAddress },
     log,
     posts: publishedPosts,
     mailer: siteMailer,

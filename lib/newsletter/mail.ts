@@ -12,7 +12,8 @@ export type NewsletterMail = { slug: string; subject: string; html: string; text
 
 /** What the mail is made from: a published post and the site. */
 export type MailPost = { slug: string; title: string; description: string; body: string; url: string; markdownUrl: string; dateMillis: number };
-export type MailSite = { name: string; url: string; language: string };
+/** `replyTo`: where a reader's reply goes (the author's address, `author.email` in site.yaml), when set. */
+export type MailSite = { name: string; url: string; language: string; replyTo?: { name: string; address: string } };
 
 /** Stands for each recipient's own unsubscribe page in the stored mail; never a real address (RFC 2606 `.invalid`). */
 const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/lectern';
@@ -131,9 +132,15 @@ export function newsletterListId(siteName: string, siteUrl: string): string {
  * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
  * it for the address (README, Mail bombing).
  */
-export function personalMail(mail: NewsletterMail, to: { email: string }, unsubscribe: UnsubscribeLinks, site: Pick<MailSite, 'name' | 'url'>): OutgoingMail {
+export function personalMail(
+  mail: NewsletterMail,
+  to: { email: string },
+  unsubscribe: UnsubscribeLinks,
+  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
+): OutgoingMail {
   return {
     to: { address: to.email },
+    ...(site.replyTo ? { replyTo: site.replyTo } : {}),
     subject: mail.subject,
     html: mail.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(unsubscribe.page)),
     text: mail.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe.page),

@@ -1,5 +1,6 @@
 import { hashToken } from '../tokens';
 import { redisBookings } from './bookings/redis';
+import { redisBounces } from './bounces/redis';
 import { scriptRunner, type Evaluator, type ScriptRunner } from './lua';
 import { redisNewsletter } from './newsletter/redis';
 import { redisOutbox } from './outbox/redis';
@@ -55,6 +56,7 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
     bookings: redisBookings(run),
     settings: redisSettings(run),
     newsletter: redisNewsletter(run),
+    bounces: redisBounces(run),
 
     async ping() {
       await run(PING, {});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Database } from './sqlite-database';
 import { hashToken } from '../tokens';
 import { sqliteBookings } from './bookings/sqlite';
+import { sqliteBounces } from './bounces/sqlite';
 import { sqliteNewsletter } from './newsletter/sqlite';
 import { sqliteMailQueue, sqliteOutbox } from './outbox/sqlite';
 import { sqliteSettings } from './settings/sqlite';
@@ -142,6 +143,20 @@ export const MIGRATIONS: string[] = [
   // The claim that holds a newsletter message or an outbox mail (its sender's fencing token).
   `ALTER TABLE newsletter_deliveries ADD COLUMN claim TEXT;
    ALTER TABLE outbox ADD COLUMN claim TEXT;`,
+  // What comes back: one bounce token per message sent with a bounce address (VERP), each report once, and form mail
+  // that failed for good (refused, bounced, or retried past MAIL_RETRY_DAYS).
+  `CREATE TABLE bounce_tokens (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, slug TEXT, mail_id TEXT, created_at INTEGER NOT NULL);
+   CREATE TABLE bounce_events (
+     id INTEGER PRIMARY KEY,
+     report_id TEXT NOT NULL UNIQUE,
+     email TEXT NOT NULL,
+     slug TEXT,
+     kind TEXT NOT NULL CHECK (kind IN ('hard', 'soft', 'complaint')),
+     detail TEXT NOT NULL,
+     at INTEGER NOT NULL
+   );
+   CREATE INDEX bounce_events_email ON bounce_events (email, kind, at);
+   ALTER TABLE outbox ADD COLUMN failed_at INTEGER;`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */
@@ -172,6 +187,7 @@ export function openSqliteStore(file: string): Store {
     bookings: sqliteBookings(db, queueMail),
     settings: sqliteSettings(db),
     newsletter: sqliteNewsletter(db),
+    bounces: sqliteBounces(db),
 
     async ping() {
       db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();

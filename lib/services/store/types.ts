@@ -1,4 +1,5 @@
 import type { BookingStore } from './bookings/types';
+import type { BounceStore } from './bounces/types';
 import type { NewsletterStore } from './newsletter/types';
 import type { OutboxStore } from './outbox/types';
 import type { SettingsStore } from './settings/types';
@@ -6,6 +7,7 @@ import type { SubscriberStore } from './subscribers/types';
 import type { SupportStore } from './support/types';
 
 export type * from './bookings/types';
+export type * from './bounces/types';
 export type * from './newsletter/types';
 export type * from './outbox/types';
 export type * from './settings/types';
@@ -25,6 +27,8 @@ export interface Store {
   readonly bookings: BookingStore;
   readonly settings: SettingsStore;
   readonly newsletter: NewsletterStore;
+  /** Bounces and complaints, matched to the messages by their bounce tokens. */
+  readonly bounces: BounceStore;
   /** One cheap round trip to the backend: resolves when it answers (the health check). */
   ping(): Promise<void>;
   close(): Promise<void>;
