@@ -12,7 +12,7 @@ import { watchStatus, type CliIo } from './status';
 import { settings, type Settings } from '../settings';
 
 export const NEWSLETTER_USAGE = `usage: npm run newsletter -- <command>
-  status                  every send: post, started, recipients, sent, waiting, failed; suspended addresses
+  status                  every send: post, started, recipients, sent, waiting, failed, bounced (hard, soft), complaints; suspended addresses and why
   preview <slug>          writes the post's mail as it would go out: an .eml and an .html file
   test <slug> <address>   sends one copy of the post's mail to one address
   retry <slug>            sends again to the recipients of a send whose mail failed (suspended addresses excepted)`;

@@ -40,7 +40,7 @@ a { color: #1d5fbf; }
 img { max-width: 100%; height: auto; border: 0; }
 pre { background: ${CODE_BACKGROUNDS.dark}; color: #e8e6e1; padding: 12px 14px; border-radius: 6px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; line-height: 1.5; white-space: pre-wrap; word-wrap: break-word; overflow-x: auto; }
 pre code { background: transparent; color: #e8e6e1; padding: 0; }
-code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; background: ${CODE_BACKGROUNDS.light}; color: #1d1e22; padding: 1px 4px; border-radius: 4px; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; background: ${CODE_BACKGROUNDS.light}; color: #1d1e22; padding: 1px 4px; border-radius: 4px; }
 blockquote { margin: 16px 0; padding: 0 0 0 14px; border-left: 3px solid #dedbd2; color: #45474d; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #dedbd2; padding: 4px 8px; }
@@ -92,7 +92,7 @@ export async function renderNewsletterMail(post: MailPost, site: MailSite): Prom
 <p class="meta">${escapeHtml(date)} · <a href="${escapeHtml(post.url)}">Read it on the site</a> · <a href="${escapeHtml(post.markdownUrl)}">Markdown</a></p>
 <div class="post">${body}</div>
 <hr>
-<p class="footer">You receive this because you subscribed to <a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a>. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Unsubscribe</a> (one click, nothing to confirm).</p>
+<p class="footer">You receive this because you subscribed to <a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a>. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Unsubscribe</a> (opens a page with one button).</p>
 </div></body></html>`;
   const html = juice(page, { preserveMediaQueries: true, removeStyleTags: true, applyWidthAttributes: true, applyHeightAttributes: false });
   const text = [
