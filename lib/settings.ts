@@ -147,11 +147,6 @@ const envSchema = z.object({
   /** An IMAP mailbox of bounces and reports to poll (imap[s]://user:password@host:port/Mailbox); unset: none. */
   BOUNCE_IMAP_URL: z.url({ protocol: /^imaps?$/, error: 'must be an imap:// or imaps:// URL' }).optional(),
   BOUNCE_IMAP_POLL_SECONDS: whole('seconds').min(5, 'must be at least 5').max(86400, 'must be at most 86400').default(60),
-  /** The Basic credentials (`user:password`) Postmark's bounce and spam-complaint webhook sends; unset: the webhook answers 404. */
-  POSTMARK_WEBHOOK_AUTH: z
-    .string()
-    .regex(/^[^:]+:.{16,}$/, 'must be user:password, the password at least 16 characters')
-    .optional(),
   /** DKIM signing by lectern, for a relay that does not sign: all three or none. */
   DKIM_DOMAIN: z.string().trim().optional(),
   DKIM_SELECTOR: z.string().trim().optional(),
@@ -311,8 +306,6 @@ export type Settings = {
     smtp: { port: number; host: string } | undefined;
     /** The IMAP mailbox polled (BOUNCE_IMAP_URL) every `pollMs`; undefined: none. */
     imap: { url: string; pollMs: number } | undefined;
-    /** Postmark's webhook credentials (POSTMARK_WEBHOOK_AUTH). */
-    postmarkAuth: string | undefined;
   };
   /** The newsletter's sending. */
   newsletter: {
@@ -401,7 +394,6 @@ function grouped(env: Env): Settings {
       soft: { limit: env.SOFT_BOUNCE_LIMIT, windowMs: env.SOFT_BOUNCE_WINDOW_DAYS * DAY_MS },
       smtp: env.BOUNCE_SMTP_PORT === undefined ? undefined : { port: env.BOUNCE_SMTP_PORT, host: env.BOUNCE_SMTP_HOST },
       imap: env.BOUNCE_IMAP_URL ? { url: env.BOUNCE_IMAP_URL, pollMs: env.BOUNCE_IMAP_POLL_SECONDS * 1000 } : undefined,
-      postmarkAuth: env.POSTMARK_WEBHOOK_AUTH,
     },
     newsletter: {
       rate: env.NEWSLETTER_RATE,

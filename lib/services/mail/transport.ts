@@ -13,9 +13,6 @@ import { verpAddress } from './envelope';
  */
 export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string, bounceToken?: string): Promise<void>; close?(): void };
 
-/** The header Postmark hands back as `Metadata` in its bounce and complaint webhooks (it strips it from the message). */
-export const POSTMARK_BOUNCE_HEADER = 'X-PM-Metadata-bounce-token';
-
 /** Connections a pooled transport keeps open (the newsletter's). */
 export const POOL_CONNECTIONS = 3;
 
@@ -25,7 +22,7 @@ export function isPermanentFailure(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export type TransportSettings = Pick<Settings, 'site' | 'mail'> & { bounces?: Pick<Settings['bounces'], 'postmarkAuth'> };
+export type TransportSettings = Pick<Settings, 'site' | 'mail'>;
 type Sender = { name: string; address: string };
 
 /** The sender of every message: MAIL_FROM (`address` or `Name <address>`), or the site's name at no-reply@ its host. */
@@ -43,12 +40,7 @@ export function mailFrom(settings: TransportSettings, siteName: string): Sender 
  * its envelope: with a bounce address and a token, the envelope sender (Return-Path) is that
  * message's own VERP address, so a bounce names the message; From stays the sender's.
  */
-export function message(
-  mail: OutgoingMail,
-  from: Sender,
-  messageId?: string,
-  bounce?: { address: string | undefined; token: string | undefined; postmark?: boolean },
-) {
+export function message(mail: OutgoingMail, from: Sender, messageId?: string, bounce?: { address: string | undefined; token: string | undefined }) {
   const verp = bounce?.address && bounce.token ? verpAddress(bounce.address, bounce.token) : undefined;
   return {
     ...(messageId ? { messageId } : {}),
@@ -59,7 +51,7 @@ export function message(
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
-    headers: { ...mail.headers, ...(bounce?.postmark && bounce.token ? { [POSTMARK_BOUNCE_HEADER]: bounce.token } : {}) },
+    headers: mail.headers,
   };
 }
 
@@ -73,7 +65,7 @@ export function message(
 export function createTransport(settings: TransportSettings, siteName: () => string, pooled = false): MailTransport {
   const from = () => mailFrom(settings, siteName());
   const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.site.url).hostname}>` : undefined);
-  const bounce = (token: string | undefined) => ({ address: settings.mail.bounceAddress, token, postmark: settings.bounces?.postmarkAuth !== undefined });
+  const bounce = (token: string | undefined) => ({ address: settings.mail.bounceAddress, token });
   // nodemailer signs each message with DKIM when given a key (lib/settings.ts: all three DKIM settings, or none).
   const dkim = settings.mail.dkim ? { dkim: settings.mail.dkim } : {};
   const smtpUrl = settings.mail.smtpUrl;
