@@ -154,18 +154,43 @@ export async function startPostfix(options: {
     fs.rmSync(root, { recursive: true, force: true });
     throw new Error(`postfix -c ${config} start failed: ${said}`, { cause: error });
   }
-  await until(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.once('data', (data) => {
-          socket.destroy();
-          resolve(data.toString().startsWith('220'));
-        });
-        socket.once('error', () => resolve(false));
-      }),
-    'the test Postfix to answer',
-  );
+  const stop = async () => {
+    const pidFile = path.join(root, 'queue', 'pid', 'master.pid');
+    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').trim()) : undefined;
+    try {
+      postfix('stop');
+    } catch {
+      // already stopped
+    }
+    if (pid)
+      await until(() => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, 'the test Postfix to stop');
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await until(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const socket = net.connect(port, '127.0.0.1');
+          socket.once('data', (data) => {
+            socket.destroy();
+            resolve(data.toString().startsWith('220'));
+          });
+          socket.once('error', () => resolve(false));
+        }),
+      'the test Postfix to answer',
+    );
+  } catch (error) {
+    const said = log();
+    await stop();
+    throw new Error(`${(error as Error).message}\n${said}`, { cause: error });
+  }
   return {
     url: `smtp://127.0.0.1:${port}`,
     delivered(name) {
@@ -177,24 +202,6 @@ export async function startPostfix(options: {
         .map((entry) => fs.readFileSync(path.join(folder, entry), 'utf8'));
     },
     log,
-    async stop() {
-      const pidFile = path.join(root, 'queue', 'pid', 'master.pid');
-      const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').trim()) : undefined;
-      try {
-        postfix('stop');
-      } catch {
-        // already stopped
-      }
-      if (pid)
-        await until(() => {
-          try {
-            process.kill(pid, 0);
-            return false;
-          } catch {
-            return true;
-          }
-        }, 'the test Postfix to stop');
-      fs.rmSync(root, { recursive: true, force: true });
-    },
+    stop,
   };
 }
