@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
+import { crawlerRefusal, refusesCrawler } from '@/lib/agents/terms';
 import { clock } from '@/lib/clock';
 import { madeUpValue } from '@/lib/content/made-up';
 import { SLUG_PATTERN } from '@/lib/content/schema';
@@ -9,31 +10,28 @@ import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
-import { platformHeaders } from '@/lib/server/platform-headers';
+import { platformHeaders, platformHeadersFor } from '@/lib/server/platform-headers';
 import { settings } from '@/lib/settings';
 
 /**
  * Markdown twins of the pages (lib/http/markdown-twins.ts), reached two more ways than their
  * own static routes: `/blog/{slug}.md` and `/tags/{tag}.md`, and a page's URL with an Accept
  * header that ranks markdown first. Both land on the twin's static route; the HTML page
- * announces its twin with a Link header. IndexNow's key file. On a host without lectern's
- * server, the headers of lib/server/platform-headers.ts on every response.
+ * announces its twin with a Link header. IndexNow's key file. Training crawlers refused (on a
+ * host without lectern's server, whose handler refuses them first otherwise). On a host without
+ * lectern's server, the headers of lib/server/platform-headers.ts on every response.
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const negotiated = negotiate(pathname, request.headers.get('accept'));
-  const response = answer(request, negotiated);
-  const { deployment, site } = settings();
+  const { deployment, site, agents } = settings();
+  const refused = agents.refuseTrainingCrawlers && refusesCrawler(request.headers.get('user-agent') ?? undefined, pathname);
+  const response = refused ? crawlerRefusal() : answer(request, negotiated);
   if (!deployment.platform) return response;
   // Without lectern's server (PLATFORM_MODE), the headers it would add to every response.
   const markdown = pathname.endsWith('.md') || negotiated?.variant === 'markdown';
-  const headers = platformHeaders({
-    pathname,
-    markdown,
-    siteUrl: site.url,
-    trustProxy: deployment.trustProxy,
-    forwardedProto: request.headers.get('x-forwarded-proto'),
-  });
+  const connection = { siteUrl: site.url, trustProxy: deployment.trustProxy, forwardedProto: request.headers.get('x-forwarded-proto') };
+  const headers = refused ? platformHeadersFor('application/problem+json', connection) : platformHeaders({ pathname, markdown, ...connection });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

@@ -3,6 +3,8 @@ import nextEnv from '@next/env';
 import next from 'next';
 import { settingsOrExit } from './lib/settings';
 import { createRequestHandler } from './lib/server/handler';
+import { createKeyDirectories } from './lib/http/key-directory';
+import { createAgentVerifier } from './lib/http/web-bot-auth';
 import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
@@ -48,6 +50,9 @@ const posts = searchThread && running && mcpPosts(searchThread, () => running.se
 const security = { siteUrl: settings.site.url, trustProxy: settings.deployment.trustProxy, csp: !dev };
 // Development: while the content folder does not load, every page shows the build's message instead.
 const contentError = dev ? (await import('./lib/content')).contentError : undefined;
+// Web Bot Auth: agents' signatures verified against their key directories (README, "Verified agents").
+const loopback = settings.agents.loopbackDirectories;
+const verifyAgent = createAgentVerifier(createKeyDirectories({ loopback }), { loopback });
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -61,9 +66,12 @@ const handler = createRequestHandler(
     dev,
     contentError,
     stopping: () => shutdown.stopping,
-    own: searchThread && searchReads(searchThread),
+    // A verified agent's searches are counted against its own budget (the limiter, as MCP's).
+    own: searchThread && searchReads(searchThread, undefined, running && (() => running.services.limiter)),
     posts,
     madeUp: dev ? undefined : madeUpReads(),
+    refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
+    verifyAgent,
   },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
@@ -81,10 +89,11 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
   render,
   () => {
     handler.clearReads();
-    searchThread?.refresh();
     void running?.services.newsletter.check();
   },
   (path) => handler.forgetRead(path),
+  // The search thread starts its new index at once, not after the lists are made anew.
+  () => searchThread?.refresh(),
 );
 // The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
 // on a server that is stopping), then the services and the search thread, once requests in flight have finished.

@@ -4,6 +4,8 @@ import { NewsletterForm } from '@/components/newsletter-form';
 import { SearchForm } from '@/components/search-form';
 import type { ReactNode } from 'react';
 import { site } from '@/lib/content';
+import { absoluteUrl } from '@/lib/config';
+import { LICENSE_PATH, reuseRule, RSL_TYPE, usageRule } from '@/lib/agents/terms';
 import { pageMetadata } from '@/lib/seo';
 import { THEME_SCRIPT } from '@/lib/theme';
 import { ThemeSwitch } from '@/components/theme-switch';
@@ -38,7 +40,7 @@ export const viewport: Viewport = {
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
-  const { name, author, reuse, language } = site();
+  const { name, author, language } = site();
   return (
     // The theme script sets data-theme on <html> before React hydrates it.
     <html lang={language} suppressHydrationWarning>
@@ -46,6 +48,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         {/* No first paint before the whole header is parsed: a half-parsed menu or theme switch would shift once the rest arrives. */}
         <link rel="expect" href="#main" blocking="render" />
+        {/* The site's terms for machines (RSL 1.0): lib/agents/terms.ts. */}
+        <link rel="license" type={RSL_TYPE} href={absoluteUrl(LICENSE_PATH)} />
       </head>
       <body>
         <a className="skip-link" href="#main">
@@ -75,11 +79,14 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <footer className="site-footer">
           <NewsletterForm />
           <p>
-            © {author.name}. {reuse}
+            © {author.name}. {reuseRule()} {usageRule()}
           </p>
           <p>
             {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- files for programs, not pages (the rule takes app/api/[...path] for one) */}
-            For agents: <a href="/llms.txt">llms.txt</a> · <a href="/api/blog">JSON</a> · <a href="/api/rss">RSS</a> · <Link href="/docs/api">API</Link>
+            For agents: <a href="/llms.txt">llms.txt</a> · <a href="/api/blog">JSON</a> · <a href="/api/rss">RSS</a> · <Link href="/docs/api">API</Link> ·{' '}
+            <a href={LICENSE_PATH} rel="license" type={RSL_TYPE}>
+              Licence (RSL)
+            </a>
           </p>
         </footer>
       </body>

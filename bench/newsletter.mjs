@@ -88,7 +88,19 @@ async function startCountingSmtp() {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(baseUrl, pathname) {
+/**
+ * One GET over the kept-alive connection. A connection the server closed as idle just as the
+ * request left it is reset: the read is made again on a new one (a GET is safe to repeat).
+ */
+async function get(baseUrl, pathname) {
+  try {
+    return await getOnce(baseUrl, pathname);
+  } catch (error) {
+    if (error?.code !== 'ECONNRESET') throw error;
+    return getOnce(baseUrl, pathname);
+  }
+}
+function getOnce(baseUrl, pathname) {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const started = performance.now();

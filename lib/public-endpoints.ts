@@ -5,6 +5,7 @@ import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
 import type { QuerySchema } from './http/query';
 import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
+import { LICENSE_PATH, RSL_TYPE } from './agents/terms';
 import { SLUG_PATTERN } from './content/schema';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchQuerySchema, searchResultsSchema } from './search/site';
 import { problemStatus, type OpenApiResponse } from './write-routes/route';
@@ -169,14 +170,16 @@ export function publicEndpoints(): PublicEndpoint[] {
       },
       operation: {
         description:
-          "Title and tags weigh most; prefixes and small typos match. Each result names the section of its best match and gives a plain-text snippet with the matched words as offsets. Answered per query (never rate limited per address); cacheable like every read. Under lectern's server, past a short queue of searches a search is refused with 503 (problem type overloaded) and Retry-After.",
+          "Title and tags weigh most; prefixes and small typos match. Each result names the section of its best match and gives a plain-text snippet with the matched words as offsets. Answered per query (never rate limited per address); cacheable like every read. Under lectern's server, past a short queue of searches a search is refused with 503 (problem type overloaded) and Retry-After; an agent that signs its requests (Web Bot Auth) is counted by its identity on a budget of its own (RateLimit-Policy searchAgent; each search 1 unit plus 1 per 5 results asked), and past it is answered the same 503 until Retry-After, never 429.",
         query: searchQuerySchema,
         body: { name: 'SearchResults', schema: searchResultsSchema },
         responses: {
           '400': problemStatus(
             '`q` is missing, empty, longer than allowed, has too many different words or is repeated, or `limit` is not an integer in range; `errors` names the parameter.',
           ),
-          '503': problemStatus('Too many searches at once on this instance (problem type overloaded): try again after Retry-After.'),
+          '503': problemStatus(
+            "Too many searches at once on this instance, or a verified agent's searches past its budget (problem type overloaded): try again after Retry-After.",
+          ),
         },
       },
     }),
@@ -317,10 +320,16 @@ export function publicEndpoints(): PublicEndpoint[] {
       path: '/robots.txt',
       type: 'text/plain',
       title: 'robots.txt',
-      description: 'Crawling rules with the Content-Signal policy.',
+      description: 'Crawling rules with the terms as Content-Signal and Content-Usage (IETF AIPREF) lines and a License line.',
       kind: 'agent-file',
       catalog: true,
     },
+    agentFile({
+      path: LICENSE_PATH,
+      type: RSL_TYPE,
+      title: 'Licence (RSL 1.0)',
+      description: 'The terms as an RSL 1.0 licence: search and AI input permitted, AI training prohibited, attribution required.',
+    }),
   ];
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { verifiedAgentLimit } from './routes/manifest';
 
 /**
  * lectern's settings: every environment variable it reads, validated in one place
@@ -96,6 +97,15 @@ const envSchema = z.object({
     .optional(),
   /** Next.js runs without lectern's server, on a host that keeps no disk between requests. */
   PLATFORM_MODE: flag("to run without lectern's server").default(false),
+  /** Training-only crawlers (lib/agents/terms.ts) get 403 on everything but robots.txt, the licence and llms.txt. */
+  REFUSE_TRAINING_CRAWLERS: flag('to refuse training crawlers with 403').default(true),
+  /** Requests a minute one verified agent (Web Bot Auth) may send to /mcp and to /api/search (lib/limits/table.ts). */
+  VERIFIED_AGENT_BUDGET: whole('requests a minute').min(1, 'must be at least 1 request a minute').default(verifiedAgentLimit.requests),
+  /**
+   * Tests only: Web Bot Auth key directories may be fetched over plain HTTP and from loopback
+   * addresses (a test serves its agent's directory on 127.0.0.1). Otherwise only HTTPS from public addresses.
+   */
+  WEB_BOT_AUTH_LOOPBACK_DIRECTORIES: flag('to fetch agent key directories from loopback over HTTP (tests)').default(false),
   /** Where the embedded store (lectern.db) and the mail outbox folder live. */
   DATA_DIR: z.string().default('.data'),
 
@@ -252,6 +262,15 @@ export type Settings = {
     /** Next.js runs without lectern's server, on a host that keeps no disk between requests (PLATFORM_MODE). */
     platform: boolean;
   };
+  /** What automated clients are allowed. */
+  agents: {
+    /** Training-only crawlers get 403 on content; robots.txt, the licence and llms.txt stay open (REFUSE_TRAINING_CRAWLERS). */
+    refuseTrainingCrawlers: boolean;
+    /** Requests a minute one verified agent may send to /mcp and to /api/search (VERIFIED_AGENT_BUDGET). */
+    verifiedBudget: number;
+    /** Tests only: agent key directories may be fetched from loopback over HTTP (WEB_BOT_AUTH_LOOPBACK_DIRECTORIES). */
+    loopbackDirectories: boolean;
+  };
   /** Scheduled posts going live. */
   publishing: {
     /** Bearer token of /api/publish (CRON_SECRET). */
@@ -366,6 +385,11 @@ function grouped(env: Env): Settings {
       },
     },
     deployment: { trustProxy: env.TRUST_PROXY, clientIpHeader: env.CLIENT_IP_HEADER, platform: env.PLATFORM_MODE },
+    agents: {
+      refuseTrainingCrawlers: env.REFUSE_TRAINING_CRAWLERS,
+      verifiedBudget: env.VERIFIED_AGENT_BUDGET,
+      loopbackDirectories: env.WEB_BOT_AUTH_LOOPBACK_DIRECTORIES,
+    },
     publishing: { cronSecret: env.CRON_SECRET, clockOffsetMs: env.LECTERN_CLOCK_OFFSET_MS },
     store: { dataDir },
     redis: {

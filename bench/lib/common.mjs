@@ -510,10 +510,34 @@ export function snapshotRef(ref) {
   return { site, sha, digest: sha, short: sha.slice(0, 7), node, nodeVersion: runtimeVersion(node) };
 }
 
-/** Starts lectern's server (server.ts, as `npm start` runs it) on a loopback port. */
-export async function startLectern({ distDir = '.next-bench', cpu = 0, env = {}, nodeArgs = [], site = SITE, name = 'lectern', node = runtimeOf(site) } = {}) {
+/**
+ * The arguments after `node` that the site's own `npm start` gives its server (`exec node FLAGS
+ * server.ts`): each copy measured is started as it starts itself, flags and all.
+ */
+function startArgs(site) {
+  const start = JSON.parse(fs.readFileSync(path.join(site, 'package.json'), 'utf8')).scripts.start;
+  const words = start.replace(/^exec\s+/, '').split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'server.ts') throw new Error(`${site}: npm start is not \`node … server.ts\`: ${start}`);
+  return words.slice(1);
+}
+
+/** Extra Node.js flags for every lectern server the bench starts (BENCH_SERVER_NODE_ARGS, space-separated), e.g. `--trace-gc`. */
+function serverNodeArgs() {
+  return (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** Starts lectern's server (server.ts, as the site's `npm start` runs it) on a loopback port. */
+export async function startLectern({
+  distDir = '.next-bench',
+  cpu = 0,
+  env = {},
+  nodeArgs = serverNodeArgs(),
+  site = SITE,
+  name = 'lectern',
+  node = runtimeOf(site),
+} = {}) {
   const port = await freePort();
-  const proc = startProcess(name, node, [...nodeArgs, '--import', 'tsx', 'server.ts'], {
+  const proc = startProcess(name, node, [...nodeArgs, ...startArgs(site)], {
     cwd: site,
     cpu,
     env: {

@@ -2,7 +2,7 @@ import { absoluteUrl } from '../config';
 import { tags, urls } from '../content';
 import { feedTypes } from '../feeds/feeds';
 import { API_CATALOG_PATH, mcpServer, publicEndpoints } from '../public-endpoints';
-import { MCP_SERVER_CARD_PATH } from './mcp-names';
+import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_CARD_PATH } from './mcp-names';
 
 export { API_CATALOG_PATH, API_CATALOG_TYPE } from '../public-endpoints';
 export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
@@ -14,13 +14,13 @@ export const API_CATALOG_LINK = `<${API_CATALOG_PATH}>; rel="api-catalog"`;
  */
 export function apiCatalog() {
   const endpoints = publicEndpoints();
-  const items: { href: string; type: string; title?: string }[] = endpoints
+  const items: { href: string; type: string; title?: string; 'mcp-protocol-versions'?: string[] }[] = endpoints
     .filter((entry) => entry.catalog)
     .map((entry) => ({ href: absoluteUrl(entry.path), type: entry.type }));
   // Each tag's RSS feed, /tags/{tag}/rss.xml.
   for (const tag of tags()) items.push({ href: urls.tagRss(tag.name), type: feedTypes.rss });
-  // The MCP endpoint takes POSTs of JSON-RPC messages and answers JSON.
-  items.push({ href: absoluteUrl(mcpServer.path), type: 'application/json', title: mcpServer.title });
+  // The MCP endpoint takes POSTs of JSON-RPC messages and answers JSON; an extension target attribute (RFC 9264 §4.2.4.3) names the revisions it serves.
+  items.push({ href: absoluteUrl(mcpServer.path), type: 'application/json', title: mcpServer.title, 'mcp-protocol-versions': [...MCP_PROTOCOL_VERSIONS] });
   const described = (path: string) => ({ href: absoluteUrl(path), type: endpoints.find((entry) => entry.path === path)?.type ?? 'application/json' });
   const serviceDesc = [described('/openapi.json')];
   return {

@@ -1,5 +1,6 @@
 import { absoluteUrl } from '../config';
 import { publishedPosts, site } from '../content';
+import { LICENSE_PATH, reuseRule, usageRule } from './terms';
 
 /**
  * /llms-full.txt: every published post, newest first, each headed by title,
@@ -7,8 +8,9 @@ import { publishedPosts, site } from '../content';
  * (a static route), from the parts already in memory.
  */
 export function llmsFullTxt(): string {
-  const { name, summary, reuse } = site();
-  const parts = [`# ${name}: every post in full\n\n> ${summary}\n\n${reuse} Source: ${absoluteUrl('/')}\n`];
+  const { name, summary } = site();
+  const terms = `${reuseRule()} ${usageRule()} Licence: ${absoluteUrl(LICENSE_PATH)}.`;
+  const parts = [`# ${name}: every post in full\n\n> ${summary}\n\n${terms} Source: ${absoluteUrl('/')}\n`];
   for (const post of publishedPosts()) {
     parts.push(
       [

@@ -1,6 +1,7 @@
 import { absoluteUrl } from '../config';
 import { publishedPosts, site } from '../content';
 import { llmsEntries, mcpServer, type LlmsSection } from '../public-endpoints';
+import { LICENSE_PATH, reuseRule, usageRule } from './terms';
 
 /** Text placed inside `[...]` of a link line: the llmstxt.org pattern allows no brackets there. */
 function linkTitle(text: string): string {
@@ -22,14 +23,14 @@ function sectionLines(section: LlmsSection): string[] {
 
 /** /llms.txt in the llmstxt.org layout: H1, summary quote, guidance, link sections, Optional last. */
 export function llmsTxt(): string {
-  const { name, summary, citation, reuse } = site();
+  const { name, summary, citation } = site();
   const posts = publishedPosts().map((post) => linkLine(post.title, post.markdownUrl, `${post.description} (${post.date})`));
   return [
     `# ${oneLine(name)}`,
     '',
     `> ${oneLine(summary)}`,
     '',
-    `${oneLine(citation)} ${oneLine(reuse)} Every page is available as markdown at its URL plus \`.md\` (\`/index.md\` for the home page), or at its own URL with \`Accept: text/markdown\`.`,
+    `${oneLine(citation)} ${reuseRule()} ${usageRule()} The licence: ${absoluteUrl(LICENSE_PATH)} (RSL 1.0). Every page is available as markdown at its URL plus \`.md\` (\`/index.md\` for the home page), or at its own URL with \`Accept: text/markdown\`.`,
     '',
     '## Posts',
     '',

@@ -177,7 +177,7 @@ function write(route: AnyWriteRoute) {
         '413': problemStatus(`The body is larger than ${FORM_BODY_LIMIT / 1024} KiB.`),
         '415': problemStatus(route.multipart ? 'The body is neither JSON, urlencoded nor multipart.' : 'The body is neither JSON nor urlencoded.'),
         '429': {
-          description: 'Over the limit of this route for this client.',
+          description: "Over the limit of this route for this client (its address, or a verified agent's identity).",
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...limitHeaders },
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         },
@@ -205,7 +205,7 @@ function mcp() {
   return {
     post: {
       summary: `Model Context Protocol server (Streamable HTTP, stateless, JSON responses). Read-only tools: ${MCP_TOOLS.join(', ')}; resources: llms.txt and pricing.md.`,
-      description: `Rate limited per client IP address (an IPv6 client by its /64): a budget of ${requests} units per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts, priced by its work: 1 for initialize, tools/list, a resource or any message that reads one small thing; 2 for a post (fetch, get_post); a list 1 plus 1 per 10 posts asked; a search 1 plus 1 per 5 results asked (a 50-result search_posts costs 11). One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true.`,
+      description: `Rate limited per client IP address (an IPv6 client by its /64): a budget of ${requests} units per ${windowSeconds / 60} minute${windowSeconds === 60 ? '' : 's'}, sliding window. Every request counts, priced by its work: 1 for initialize, tools/list, a resource or any message that reads one small thing; 2 for a post (fetch, get_post); a list 1 plus 1 per 10 posts asked; a search 1 plus 1 per 5 results asked (a 50-result search_posts costs 11). One JSON-RPC message per request (batches are refused). Send \`Accept: application/json, text/event-stream\`. A request with an Origin header other than this site's is refused (403). An unknown slug is a tool result with isError true. An agent that signs its requests (Web Bot Auth, verified by lectern's server) is counted by its identity instead of its address, on a budget of its own (RateLimit-Policy mcpAgent, priced the same).`,
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { type: 'object', description: `One JSON-RPC 2.0 message, at most ${MCP_BODY_LIMIT / 1024} KiB.` } } },

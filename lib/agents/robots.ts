@@ -1,30 +1,7 @@
 import { absoluteUrl } from '../config';
-import { CONTENT_SIGNAL } from '../http/responses';
+import { CONTENT_SIGNAL, CONTENT_USAGE, LICENSE_PATH, SEARCH_AGENTS, TRAINING_CRAWLERS } from './terms';
 
-/** Crawlers that collect training corpora: refused. */
-export const TRAINING_CRAWLERS = [
-  'GPTBot',
-  'ClaudeBot',
-  'anthropic-ai',
-  'CCBot',
-  'Google-Extended',
-  'Applebot-Extended',
-  'Bytespider',
-  'meta-externalagent',
-  'cohere-training-data-crawler',
-] as const;
-
-/** Search and retrieval agents: welcome. */
-export const SEARCH_AGENTS = [
-  'OAI-SearchBot',
-  'ChatGPT-User',
-  'Claude-SearchBot',
-  'Claude-User',
-  'PerplexityBot',
-  'Perplexity-User',
-  'Googlebot',
-  'Bingbot',
-] as const;
+export { SEARCH_AGENTS, TRAINING_CRAWLERS } from './terms';
 
 const POLICY = `# As a condition of accessing this website, you agree to abide by the following content signals:
 # (a)  If a content-signal = yes, you may collect content for the corresponding use.
@@ -39,8 +16,14 @@ const POLICY = `# As a condition of accessing this website, you agree to abide b
 #
 # ANY RESTRICTIONS EXPRESSED VIA CONTENT SIGNALS ARE EXPRESS RESERVATIONS OF RIGHTS UNDER ARTICLE 4 OF THE EUROPEAN UNION DIRECTIVE 2019/790 ON COPYRIGHT AND RELATED RIGHTS IN THE DIGITAL SINGLE MARKET.`;
 
+/**
+ * One group: the agent, the terms in both vocabularies (Cloudflare's Content-Signal, and the
+ * IETF AIPREF Content-Usage rule with the path it covers), and whether it may crawl. A training
+ * crawler may still fetch the licence and llms.txt, which say the same in full.
+ */
 function group(agent: string, rule: 'Allow' | 'Disallow'): string {
-  return `User-agent: ${agent}\nContent-Signal: ${CONTENT_SIGNAL}\n${rule}: /\n`;
+  const open = rule === 'Disallow' ? [LICENSE_PATH, '/llms.txt'].map((path) => `Allow: ${path}\n`).join('') : '';
+  return `User-agent: ${agent}\nContent-Signal: ${CONTENT_SIGNAL}\nContent-Usage: / ${CONTENT_USAGE}\n${rule}: /\n${open}`;
 }
 
 export function robotsTxt(): string {
@@ -51,6 +34,8 @@ export function robotsTxt(): string {
     ...SEARCH_AGENTS.map((agent) => group(agent, 'Allow')),
     ...TRAINING_CRAWLERS.map((agent) => group(agent, 'Disallow')),
     `Sitemap: ${absoluteUrl('/sitemap.xml')}`,
+    // RSL 1.0: the licence these rules stand for.
+    `License: ${absoluteUrl(LICENSE_PATH)}`,
     '',
   ].join('\n');
 }

@@ -122,8 +122,27 @@ class Collector {
       this.add(file, '', `is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
       return undefined;
     }
-    return this.validate(file, siteSchema, data);
+    return this.validate(file, siteSchema, withoutReuse(file, data));
   }
+}
+
+let warnedReuse = false;
+
+/**
+ * site.yaml's `reuse` key, from before the terms for agents were one statement (lib/agents/terms.ts):
+ * taken and ignored, with a warning (once per process) that says where the rule now is, so a site
+ * that still has it builds. Its words would otherwise say one thing while robots.txt, the licence
+ * and the Content-Usage header say another.
+ */
+function withoutReuse(file: string, data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !('reuse' in data)) return data;
+  if (!warnedReuse) {
+    warnedReuse = true;
+    console.warn(
+      `${file}: \`reuse\` is ignored: the reuse rule is part of the site's terms for agents, stated once in lib/agents/terms.ts (footer, llms.txt, robots.txt, /license.xml and the Content-Usage header are made from it). Remove the key to silence this warning.`,
+    );
+  }
+  return Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'reuse'));
 }
 
 /** Slugs a post cannot have: `/blog/page/{n}` are the later pages of /blog, and would hide the post's markdown URL. */

@@ -102,10 +102,8 @@ export const siteSchema = z.strictObject({
     .default('en'),
   /** Where a date without a time starts: midnight in this IANA time zone. */
   timezone: z.string().trim().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin or UTC').default('UTC'),
-  /** When an agent should cite the material (llms.txt guidance paragraph). */
+  /** When an agent should cite the material (llms.txt guidance paragraph). The reuse rule is not content: lib/agents/terms.ts. */
   citation: z.string().trim().min(1),
-  /** The reuse rule, shown in llms.txt, llms-full.txt and the footer. */
-  reuse: z.string().trim().min(1),
 });
 export type Site = z.infer<typeof siteSchema>;
 

@@ -1,5 +1,6 @@
 import { Feed } from 'feed';
 import { z } from 'zod';
+import { LICENSE_PATH, RSL_NAMESPACE, RSL_TYPE } from '../agents/terms';
 import { absoluteUrl } from '../config';
 import { publishedPosts, site, urls, type Post, type Tag } from '../content';
 import { lastChanged } from '../content/dates';
@@ -20,6 +21,8 @@ export const jsonFeedSchema = z.object({
   description: z.string(),
   language: z.string(),
   authors: z.array(z.object({ name: z.string(), url: z.url().optional() })),
+  /** A JSON Feed extension (its name starts with `_`): the site's licence, RSL 1.0 (lib/agents/terms.ts). */
+  _license: z.object({ about: z.url(), type: z.literal(RSL_TYPE), url: z.url() }),
   items: z.array(
     z.object({
       id: z.string(),
@@ -68,6 +71,17 @@ function withCreators(xml: string, channel: Author, items: readonly Author[]): s
   return declared
     .replace(/(<channel>[\s\S]*?<\/title>)/, `$1\n        ${creator(channel)}`)
     .replace(/<\/item>/g, (end) => `    ${creator(items[index++]!)}\n        ${end}`);
+}
+
+/**
+ * The site's licence (RSL 1.0, lib/agents/terms.ts), linked from each feed's head: RSS as an
+ * `atom:link rel="license"` in the channel (the feed already declares the Atom namespace for its
+ * self link), Atom as a `link rel="license"` (RFC 4946). The feed package writes neither.
+ */
+function withLicenseLink(xml: string, format: 'rss' | 'atom'): string {
+  const href = escapeHtml(absoluteUrl(LICENSE_PATH));
+  if (format === 'atom') return xml.replace(/(<feed\b[^>]*>)/, `$1\n    <link rel="license" type="${RSL_TYPE}" href="${href}"/>`);
+  return xml.replace(/(<atom:link [^>]*rel="self"[^>]*\/>)/, `$1\n        <atom:link href="${href}" rel="license" type="${RSL_TYPE}"/>`);
 }
 
 /** Atom's `xml:lang` on the root: the language of every text in the feed. */
@@ -127,7 +141,7 @@ function siteSource(self: string): Source {
 /** RSS 2.0 of a list of posts, each item (and the channel) with its author as dc:creator. */
 async function rss(source: Source): Promise<string> {
   const { author } = site();
-  const written = (await buildFeed(source, 'rss')).rss2();
+  const written = withLicenseLink((await buildFeed(source, 'rss')).rss2(), 'rss');
   return withCreators(written, { name: author.name }, source.posts.slice(0, FEED_ITEM_COUNT).map(postAuthor));
 }
 
@@ -138,7 +152,7 @@ export async function rssFeed(): Promise<string> {
 
 /** Atom 1.0 of the newest published posts, in the site's language (xml:lang), each entry with its author. */
 export async function atomFeed(): Promise<string> {
-  return withLanguage((await buildFeed(siteSource(urls.atom()), 'atom')).atom1(), site().language);
+  return withLicenseLink(withLanguage((await buildFeed(siteSource(urls.atom()), 'atom')).atom1(), site().language), 'atom');
 }
 
 /**
@@ -157,6 +171,7 @@ export async function jsonFeed(): Promise<string> {
     version: JSON_FEED_VERSION,
     language: site().language,
     authors: author ? [author] : [],
+    _license: { about: RSL_NAMESPACE, type: RSL_TYPE, url: absoluteUrl(LICENSE_PATH) },
     items: items.map(({ author: itemAuthor, ...item }) => ({ ...item, authors: itemAuthor ? [itemAuthor] : [] })),
   });
   return `${JSON.stringify(upgraded, null, 2)}\n`;

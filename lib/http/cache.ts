@@ -23,6 +23,8 @@ export const cacheProfiles = {
   write: { 'Cache-Control': 'no-store' },
   /** Answers about this moment (the health check): never stored, so a probe always reaches the instance. */
   live: { 'Cache-Control': 'no-store' },
+  /** An answer that depends on who asks (a refused crawler): never stored, so no cache gives it to anyone else. */
+  refusal: { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' },
 } as const satisfies Record<string, Record<string, string>>;
 export type CacheProfile = keyof typeof cacheProfiles;
 

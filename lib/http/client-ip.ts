@@ -42,6 +42,36 @@ export function recordClientIp(headers: IncomingHttpHeaders, socketAddress: stri
   headers[CLIENT_IP_PROOF_HEADER] = proof(socketAddress, handOffKey(true)!).toString('base64url');
 }
 
+/**
+ * The header in which lectern's server records the identity of a verified agent (Web Bot Auth:
+ * ./web-bot-auth.ts), with its proof beside it under the same key as the address. Any value a
+ * client sends under either name is removed before Next sees the request.
+ */
+export const VERIFIED_AGENT_HEADER = 'x-lectern-verified-agent';
+export const VERIFIED_AGENT_PROOF_HEADER = 'x-lectern-verified-agent-proof';
+// An agent's proof is made over a text no address can be, so one proof never stands for the other.
+const agentProof = (agent: string, key: string) => proof(`agent ${agent}`, key);
+
+/** Replaces whatever the client sent under VERIFIED_AGENT_HEADER and its proof with `agent` (when lectern's server verified one) and its proof. */
+export function recordVerifiedAgent(headers: IncomingHttpHeaders, agent: string | undefined): void {
+  delete headers[VERIFIED_AGENT_HEADER];
+  delete headers[VERIFIED_AGENT_PROOF_HEADER];
+  if (!agent) return;
+  headers[VERIFIED_AGENT_HEADER] = agent;
+  headers[VERIFIED_AGENT_PROOF_HEADER] = agentProof(agent, handOffKey(true)!).toString('base64url');
+}
+
+/** The verified agent lectern's server recorded for this request, or undefined (none, or a client's own copy, which fails the proof). */
+export function recordedVerifiedAgent(headers: Headers | IncomingHttpHeaders): string | undefined {
+  const key = handOffKey(false);
+  const read = (name: string) => (headers instanceof Headers ? headers.get(name) : [headers[name]].flat()[0]);
+  const agent = read(VERIFIED_AGENT_HEADER);
+  const given = Buffer.from(read(VERIFIED_AGENT_PROOF_HEADER) ?? '', 'base64url');
+  if (!key || !agent) return undefined;
+  const expected = agentProof(agent, key);
+  return given.byteLength === expected.byteLength && timingSafeEqual(given, expected) ? agent : undefined;
+}
+
 /** The address lectern's server recorded for this request, or undefined when it did not (a client's own copy fails the proof). */
 export function recordedClientIp(headers: Headers): string | undefined {
   const key = handOffKey(false);

@@ -1,8 +1,7 @@
 import { cacheHeaders, type CacheProfile } from './cache';
+import { carriesContentUsage, CONTENT_SIGNAL, CONTENT_USAGE } from '../agents/terms';
+import { estimateTokens } from '../agents/tokens';
 import { settings } from '../settings';
-
-/** The site's policy for automated use (SPEC.md), sent with markdown and agent files. */
-export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=no';
 
 type Options = {
   status?: number;
@@ -19,11 +18,18 @@ function respond(body: string, contentType: string, options: Options): Response 
   const all: Record<string, string> = { 'Content-Type': contentType, ...cacheHeaders(cache) };
   if (status === 200) all['Last-Modified'] = new Date(lastModified ?? settings().build.time).toUTCString();
   if (signal) all['Content-Signal'] = CONTENT_SIGNAL;
+  if (carriesContentUsage(contentType)) all['Content-Usage'] = CONTENT_USAGE;
   return new Response(body, { status, headers: { ...all, ...headers } });
 }
 
+/**
+ * Markdown, with the site's terms and, on a 200, `X-Markdown-Tokens`: an estimate of its length
+ * in tokens (lib/agents/tokens.ts), so an agent can budget before it reads. Computed here, once
+ * per body: a static route runs this at build, and every later copy is served from memory.
+ */
 export function markdownResponse(body: string, options: Options = {}): Response {
-  return respond(body, 'text/markdown; charset=utf-8', { signal: true, ...options });
+  const tokens: Record<string, string> = (options.status ?? 200) === 200 ? { 'X-Markdown-Tokens': String(estimateTokens(body)) } : {};
+  return respond(body, 'text/markdown; charset=utf-8', { signal: true, ...options, headers: { ...tokens, ...options.headers } });
 }
 
 export function textResponse(body: string, options: Options = {}): Response {

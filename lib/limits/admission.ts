@@ -1,12 +1,12 @@
 import type { Settings } from '../settings';
-import { clientAddress, limitKey } from '../http/client-ip';
+import { clientAddress, limitKey, recordedVerifiedAgent } from '../http/client-ip';
 import type { ProblemType } from '../http/problem';
 import type { Limiter, LimitDecision } from './limiter';
-import { routeLimits, type LimitedRoute } from './table';
+import { agentRoutes, appliedLimit, routeLimits, type LimitedRoute } from './table';
 
 /** The RateLimit-Policy header of a route, and RateLimit once a decision is made (IETF httpapi draft). */
 export function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
-  const { requests, windowSeconds } = routeLimits[route];
+  const { requests, windowSeconds } = appliedLimit(route);
   const window = decision?.windowSeconds ?? windowSeconds;
   const headers: Record<string, string> = { 'RateLimit-Policy': `"${route}";q=${requests};w=${Math.round(window)}` };
   if (decision) headers.RateLimit = `"${route}";r=${decision.remaining};t=${decision.resetSeconds}`;
@@ -17,7 +17,8 @@ export function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision):
 export type Refusal = { problem: Extract<ProblemType, 'not-served-by-lectern' | 'rate-limited'>; detail: string; headers?: Record<string, string> };
 
 /** The outcome of admission, with the headers every answer of the route carries. */
-export type Admission = { ok: true; client: string; headers: Record<string, string> } | { ok: false; refusal: Refusal; headers: Record<string, string> };
+export type Admission =
+  { ok: true; client: string; agent?: string; headers: Record<string, string> } | { ok: false; refusal: Refusal; headers: Record<string, string> };
 
 let warnedNoClientAddress = false;
 
@@ -30,6 +31,10 @@ let warnedNoClientAddress = false;
  * per process.
  */
 export async function admit(request: Request, route: LimitedRoute, limiter: Limiter, deployment: Settings['deployment'], cost = 1): Promise<Admission> {
+  // A verified agent (recorded by lectern's server, with its proof) is counted by its identity, on the route's agent budget.
+  const agent = recordedVerifiedAgent(request.headers);
+  const agentRoute = agentRouteOf(route);
+  if (agent && agentRoute) return admitAgent(agent, agentRoute, limiter, cost);
   const address = clientAddress(request.headers, deployment);
   if (!address) {
     if (!warnedNoClientAddress) {
@@ -52,14 +57,30 @@ export async function admit(request: Request, route: LimitedRoute, limiter: Limi
   const decision = await limiter.check(route, client, cost);
   const headers = rateLimitHeaders(route, decision);
   if (decision.allowed) return { ok: true, client, headers };
-  const wait = decision.retryAfterSeconds;
+  return { ok: false, refusal: rateLimited(decision.retryAfterSeconds, 'address'), headers };
+}
+
+/** The agent budget of a route that has one (the route and its agent budget share the path). */
+function agentRouteOf(route: LimitedRoute): LimitedRoute | undefined {
+  const path = routeLimits[route].path;
+  return routeLimits[route].per === 'agent' ? undefined : (agentRoutes as Record<string, LimitedRoute>)[path];
+}
+
+/**
+ * A verified agent's request, counted against its identity's budget on `agentRoute` (`cost` units),
+ * whatever its address: /mcp through `admit`, /api/search by lectern's server (lib/server/search-thread.ts).
+ */
+export async function admitAgent(agent: string, agentRoute: LimitedRoute, limiter: Limiter, cost = 1): Promise<Admission> {
+  const decision = await limiter.check(agentRoute, `agent:${agent}`, cost);
+  const headers = rateLimitHeaders(agentRoute, decision);
+  if (decision.allowed) return { ok: true, client: `agent:${agent}`, agent, headers };
+  return { ok: false, refusal: rateLimited(decision.retryAfterSeconds, 'agent'), headers };
+}
+
+function rateLimited(wait: number, per: 'address' | 'agent'): Refusal {
   return {
-    ok: false,
-    refusal: {
-      problem: 'rate-limited',
-      detail: `Too many requests from your address. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
-      headers: { 'Retry-After': String(wait) },
-    },
-    headers,
+    problem: 'rate-limited',
+    detail: `Too many requests from your ${per === 'agent' ? 'agent' : 'address'}. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
+    headers: { 'Retry-After': String(wait) },
   };
 }

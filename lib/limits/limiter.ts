@@ -1,5 +1,5 @@
 import { describeError } from '../log';
-import { routeLimits, type LimitedRoute } from './table';
+import { appliedLimit, routeLimits, type LimitedRoute } from './table';
 import { memoryWindowCounter, weightedPrevious, type WindowCounter } from './window-counters';
 
 /** The outcome of one limit check, in the terms the HTTP headers need. */
@@ -55,7 +55,7 @@ export function slidingWindowLimiter(name: string, counter: WindowCounter, optio
     name,
     async check(route, client, cost = 1) {
       const window = windowMs(route, options.windowScale);
-      const limit = routeLimits[route].requests;
+      const limit = appliedLimit(route).requests;
       const price = Math.min(limit, Math.max(1, Math.ceil(cost)));
       const now = clock();
       const index = Math.floor(now / window);

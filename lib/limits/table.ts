@@ -1,9 +1,21 @@
-import { FORM_BODY_LIMIT, mcpRoute, paymentsWebhookRoute, publishRoute, writeRouteAddresses, type Ipv6Prefix, type WriteRoute } from '../routes/manifest';
+import {
+  FORM_BODY_LIMIT,
+  mcpRoute,
+  paymentsWebhookRoute,
+  publishRoute,
+  verifiedAgentLimit,
+  writeRouteAddresses,
+  type Ipv6Prefix,
+  type WriteRoute,
+} from '../routes/manifest';
+import { settings } from '../settings';
 
 export type RouteLimit = {
   path: string;
   requests: number;
   windowSeconds: number;
+  /** Who one budget is for: a client address (the default), or a verified agent's identity (Web Bot Auth). */
+  per?: 'address' | 'agent';
   /** The IPv6 network one client is counted by (DEFAULT_IPV6_PREFIX of lib/http/client-ip.ts unless given). */
   ipv6Prefix?: Ipv6Prefix;
 };
@@ -23,11 +35,25 @@ export type { WriteRoute };
 export const otherRouteLimits = {
   mcp: { path: mcpRoute.path, ...mcpRoute.limit },
   publish: { path: publishRoute.path, ...publishRoute.limit },
+  mcpAgent: { path: mcpRoute.path, ...verifiedAgentLimit, per: 'agent' },
+  searchAgent: { path: '/api/search', ...verifiedAgentLimit, per: 'agent' },
 } as const;
 
 /** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */
 export const routeLimits: Record<WriteRoute | keyof typeof otherRouteLimits, RouteLimit> = { ...writeRouteLimits, ...otherRouteLimits };
 export type LimitedRoute = keyof typeof routeLimits;
+
+/** The budget a verified agent is counted against, by the path it asks: instead of its address's on /mcp, and on /api/search (which limits no address). */
+export const agentRoutes = { [mcpRoute.path]: 'mcpAgent', '/api/search': 'searchAgent' } as const satisfies Record<string, LimitedRoute>;
+
+/**
+ * A route's limit as this deployment applies it: the table's, except that a verified agent's
+ * budget is VERIFIED_AGENT_BUDGET requests a window when set. The limiter and the RateLimit headers read this.
+ */
+export function appliedLimit(route: LimitedRoute): RouteLimit {
+  const limit = routeLimits[route];
+  return limit.per === 'agent' ? { ...limit, requests: settings().agents.verifiedBudget } : limit;
+}
 
 const bodyLimits = new Map<string, number>([
   ...Object.values(writeRouteLimits).map(({ path }) => [path, FORM_BODY_LIMIT] as const),

@@ -1,9 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { absoluteUrl } from '../config';
 import { site } from '../content';
-import { MCP_PATH } from '../agents/mcp-names';
+import { MCP_PATH, MCP_PROTOCOL_VERSIONS } from '../agents/mcp-names';
 import { createMcpServer } from './server';
 
 /**
@@ -11,7 +10,8 @@ import { createMcpServer } from './server';
  * its examples share with the registry's server.json): who the server is, where
  * its Streamable HTTP endpoint is, and what it offers. Everything but the
  * endpoint is asked of the server itself, through the SDK's client, so the card
- * names exactly what `initialize`, `tools/list` and `resources/list` answer.
+ * names exactly what `initialize`, `tools/list` and `resources/list` answer; `protocolVersion` is the
+ * newest revision served and `supportedProtocolVersions` every one.
  */
 export async function mcpServerCard() {
   const client = new Client({ name: 'lectern-server-card', version: '1.0.0' });
@@ -27,7 +27,8 @@ export async function mcpServerCard() {
       version: info?.version,
       description: site().summary,
       websiteUrl: absoluteUrl('/'),
-      protocolVersion: LATEST_PROTOCOL_VERSION,
+      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+      supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
       remotes: [{ type: 'streamable-http', url: absoluteUrl(MCP_PATH) }],
       capabilities: client.getServerCapabilities() ?? {},
       instructions: client.getInstructions(),

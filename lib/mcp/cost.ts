@@ -6,6 +6,11 @@ export const LIST_MAX = 50;
 /** How many results `search` gives: a connector reads the few best and fetches them. */
 export const CONNECTOR_SEARCH_LIMIT = 10;
 
+/** What a search of `limit` results costs: 1, and 1 per 5 results asked (an MCP search, and a verified agent's /api/search). */
+export function searchCost(limit: number): number {
+  return 1 + Math.ceil(limit / 5);
+}
+
 /** A JSON-RPC message's tool call: the tool's name and its arguments, or undefined for any other message. */
 function toolCall(message: unknown): { name: string; args: Record<string, unknown> } | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
@@ -33,9 +38,9 @@ export function mcpCost(message: unknown): number {
   if (!call) return 1;
   switch (call.name) {
     case 'search':
-      return 1 + Math.ceil(CONNECTOR_SEARCH_LIMIT / 5);
+      return searchCost(CONNECTOR_SEARCH_LIMIT);
     case 'search_posts':
-      return 1 + Math.ceil(asked(call.args, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX) / 5);
+      return searchCost(asked(call.args, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX));
     case 'list_posts':
       return 1 + Math.ceil(asked(call.args, LIST_DEFAULT, LIST_MAX) / 10);
     case 'fetch':

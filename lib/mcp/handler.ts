@@ -60,6 +60,9 @@ export async function handleMcpPost(request: Request, limiter: Limiter, exchange
       headers: { ...headers, Connection: 'close' },
       cache: 'write',
     });
+  // A verified agent's identity is recorded with its request (README, "Verified agents").
+  if (admission.agent)
+    console.info(`mcp ${JSON.stringify((message as { method?: unknown } | undefined)?.method ?? null)} from verified agent ${admission.agent}`);
   if (Array.isArray(message))
     return jsonRpcError(
       400,

@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type CallToolResult, type McpServerOptions } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { absoluteUrl } from '../config';
 import { publishedPost, site, type Post } from '../content';
@@ -9,6 +8,19 @@ import { MCP_SERVER_VERSION } from '../agents/mcp-names';
 import { pricingMarkdown } from '../feeds/pricing-md';
 import { CONNECTOR_SEARCH_LIMIT, LIST_DEFAULT, LIST_MAX } from './cost';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchPublishedPosts, searchResultsSchema, searchTextSchema } from '../search/site';
+
+/**
+ * How long a 2026-07-28 client, or any cache between (`public`: nothing in them depends on who
+ * asks), may keep what the server says of itself: the tools, the resources and `server/discover`
+ * change only with a deploy. A resource's text changes when a post goes live, so it is kept for
+ * a minute, as the site's own pages are revalidated. 2025-era answers carry no cache fields.
+ */
+export const MCP_CACHE_HINTS = {
+  'server/discover': { ttlMs: 5 * 60_000, cacheScope: 'public' },
+  'tools/list': { ttlMs: 5 * 60_000, cacheScope: 'public' },
+  'resources/list': { ttlMs: 5 * 60_000, cacheScope: 'public' },
+  'resources/read': { ttlMs: 60_000, cacheScope: 'public' },
+} as const satisfies McpServerOptions['cacheHints'];
 
 /** Every tool only reads what the site publishes. */
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -55,8 +67,8 @@ function registerPostTool(
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: { [tool.slug.name]: z.string().max(200).describe(tool.slug.description) },
-      outputSchema: tool.output.shape,
+      inputSchema: z.object({ [tool.slug.name]: z.string().max(200).describe(tool.slug.description) }),
+      outputSchema: tool.output,
       annotations: readOnly,
     },
     (input): CallToolResult => {
@@ -79,6 +91,7 @@ export function createMcpServer(): McpServer {
   const server = new McpServer(
     { name, version: MCP_SERVER_VERSION, websiteUrl: absoluteUrl('/') },
     {
+      cacheHints: MCP_CACHE_HINTS,
       instructions: `${summary} Search the posts with search (or search_posts for snippets and dates), read one with fetch (its id is the slug) or get_post, and list the newest with list_posts. Every result names the post's canonical URL: cite that.`,
     },
   );
@@ -88,8 +101,8 @@ export function createMcpServer(): McpServer {
     {
       title: 'Search',
       description: `The published posts that best match the query, at most ${CONNECTOR_SEARCH_LIMIT}, each with its id (pass it to fetch), title and URL (with the anchor of the section that matched best).`,
-      inputSchema: { query: searchTextSchema.describe('The words to find.') },
-      outputSchema: connectorSearchSchema.shape,
+      inputSchema: z.object({ query: searchTextSchema.describe('The words to find.') }),
+      outputSchema: connectorSearchSchema,
       annotations: readOnly,
     },
     ({ query }) => {
@@ -133,11 +146,11 @@ export function createMcpServer(): McpServer {
       title: 'Search posts',
       description:
         'Published posts matching every word of the query (titles and tags weigh most; prefixes and small typos match), best first, each with its URLs, the section of its best match (with its anchor URL) and a snippet of its text with the matched words marked.',
-      inputSchema: {
+      inputSchema: z.object({
         query: searchTextSchema.describe('The words to find.'),
         limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional().describe(`How many results at most (default ${SEARCH_LIMIT_DEFAULT}).`),
-      },
-      outputSchema: searchResultsSchema.shape,
+      }),
+      outputSchema: searchResultsSchema,
       annotations: readOnly,
     },
     ({ query, limit }) => {
@@ -164,8 +177,10 @@ export function createMcpServer(): McpServer {
     {
       title: 'List posts',
       description: 'The newest published posts, newest first, with their slugs, descriptions, dates, tags and URLs.',
-      inputSchema: { limit: z.number().int().min(1).max(LIST_MAX).optional().describe(`How many posts (default ${LIST_DEFAULT}, at most ${LIST_MAX}).`) },
-      outputSchema: blogListSchema.shape,
+      inputSchema: z.object({
+        limit: z.number().int().min(1).max(LIST_MAX).optional().describe(`How many posts (default ${LIST_DEFAULT}, at most ${LIST_MAX}).`),
+      }),
+      outputSchema: blogListSchema,
       annotations: readOnly,
     },
     ({ limit }) => {

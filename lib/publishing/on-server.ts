@@ -20,7 +20,13 @@ type Render = (req: IncomingMessage, res: ServerResponse) => void;
  * made first, each handed to `remade` once made (the read cache forgets its old copy of that one).
  * Resolves once the site is up to the clock; undefined where no build wrote its list.
  */
-export async function startScheduler(render: Render, changed: () => void, remade: (path: string) => void = () => undefined): Promise<Scheduler | undefined> {
+export async function startScheduler(
+  render: Render,
+  changed: () => void,
+  remade: (path: string) => void = () => undefined,
+  /** Called as soon as the published set has changed, before the outputs are made anew (the search index starts on it). */
+  live: () => void = () => undefined,
+): Promise<Scheduler | undefined> {
   const list = builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
@@ -34,6 +40,7 @@ export async function startScheduler(render: Render, changed: () => void, remade
         const { status, body } = await get('/api/publish', { authorization: `Bearer ${token}` });
         if (status !== 200) throw new Error(`/api/publish answered ${status}: ${body.slice(0, 200)}`);
         const answer = JSON.parse(body) as Published;
+        live();
         // The lists and feeds, the pages of the posts that just went live and of their tags are made anew before
         // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
         // after the clear from what was just made, so none waits for a render at the minute a post

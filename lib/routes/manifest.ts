@@ -69,6 +69,14 @@ export type WriteRoute = keyof typeof writeRouteAddresses;
 export const mcpRoute = { name: 'mcp', path: '/mcp', limit: { requests: 1200, windowSeconds: 60, ipv6Prefix: 64 }, bodyLimit: MCP_BODY_LIMIT } as const;
 
 /**
+ * A verified agent (Web Bot Auth) is counted by its identity, whatever its addresses, on /mcp and
+ * /api/search: one hosted connector serving many users, so 100 calls a second by default, five
+ * times one address's flood guard on /mcp. VERIFIED_AGENT_BUDGET sets the number
+ * (lib/limits/table.ts reads it).
+ */
+export const verifiedAgentLimit = { requests: 6000, windowSeconds: 60 } as const;
+
+/**
  * /api/publish reads no body, but it checks a secret: limited per address like a write route, so a
  * flood of guessed tokens is refused (429) long before it is many guesses. A cron job calls it once a
  * minute at most; lectern's own scheduler calls it inside the process and is not counted.

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { crawlerRefusal, refusesCrawler } from '../agents/terms';
 import type { ContentError } from '../content/load';
 import { hasBody } from '../http/body';
-import { bodyLimit } from '../limits/table';
+import { agentRoutes, bodyLimit } from '../limits/table';
 import { cacheHeaders } from '../http/cache';
-import { recordClientIp } from '../http/client-ip';
+import { recordClientIp, recordVerifiedAgent } from '../http/client-ip';
+import { isSigned, type AgentVerifier } from '../http/web-bot-auth';
 import { problem, problemDetails } from '../http/problem';
 import { negotiate } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
@@ -72,7 +74,14 @@ export type HandlerOptions = {
   posts?: OwnPosts;
   /** Made-up values under a dynamic segment, answered without Next or from one shared answer (./made-up.ts). */
   madeUp?: MadeUpReads;
+  /** Training crawlers get 403 on everything but the rules (REFUSE_TRAINING_CRAWLERS; lib/agents/terms.ts). */
+  refuseTrainingCrawlers?: boolean;
+  /** Web Bot Auth (lib/http/web-bot-auth.ts): the verified agent of a signed request to a route with an agent budget. */
+  verifyAgent?: AgentVerifier;
 };
+
+/** The paths whose limit counts a verified agent by its identity (lib/limits/table.ts): only there is a signature checked. */
+const agentBudgetPaths = new Set<string>(Object.keys(agentRoutes));
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
 const stoppingHealth = () => problem('service-unavailable', 'This instance is stopping.', { cache: 'live', headers: { 'Retry-After': '5' } });
@@ -85,11 +94,16 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
  *   a method a Fetch `Request` cannot carry, anything but GET and HEAD outside
  *   the write routes) is answered here with a 400 or 405, never reaching Next;
  *   an absolute-form target is taken as its path;
+ * - a training crawler (lib/agents/terms.ts) gets 403 on anything but robots.txt, the licence
+ *   and llms.txt, before the read cache, so no kept page reaches it;
  * - a GET or HEAD is answered by the read cache: from memory once rendered,
  *   with every header final and computed once per page (no Next on that path);
  *   a read of `options.own` (a search) is answered by lectern the same way;
+ * - a signed request to a route with an agent budget (/mcp, /api/search) is verified
+ *   first (Web Bot Auth): the identity of an agent whose signature verified is
+ *   recorded with its proof (headers no client can set) for the route's limit;
  * - any other request (the write routes) reaches Next with the socket address
- *   recorded as the client IP, with its proof (headers no client can set), and
+ *   recorded as the client IP, with its proof, and
  *   its response gets the same headers on the way out;
  * - no write reaches Next as a server action call (the site has none);
  * - while the server stops, /healthz is a 503.
@@ -121,6 +135,25 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     recordClientIp(req.headers, req.socket.remoteAddress);
     render(req, res);
   };
+  /** A request past every check: a POST lectern answers itself (MCP), a read of the read cache, or Next. */
+  const serve = (req: IncomingMessage, res: ServerResponse, pathname: string): void => {
+    if (req.method === 'POST' && options.posts) {
+      recordClientIp(req.headers, req.socket.remoteAddress);
+      const answer = options.posts(req, pathname);
+      if (answer) {
+        answer
+          .then((response) => sendOwn(req, res, response, factsOf(req)))
+          .catch((error: unknown) => {
+            console.error('request failed', error);
+            res.destroy();
+          });
+        return;
+      }
+    }
+    if (readCache.handle(req, res, renderWithClientIp)) return;
+    passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
+    renderWithClientIp(req, res);
+  };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = postRoute(originForm(req.url ?? '/'));
@@ -142,28 +175,29 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
       });
       return;
     }
+    if (options.refuseTrainingCrawlers && refusesCrawler(req.headers['user-agent'], pathname)) {
+      sendOwn(req, res, crawlerRefusal(), factsOf(req)).catch(() => res.destroy());
+      return;
+    }
     const contentError = options.contentError && !pathname.startsWith('/_next/') ? options.contentError() : undefined;
     if (contentError) {
       passThrough(req, res, factsOf(req));
       sendContentError(req, res, contentError);
       return;
     }
-    if (req.method === 'POST' && options.posts) {
-      recordClientIp(req.headers, req.socket.remoteAddress);
-      const answer = options.posts(req, pathname);
-      if (answer) {
-        answer
-          .then((response) => sendOwn(req, res, response, factsOf(req)))
-          .catch((error: unknown) => {
-            console.error('request failed', error);
-            res.destroy();
-          });
-        return;
-      }
-    }
-    if (readCache.handle(req, res, renderWithClientIp)) return;
-    passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
-    renderWithClientIp(req, res);
+    // Only lectern records a verified agent: whatever a client sent under that name goes first.
+    recordVerifiedAgent(req.headers, undefined);
+    if (!options.verifyAgent || !agentBudgetPaths.has(pathname) || !isSigned(req.headers)) return serve(req, res, pathname);
+    // A signed request to a route with an agent budget: verified first (a body waits in the socket
+    // while the key directory is asked); a failure is only "not verified", never an error.
+    const url = `${requestIsHttps(req, security) ? 'https' : 'http'}://${req.headers.host ?? ''}${req.url}`;
+    options
+      .verifyAgent({ method: req.method ?? 'GET', url, headers: req.headers })
+      .catch(() => undefined)
+      .then((agent) => {
+        recordVerifiedAgent(req.headers, agent);
+        serve(req, res, pathname);
+      });
   };
   return Object.assign(handler, { clearReads: () => readCache.clear(), forgetRead: (path: string) => readCache.forget(path) });
 }

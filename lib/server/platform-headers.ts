@@ -1,3 +1,4 @@
+import { carriesContentUsage, CONTENT_USAGE } from '../agents/terms';
 import { settings } from '../settings';
 import { cameOverHttps, contentSecurityPolicy, documentPolicy, isHtml, securityHeaders } from '../http/security-headers';
 
@@ -49,7 +50,8 @@ export function platformHeaders(
   options: Connection & { pathname: string; /** The request is answered with markdown (by Accept or by URL). */ markdown: boolean },
 ): Record<string, string> {
   const type = servesHtml(options.pathname, options.markdown) ? 'text/html' : options.markdown ? 'text/markdown' : 'application/octet-stream';
-  return platformHeadersFor(type, options);
+  // A page or markdown read carries the site's terms (feeds and JSON carry them from their routes, lib/http/responses.ts).
+  return { ...platformHeadersFor(type, options), ...(carriesContentUsage(type) ? { 'Content-Usage': CONTENT_USAGE } : {}) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { negotiate, type Variant } from '../http/negotiate';
 import { canonicalPath } from './canonical-path';
 import { captureResponse } from './capture';
@@ -77,8 +77,8 @@ export type ReadCacheOptions = {
   madeUp?: MadeUpReads;
 };
 
-/** The response for a read lectern answers itself, by path (canonical spelling) and query string (with its `?`, or empty). */
-export type OwnReads = (path: string, query: string) => Promise<Response> | undefined;
+/** The response for a read lectern answers itself, by path (canonical spelling) and query string (with its `?`, or empty), and the request's headers. */
+export type OwnReads = (path: string, query: string, headers: IncomingHttpHeaders) => Promise<Response> | undefined;
 
 type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own' | 'madeUp'>>;
 
@@ -234,7 +234,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         pass(req, res, render, settings);
         return true;
       }
-      const own = options.own?.(target.path, target.query ?? '');
+      const own = options.own?.(target.path, target.query ?? '', req.headers);
       if (own) {
         own
           .then((response) => entryOf(response, target.variant))

@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeader } from 'node:http';
+import { carriesContentUsage, CONTENT_USAGE } from '../agents/terms';
 import type { Coding } from '../http/accept-encoding';
 import { cacheProfiles } from '../http/cache';
 import { NEGOTIATED_ON, type Variant } from '../http/negotiate';
@@ -127,14 +128,20 @@ function hashesBody(headers: HeaderList): boolean {
 /**
  * The final head of a response: Next's internal headers removed, the read policy,
  * `Vary` (Accept on negotiated pages, Accept-Encoding where copies are kept), the
- * security headers, the Content-Security-Policy (an HTML page's with the hashes of
- * its inline elements), and for a copy from the read cache its coding, ETag and length.
+ * site's terms as `Content-Usage` on content read (pages, markdown, feeds, JSON;
+ * lib/agents/terms.ts), the security headers, the Content-Security-Policy (an HTML
+ * page's with the hashes of its inline elements), and for a copy from the read
+ * cache its coding, ETag and length.
  */
 export function responseHead(request: RequestFacts, response: ResponseFacts): HeaderList {
   let headers = response.headers.filter(([name]) => !INTERNAL_HEADERS.includes(name) && !(request.read && name === 'etag'));
   if (request.read) headers = withReadPolicy(headers);
   const vary = varyOf(request, headers, response.representation);
   if (vary !== undefined) headers = [...headers.filter(([name]) => name !== 'vary'), ...(vary ? [['vary', vary] as [string, OutgoingHttpHeader]] : [])];
+
+  if (request.read && carriesContentUsage(headerValue(headers, 'content-type')) && !headers.some(([name]) => name === 'content-usage')) {
+    headers = [...headers, ['content-usage', CONTENT_USAGE]];
+  }
 
   const fixed = Object.entries(securityHeaders({ https: request.https })).map(([name, value]): [string, OutgoingHttpHeader] => [name.toLowerCase(), value]);
   const fixedNames = new Set(fixed.map(([name]) => name));

@@ -1,5 +1,10 @@
 import { Worker } from 'node:worker_threads';
+import { recordedVerifiedAgent } from '../http/client-ip';
 import { problem } from '../http/problem';
+import type { Limiter } from '../limits';
+import { admitAgent } from '../limits/admission';
+import { searchCost } from '../mcp/cost';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../search/limits';
 import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
@@ -232,15 +237,40 @@ export function busyResponse(what: string, delayMs = BUSY_ANSWER_DELAY_MS): Prom
   return new Promise((resolve) => setTimeout(() => resolve(refusal()), delayMs));
 }
 
+/** The results a search asks for (`limit`, or the default for none or a bad one, which is answered 400 anyway). */
+function askedLimit(params: URLSearchParams): number {
+  const limit = Number(params.get('limit') ?? SEARCH_LIMIT_DEFAULT);
+  return Number.isInteger(limit) && limit >= 1 && limit <= SEARCH_LIMIT_MAX ? limit : SEARCH_LIMIT_DEFAULT;
+}
+
 /**
  * `/api/search` answered by the read cache with the thread's results (the same response as
- * app/api/search/route.ts); past the thread's queue, a 503 (`busyResponse`).
+ * app/api/search/route.ts); past the thread's queue, a 503 (`busyResponse`). A verified agent's
+ * search (Web Bot Auth, recorded by ./handler.ts) is counted against its identity's budget
+ * (`searchAgent`, priced as an MCP search of as many results) and carries its RateLimit headers;
+ * past the budget it is a 503 `overloaded` with the budget's Retry-After, never a 429 (a read is
+ * never rate limited). Any other search is counted nowhere, as before.
  */
-export function searchReads(thread: SearchThread, busyDelayMs?: number): OwnReads {
-  return (path, query) =>
-    path === '/api/search'
-      ? searchResponse(new URLSearchParams(query), (parsed) => thread.search(parsed)).catch((error: unknown) =>
-          error instanceof ThreadBusyError ? busyResponse('searches', busyDelayMs) : Promise.reject(error),
-        )
-      : undefined;
+export function searchReads(thread: SearchThread, busyDelayMs?: number, limiter?: () => Limiter): OwnReads {
+  return (path, query, headers) => {
+    if (path !== '/api/search') return undefined;
+    const params = new URLSearchParams(query);
+    const search = () =>
+      searchResponse(params, (parsed) => thread.search(parsed)).catch((error: unknown) =>
+        error instanceof ThreadBusyError ? busyResponse('searches', busyDelayMs) : Promise.reject(error),
+      );
+    const agent = limiter && recordedVerifiedAgent(headers);
+    if (!agent) return search();
+    return admitAgent(agent, 'searchAgent', limiter(), searchCost(askedLimit(params))).then(async (admission) => {
+      console.info(`search from verified agent ${agent}${admission.ok ? '' : ' (past its budget)'}`);
+      const response = admission.ok
+        ? await search()
+        : problem('overloaded', admission.refusal.detail, {
+            cache: 'live',
+            headers: admission.refusal.headers,
+          });
+      for (const [name, value] of Object.entries(admission.headers)) response.headers.set(name, value);
+      return response;
+    });
+  };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type RawResponse } from '../support/client';
 import { FIXTURE_CONTENT, freePort, ROOT } from '../support/site';
+import { SERVER_ARGS } from '@/lib/server/node-flags';
 
 /**
  * The author's loop: `npm run dev` (lectern's server in development mode) on a
@@ -52,7 +53,7 @@ beforeAll(async () => {
     HOSTNAME: '127.0.0.1',
     NEXT_TELEMETRY_DISABLED: '1',
   };
-  server = spawn(process.execPath, ['--import', 'tsx', 'server.ts', '--dev'], {
+  server = spawn(process.execPath, [...SERVER_ARGS, '--dev'], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

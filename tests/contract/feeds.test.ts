@@ -180,11 +180,15 @@ describe('GET /feed.json', () => {
 });
 
 describe('GET /tags/{tag}/rss.xml', () => {
-  it('is the RSS of one tag, linking itself and the tag page', async () => {
+  it('is the RSS of one tag, linking itself, the tag page and the licence', async () => {
     const { rss } = xml.parse(await (await get('/tags/testing/rss.xml')).text());
     expect(rss['@_version']).toBe('2.0');
     expect(rss.channel.link).toBe(url('/tags/testing'));
-    expect(rss.channel['atom:link']).toMatchObject({ '@_href': url('/tags/testing/rss.xml'), '@_rel': 'self', '@_type': 'application/rss+xml' });
+    expect(rss.channel['atom:link']).toEqual([
+      { '@_href': url('/tags/testing/rss.xml'), '@_rel': 'self', '@_type': 'application/rss+xml' },
+      // The site's licence (RSL 1.0), as in every feed.
+      { '@_href': url('/license.xml'), '@_rel': 'license', '@_type': 'application/rsl+xml' },
+    ]);
     for (const item of rss.channel.item as { category: { '#text': string }[] }[]) {
       expect(item.category.map((category) => category['#text'])).toContain('testing');
     }

@@ -21,6 +21,7 @@ const READS: [string, string, Record<string, string>?][] = [
   ['/.well-known/api-catalog', 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"'],
   ['/sitemap.xml', 'application/xml; charset=utf-8'],
   ['/robots.txt', 'text/plain; charset=utf-8'],
+  ['/license.xml', 'application/rsl+xml; charset=utf-8'],
 ];
 
 const MARKDOWN_AND_AGENT_FILES = READS.filter(

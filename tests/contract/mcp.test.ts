@@ -1,27 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postJson, request } from '../support/client';
 import { get, url } from '../support/http';
+import { fetchFrom, MODERN_META } from '../support/mcp';
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
-
-/** fetch over node:http from a chosen loopback address, so this file's budget is its own. */
-function fetchFrom(from: string): FetchLike {
-  return async (input, init = {}) => {
-    const target = new URL(String(input));
-    const headers = Object.fromEntries(new Headers(init.headers));
-    const body = typeof init.body === 'string' ? init.body : undefined;
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const response = await request(target.origin, `${target.pathname}${target.search}`, { method: init.method ?? 'GET', headers, body, from });
-    const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(response.headers))
-      if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-    return new Response([204, 304].includes(response.status) ? null : response.body, { status: response.status, headers: responseHeaders });
-  };
-}
 
 async function connect(from = freshAddress()): Promise<Client> {
   const client = new Client({ name: 'lectern-contract-test', version: '1.0.0' });
@@ -30,6 +16,46 @@ async function connect(from = freshAddress()): Promise<Client> {
 }
 
 type Text = { type: 'text'; text: string };
+
+describe('/mcp with the official 2.x client pinned to MCP 2026-07-28', () => {
+  it('negotiates 2026-07-28 by server/discover, lists the same tools and calls search and fetch', async () => {
+    const client = new ModernClient({ name: 'lectern-contract-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernTransport(new URL(url('/mcp')), { fetch: fetchFrom(freshAddress()) }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
+      const found = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+      const { results } = JSON.parse((found.content as Text[])[0]!.text) as { results: { id: string }[] };
+      expect(results[0]?.id).toBe('alpha-post');
+      const fetched = await client.callTool({ name: 'fetch', arguments: { id: results[0]!.id } });
+      expect(JSON.parse((fetched.content as Text[])[0]!.text)).toMatchObject({ id: 'alpha-post', text: await (await get('/blog/alpha-post.md')).text() });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('/mcp at 2026-07-28 over HTTP', () => {
+  const modern = (method: string, headers: Record<string, string>, params: object = {}) =>
+    request(url('/'), '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-protocol-version': '2026-07-28', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }),
+      from: freshAddress(),
+    });
+
+  it('answers a list with its cache hints, and checks Mcp-Method and Mcp-Name against the body (400 when they differ)', async () => {
+    const list = await modern('tools/list', { 'mcp-method': 'tools/list' });
+    expect(list.status).toBe(200);
+    expect(list.headers['ratelimit-policy']).toBe('"mcp";q=1200;w=60');
+    expect((JSON.parse(list.body) as { result: object }).result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+    expect((await modern('tools/list', { 'mcp-method': 'resources/list' })).status).toBe(400);
+    const call = { name: 'search', arguments: { query: 'alpha' } };
+    expect((await modern('tools/call', { 'mcp-method': 'tools/call', 'mcp-name': 'search' }, call)).status).toBe(200);
+    expect((await modern('tools/call', { 'mcp-method': 'tools/call', 'mcp-name': 'fetch' }, call)).status).toBe(400);
+  });
+});
 
 describe('/mcp with the MCP SDK client', () => {
   let client: Client;

@@ -174,6 +174,32 @@ describe('behind nginx (deploy/nginx.conf), two instances and one Redis', () => 
     });
   });
 
+  it('never gives a training crawler a cached page, nor a reader its refusal', async () => {
+    const gptBot = { 'User-Agent': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)' };
+    const path = '/blog/alpha-post';
+    // A reader fills the cache.
+    await request(http, path);
+    expect((await request(http, path)).headers['x-cache-status']).toBe('HIT');
+    for (let i = 0; i < 3; i++) {
+      const refused = await request(http, path, { headers: gptBot });
+      expect(refused.status).toBe(403);
+      expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(refused.headers['cache-control']).toBe('no-store');
+      // Asked of an instance every time.
+      expect(refused.headers['x-cache-status']).toBe('BYPASS');
+      expect(upstreams()).toContain(refused.headers['x-upstream']);
+      const reader = await request(http, path);
+      expect(reader.status).toBe(200);
+      expect(reader.headers['x-cache-status']).toBe('HIT');
+    }
+    // A crawler first on a URL nobody has read: its refusal is not kept for the reader after it.
+    const fresh = '/blog/beta-post.md';
+    expect((await request(http, fresh, { headers: gptBot })).status).toBe(403);
+    expect((await request(http, fresh)).status).toBe(200);
+    // The rules stay open to it.
+    for (const open of ['/robots.txt', '/license.xml', '/llms.txt']) expect((await request(http, open, { headers: gptBot })).status, open).toBe(200);
+  });
+
   it('sends Strict-Transport-Security only when nginx says the request came over https', async () => {
     const plain = await request(http, '/');
     expect(plain.status).toBe(200);

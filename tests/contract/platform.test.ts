@@ -1,8 +1,12 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PLATFORM_DOCUMENT_POLICY } from '@/lib/server/platform-headers';
 import { freshAddress, postJson, request, type RawResponse } from '../support/client';
 import { contractSites } from '../support/contract-sites';
 import { startPlatformEdge, type PlatformEdge } from '../support/platform-edge';
+import { fetchFrom } from '../support/mcp';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { startSmtp } from '../support/smtp';
 import { startUpstashStandIn, type UpstashStandIn } from '../support/upstash';
@@ -72,6 +76,66 @@ describe.each(servers)('the client address under %s', (_, baseUrl) => {
   });
 });
 
+describe.each(servers)('training crawlers under %s', (_, baseUrl) => {
+  const gptBot = { 'User-Agent': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)' };
+
+  it('get 403 for a post, its markdown and a feed, and 200 for robots.txt, the licence and llms.txt', async () => {
+    for (const pathname of ['/blog/alpha-post', '/blog/alpha-post.md', '/api/rss']) {
+      const refused = await request(baseUrl(), pathname, { headers: gptBot });
+      expect(refused.status, pathname).toBe(403);
+      expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.json()).toMatchObject({ status: 403, title: 'Training crawlers refused' });
+      expect((await request(baseUrl(), pathname)).status, pathname).toBe(200);
+    }
+    for (const pathname of ['/robots.txt', '/license.xml', '/llms.txt'])
+      expect((await request(baseUrl(), pathname, { headers: gptBot })).status, pathname).toBe(200);
+  });
+});
+
+describe.each(servers)('/mcp under %s', (_, baseUrl) => {
+  type Text = { type: 'text'; text: string };
+  type Calls = {
+    listTools(): Promise<{ tools: { name: string }[] }>;
+    callTool(call: { name: string; arguments: Record<string, unknown> }): Promise<object>;
+  };
+
+  /** The same use by either client: the five tools, a search and a fetch of its first result. */
+  async function listSearchFetch(client: Calls) {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
+    const found = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+    const { results } = JSON.parse((found as { content: Text[] }).content[0]!.text) as { results: { id: string }[] };
+    expect(results[0]?.id).toBe('alpha-post');
+    const fetched = await client.callTool({ name: 'fetch', arguments: { id: results[0]!.id } });
+    expect(JSON.parse((fetched as { content: Text[] }).content[0]!.text)).toMatchObject({
+      id: 'alpha-post',
+      url: expect.stringMatching(/\/blog\/alpha-post$/),
+    });
+  }
+
+  it('answers the official 2.x client pinned to 2026-07-28', async () => {
+    const client = new ModernClient({ name: 'lectern-contract-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernTransport(new URL('/mcp', baseUrl()), { fetch: fetchFrom(freshAddress()) }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      await listSearchFetch(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers the 1.x client (2025-11-25)', async () => {
+    const client = new Client({ name: 'lectern-contract-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl()), { fetch: fetchFrom(freshAddress()) }));
+    try {
+      await listSearchFetch(client);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('a platform host (next start, PLATFORM_MODE)', () => {
   it("shares one limit between its instances, with the same 429 as lectern's server", async () => {
     const from = freshAddress();
@@ -109,6 +173,7 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
     '/blog/alpha-post/index.md',
     '/.well-known/api-catalog',
     '/openapi.json',
+    '/license.xml',
   ];
 
   it.each([...pages, ...reads])("answers %s as lectern's server does, with the same security headers", async (pathname) => {
@@ -116,6 +181,8 @@ describe('a platform host (next start, PLATFORM_MODE)', () => {
     expect(platform.status).toBe(ours.status);
     expect(platform.headers['content-type']).toBe(ours.headers['content-type']);
     for (const name of security) expect(platform.headers[name], name).toBe(ours.headers[name]);
+    // The site's terms (IETF AIPREF) on content, the same on both.
+    expect(platform.headers['content-usage']).toBe(ours.headers['content-usage']);
     if (reads.includes(pathname)) {
       expect(platform.headers['content-security-policy']).toBe(ours.headers['content-security-policy']);
       expect(platform.headers['cache-control']).toBe(ours.headers['cache-control']);

@@ -28,9 +28,12 @@ describe('GET /api/rss', () => {
     expect(version).toBe('2.0');
   });
 
-  it('links itself with atom:link rel="self"', async () => {
+  it('links itself with atom:link rel="self", and the licence with rel="license"', async () => {
     const { channel } = await feed();
-    expect(channel['atom:link']).toMatchObject({ '@_href': url('/api/rss'), '@_rel': 'self', '@_type': 'application/rss+xml' });
+    expect(channel['atom:link']).toEqual([
+      { '@_href': url('/api/rss'), '@_rel': 'self', '@_type': 'application/rss+xml' },
+      { '@_href': url('/license.xml'), '@_rel': 'license', '@_type': 'application/rsl+xml' },
+    ]);
   });
 
   it('holds the published posts newest first with permalink guids, RFC 822 dates and categories', async () => {

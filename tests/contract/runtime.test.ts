@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { SERVER_ARGS } from '@/lib/server/node-flags';
 import { until } from '../support/until';
 import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 
@@ -88,6 +89,8 @@ describe('the runtime', () => {
     expect(named).toEqual([`v${installed.version}`]);
     const pid = serverPid(site.process.pid!);
     expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(fs.realpathSync(path.join(ROOT, 'node_modules/.bin/node')));
+    // With the flags every start of the server gives it (lib/server/node-flags.ts).
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1, -1)).toEqual(SERVER_ARGS);
   });
 
   for (const [signal, to] of [

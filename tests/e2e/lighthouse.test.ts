@@ -106,8 +106,8 @@ function section(): string {
   ];
   if (results.some((result) => result.judged.seo !== result.reported.seo)) {
     lines.push(
-      'SEO: Lighthouse\'s robots-txt audit reports each `Content-Signal:` line of `/robots.txt` as an "Unknown directive" and fails. The',
-      "lines are there on purpose (Cloudflare's Content Signals) and RFC 9309 allows records beyond its own, so the judged SEO score leaves",
+      'SEO: Lighthouse\'s robots-txt audit reports each `Content-Signal:`, `Content-Usage:` and `License:` line of `/robots.txt` as an "Unknown directive" and fails. The',
+      "lines are there on purpose (the site's terms: Content Signals, IETF AIPREF, RSL) and RFC 9309 allows records beyond its own, so the judged SEO score leaves",
       'that one audit out, and the test fails if the audit finds anything else in robots.txt. The score as Lighthouse reports it is in brackets.',
       '',
     );

@@ -12,16 +12,24 @@ import { freePort, ROOT } from './site';
  *   edges do;
  * - it spreads requests over the instances in turn;
  * - on the way back it applies the header rules of the project's vercel.json
- *   (a rule whose `source` matches the path sets its headers), as the
- *   platform applies them after the function's answer.
+ *   (a rule whose `source` matches the path sets its headers, unless the
+ *   request has a header its `missing` names), as the platform applies them
+ *   after the function's answer.
  */
 export type PlatformEdge = { url: string; close: () => Promise<void> };
 
-type Rule = { source: string; headers: { key: string; value: string }[] };
+type Condition = { type: 'header'; key: string; value: string };
+type Rule = { source: string; headers: { key: string; value: string }[]; missing?: Condition[] };
+
+/** Whether a request has a header a rule's `missing` names: its value matches the condition's pattern whole. */
+const present = (req: http.IncomingMessage, condition: Condition) => {
+  const value = req.headers[condition.key.toLowerCase()];
+  return typeof value === 'string' && new RegExp(`^(?:${condition.value})$`).test(value);
+};
 
 export async function startPlatformEdge(upstreams: string[]): Promise<PlatformEdge> {
   const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers?: Rule[] }).headers ?? [];
-  const matchers = rules.map((rule) => ({ pattern: pathToRegexp(rule.source), headers: rule.headers }));
+  const matchers = rules.map((rule) => ({ pattern: pathToRegexp(rule.source), headers: rule.headers, missing: rule.missing ?? [] }));
   let turn = 0;
   const server = http.createServer((req, res) => {
     const upstream = new URL(upstreams[turn++ % upstreams.length]!);
@@ -30,8 +38,8 @@ export async function startPlatformEdge(upstreams: string[]): Promise<PlatformEd
     const forwarded = http.request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (answer) => {
       const pathname = (req.url ?? '/').split('?', 1)[0]!;
       const out = { ...answer.headers };
-      for (const { pattern, headers: set } of matchers) {
-        if (!pattern.test(pathname)) continue;
+      for (const { pattern, headers: set, missing } of matchers) {
+        if (!pattern.test(pathname) || missing.some((condition) => present(req, condition))) continue;
         for (const { key, value } of set) {
           for (const name of Object.keys(out)) if (name.toLowerCase() === key.toLowerCase()) delete out[name];
           out[key.toLowerCase()] = value;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_ARGS } from '@/lib/server/node-flags';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const FIXTURE_CONTENT = path.join(ROOT, 'tests/fixtures/content');
@@ -70,7 +71,7 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
   // which a SIGKILL of the CLI leaves running.
   const args = site.nextStart
     ? [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '--port', String(site.port), '--hostname', host]
-    : ['--import', 'tsx', 'server.ts'];
+    : [...SERVER_ARGS];
   const [command, commandArgs] = site.npmStart ? ['npm', ['start']] : [process.execPath, args];
   const child = spawn(command, commandArgs, {
     cwd: ROOT,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidEnvironmentError, parseSettings, platformProblems, type EnvSource } from '@/lib/settings';
+import { SERVER_ARGS } from '@/lib/server/node-flags';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,6 +33,7 @@ describe('parseSettings', () => {
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, max: 4_096 },
       },
       deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false },
+      agents: { refuseTrainingCrawlers: true, verifiedBudget: 6000, loopbackDirectories: false },
       publishing: { cronSecret: undefined, clockOffsetMs: 0 },
       store: { dataDir: path.resolve('.data') },
       redis: { url: undefined, upstash: undefined },
@@ -288,7 +290,7 @@ function run(code: string, env: Record<string, string>) {
 
 describe('a start with bad settings', () => {
   it("stops lectern's server with status 1, naming every bad value", () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    const result = spawnSync(process.execPath, [...SERVER_ARGS], {
       cwd: ROOT,
       env: { ...process.env, PORT: 'eighty', MAIL_POLL_MS: 'abc', INDEXNOW_KEY: 'bad key' },
       encoding: 'utf8',

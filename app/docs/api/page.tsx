@@ -1,7 +1,7 @@
 import { DocsTable } from '@/components/docs-table';
 import { apiDocsFacts, markdownTwins, markdownTwinsText, readEndpoints } from '@/lib/agents/api-docs';
 import { problemTypes } from '@/lib/http/problem';
-import { routeLimits } from '@/lib/limits/table';
+import { appliedLimit, routeLimits, type LimitedRoute } from '@/lib/limits/table';
 import { MCP_TOOLS } from '@/lib/agents/mcp-names';
 import { pageMetadata } from '@/lib/seo';
 
@@ -54,18 +54,19 @@ export default function ApiDocsPage() {
         <table>
           <thead>
             <tr>
-              <th scope="col">POST</th>
+              <th scope="col">Route</th>
               <th scope="col">Requests</th>
               <th scope="col">Window</th>
             </tr>
           </thead>
           <tbody>
-            {Object.values(routeLimits).map((route) => (
-              <tr key={route.path}>
+            {Object.entries(routeLimits).map(([name, route]) => (
+              <tr key={name}>
                 <td>
                   <code>{route.path}</code>
+                  {route.per === 'agent' ? ' (per verified agent)' : ''}
                 </td>
-                <td>{route.requests}</td>
+                <td>{appliedLimit(name as LimitedRoute).requests}</td>
                 <td>{route.windowSeconds % 3600 === 0 ? `${route.windowSeconds / 3600} h` : `${route.windowSeconds / 60} min`}</td>
               </tr>
             ))}

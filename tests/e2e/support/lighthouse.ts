@@ -127,10 +127,10 @@ function runLighthouseOnce(address: string, name: string, options: { cpuSlowdown
 }
 
 /**
- * robots.txt carries `Content-Signal:` lines in every group (Cloudflare's Content
- * Signals, which the site publishes on purpose). RFC 9309 lets a robots.txt hold
- * records beyond its own, but Lighthouse's robots-txt audit calls any such line an
- * "Unknown directive" and fails. Returns the audit's other complaints: none means
+ * robots.txt carries the site's terms on purpose: `Content-Signal:` (Cloudflare's Content
+ * Signals) and `Content-Usage:` (IETF AIPREF) lines in every group and RSL's `License:` line.
+ * RFC 9309 lets a robots.txt hold records beyond its own, but Lighthouse's robots-txt audit
+ * calls any such line an "Unknown directive" and fails. Returns the audit's other complaints: none means
  * robots.txt is valid apart from those lines.
  */
 export function robotsTxtProblems(report: Report): string[] {
@@ -139,7 +139,7 @@ export function robotsTxtProblems(report: Report): string[] {
   const items = (audit.details?.items ?? []) as { line?: string; message?: string }[];
   if (items.length === 0) return [`robots-txt: ${audit.displayValue ?? audit.title}`];
   return items
-    .filter((item) => !(item.message === 'Unknown directive' && /^content-signal:/i.test(item.line ?? '')))
+    .filter((item) => !(item.message === 'Unknown directive' && /^(?:content-signal|content-usage|license):/i.test(item.line ?? '')))
     .map((item) => `robots.txt: ${item.message} in "${item.line}"`);
 }
 
@@ -157,7 +157,7 @@ export function scoreWithout(report: Report, category: Category, leftOut: string
   return weights === 0 ? 1 : Math.round((total / weights) * 100) / 100;
 }
 
-/** The four scores as reported, and as judged: SEO without the robots-txt audit when Content-Signal lines are all it found. */
+/** The four scores as reported, and as judged: SEO without the robots-txt audit when the terms' lines are all it found. */
 export function scoresOf(report: Report): { reported: Scores; judged: Scores; notes: string[] } {
   const reported = Object.fromEntries(CATEGORIES.map((category) => [category, report.categories[category].score ?? 0])) as Scores;
   const judged = { ...reported };
@@ -165,7 +165,7 @@ export function scoresOf(report: Report): { reported: Scores; judged: Scores; no
   const robots = report.audits['robots-txt'];
   if (robots && robots.score === 0 && robotsTxtProblems(report).length === 0) {
     judged.seo = scoreWithout(report, 'seo', ['robots-txt']);
-    notes.push('robots-txt: only the Content-Signal lines were flagged');
+    notes.push('robots-txt: only the Content-Signal, Content-Usage and License lines were flagged');
   }
   return { reported, judged, notes };
 }

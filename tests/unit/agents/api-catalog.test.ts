@@ -61,7 +61,12 @@ describe('the API catalog', () => {
   });
 
   it('names the MCP server as an item and as an API of its own, described by /openapi.json and its server card', () => {
-    expect(api?.item).toContainEqual({ href: `${FIXTURE_SITE}/mcp`, type: 'application/json', title: 'MCP server' });
+    expect(api?.item).toContainEqual({
+      href: `${FIXTURE_SITE}/mcp`,
+      type: 'application/json',
+      title: 'MCP server',
+      'mcp-protocol-versions': ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'],
+    });
     expect(mcp).toMatchObject({
       anchor: `${FIXTURE_SITE}/mcp`,
       'service-desc': [

@@ -39,7 +39,7 @@ describe('llms.txt', () => {
     for (const page of ['/', '/blog', '/apps', '/docs/api', '/support']) expect(pages).toContain(markdownTwinOf(page)?.markdownPath);
   });
 
-  it('lists the agent files (the MCP server card among them), the MCP server by its documentation, and the feeds and sitemap as optional', () => {
+  it('lists the agent files (the MCP server card and the licence among them), the MCP server by its documentation, and the feeds and sitemap as optional', () => {
     expect(paths(bySection.get('Agent files'))).toEqual([
       '/llms-full.txt',
       '/pricing.md',
@@ -47,6 +47,7 @@ describe('llms.txt', () => {
       '/openapi.json',
       '/.well-known/api-catalog',
       '/.well-known/mcp.json',
+      '/license.xml',
       '/docs/api#mcp',
     ]);
     expect(bySection.get('Agent files')?.at(-1)?.[2]).toContain(`Endpoint: ${FIXTURE_SITE}/mcp`);

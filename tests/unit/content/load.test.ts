@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { frontmatterRendersAsHeading } from '@/lib/content/frontmatter';
 import { ContentError, isPublished, loadContent, newestFirst, type Post } from '@/lib/content/load';
 
@@ -12,7 +12,6 @@ summary: A test site.
 author:
   name: Someone
 citation: Cite it.
-reuse: Excerpts only.
 `;
 const HOME = '---\ntitle: Home\ndescription: The home.\n---\nHello.\n';
 
@@ -47,6 +46,21 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('loadContent', () => {
+  it("takes an old site.yaml's reuse key and ignores it, warning once that the terms module states the rule", () => {
+    write('site.yaml', `${SITE}reuse: Whole articles may be republished.\n`);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const content = loadContent(root);
+      loadContent(root);
+      expect(content.site).not.toHaveProperty('reuse');
+      expect(content.site.citation).toBe('Cite it.');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]?.[0]).toMatch(/`reuse` is ignored: .*lib\/agents\/terms\.ts/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('refuses a post called "page": /blog/page/2 is the second page of the blog', () => {
     post('page', valid);
     expect(problemsOf()).toEqual([{ file: 'page.md', key: '', message: expect.stringMatching(/"page" is reserved/) }]);

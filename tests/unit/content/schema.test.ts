@@ -56,7 +56,7 @@ describe('product frontmatter', () => {
 });
 
 describe('site settings', () => {
-  const base = { name: 'N', summary: 'S', author: { name: 'A' }, citation: 'C', reuse: 'R' };
+  const base = { name: 'N', summary: 'S', author: { name: 'A' }, citation: 'C' };
 
   it('takes an IANA time zone, UTC by default, and refuses a name the runtime does not know', () => {
     expect(siteSchema.parse(base).timezone).toBe('UTC');

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONTENT_SIGNAL,
-  feedResponse,
-  jsonResponse,
-  markdownNotFound,
-  markdownResponse,
-  redirectResponse,
-  textResponse,
-  xmlResponse,
-} from '@/lib/http/responses';
+import { CONTENT_SIGNAL } from '@/lib/agents/terms';
+import { feedResponse, jsonResponse, markdownNotFound, markdownResponse, redirectResponse, textResponse, xmlResponse } from '@/lib/http/responses';
 import { settings } from '@/lib/settings';
 
 describe('read responses', () => {
@@ -18,8 +10,22 @@ describe('read responses', () => {
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('public, max-age=30, s-maxage=30, stale-while-revalidate=30');
     expect(response.headers.get('content-signal')).toBe(CONTENT_SIGNAL);
+    expect(response.headers.get('content-usage')).toBe('train-ai=n, ai-use=y, search=y');
     expect(response.headers.get('last-modified')).toBe(new Date(settings().build.time).toUTCString());
     expect(await response.text()).toBe('# Hi\n');
+  });
+
+  it('states the length of markdown in tokens (characters / 4, rounded up), on a 200 only', () => {
+    expect(markdownResponse('# Hi\n').headers.get('x-markdown-tokens')).toBe('2');
+    expect(markdownResponse('x'.repeat(4000)).headers.get('x-markdown-tokens')).toBe('1000');
+    expect(markdownNotFound().headers.get('x-markdown-tokens')).toBeNull();
+  });
+
+  it('sends Content-Usage with content (feeds, JSON), not with other files', () => {
+    expect(feedResponse('<rss/>', 'application/rss+xml').headers.get('content-usage')).toBe('train-ai=n, ai-use=y, search=y');
+    expect(jsonResponse([]).headers.get('content-usage')).toBe('train-ai=n, ai-use=y, search=y');
+    expect(xmlResponse('<a/>', 'application/xml').headers.get('content-usage')).toBeNull();
+    expect(textResponse('x').headers.get('content-usage')).toBeNull();
   });
 
   it('uses the time the content last changed when given, and lets given headers win', () => {

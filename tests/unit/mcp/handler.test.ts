@@ -1,7 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { MCP_PROTOCOL_VERSIONS } from '@/lib/agents/mcp-names';
 import { otherRouteLimits } from '@/lib/limits/table';
 import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
@@ -41,6 +44,41 @@ describe('POST /mcp', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
     await client.close();
+  });
+
+  it('speaks 2026-07-28 to the 2.x SDK client pinned to it: server/discover, tools/list, a search call', async () => {
+    const client = new ModernClient({ name: 'lectern-unit-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernTransport(new URL(MCP_URL), { fetch: handlerFetch(freshClient()) }));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    // server/discover names the revisions negotiated by it; 2025-era clients negotiate by initialize.
+    expect(client.getDiscoverResult()?.supportedVersions).toEqual(['2026-07-28']);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['fetch', 'get_post', 'list_posts', 'search', 'search_posts']);
+    const found = await client.callTool({ name: 'search', arguments: { query: 'alpha' } });
+    expect(found.isError).toBeFalsy();
+    expect((found.structuredContent as { results: { id: string }[] }).results[0]?.id).toBe('alpha-post');
+    await client.close();
+  });
+
+  it('answers a 2026-07-28 list with its cache hints, and a 2025-era list without them', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const modern = await mcpPost(
+      rpc(
+        freshClient(),
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }),
+      ),
+    );
+    expect(modern.status).toBe(200);
+    expect(((await modern.json()) as { result: object }).result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+    const legacy = await mcpPost(rpc(freshClient(), { 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' })));
+    const { result } = (await legacy.json()) as { result: Record<string, unknown> };
+    expect(result.tools).toHaveLength(5);
+    expect(result).not.toHaveProperty('ttlMs');
   });
 
   it('answers JSON with the limit headers and no caching', async () => {
@@ -139,5 +177,11 @@ describe('any other method on /mcp', () => {
     const response = mcpOptions();
     expect(response.status).toBe(204);
     expect(response.headers.get('allow')).toBe('OPTIONS, POST');
+  });
+});
+
+describe('the MCP revisions named by the server card and the API catalog', () => {
+  it('are 2026-07-28 and every 2025-era revision the SDK negotiates by initialize', () => {
+    expect(MCP_PROTOCOL_VERSIONS).toEqual(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
   });
 });

@@ -25,6 +25,12 @@ describe('servesHtml', () => {
 describe('platformHeaders', () => {
   const base = { siteUrl: 'http://localhost:3000', trustProxy: 0, forwardedProto: null };
 
+  it('states the terms as Content-Usage on pages and markdown, not on other files', () => {
+    expect(platformHeaders({ ...base, pathname: '/blog/a-post', markdown: false })['Content-Usage']).toBe('train-ai=n, ai-use=y, search=y');
+    expect(platformHeaders({ ...base, pathname: '/blog/a-post', markdown: true })['Content-Usage']).toBe('train-ai=n, ai-use=y, search=y');
+    expect(platformHeaders({ ...base, pathname: '/icon', markdown: false })['Content-Usage']).toBeUndefined();
+  });
+
   it("gives a page the page policy with inline elements allowed and every other rule of lectern's own", () => {
     const headers = platformHeaders({ ...base, pathname: '/blog', markdown: false });
     expect(headers['Content-Security-Policy']).toBe(PLATFORM_DOCUMENT_POLICY);

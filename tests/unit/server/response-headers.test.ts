@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SEARCH_AGENTS, TRAINING_CRAWLERS } from '@/lib/agents/terms';
 import { cacheHeaders } from '@/lib/http/cache';
 import { NEGOTIATED_PATHS } from '@/lib/http/markdown-twins';
 import { negotiate } from '@/lib/http/negotiate';
@@ -27,6 +28,19 @@ const passing: RequestFacts = { ...read, read: false };
 const headOf = (headers: HeaderList) => Object.fromEntries(headers.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
 
 describe('the head of every response', () => {
+  it('states the terms as Content-Usage on content read (a page, markdown, a feed, JSON), not on other answers', () => {
+    for (const type of ['text/html; charset=utf-8', 'text/markdown; charset=utf-8', 'application/rss+xml; charset=utf-8', 'application/json']) {
+      expect(headOf(responseHead({ ...read, csp: false }, { status: 200, headers: [['content-type', type]] }))['content-usage'], type).toBe(
+        'train-ai=n, ai-use=y, search=y',
+      );
+    }
+    for (const type of ['application/problem+json; charset=utf-8', 'image/png', 'application/xml; charset=utf-8']) {
+      expect(headOf(responseHead({ ...read, csp: false }, { status: 200, headers: [['content-type', type]] })), type).not.toHaveProperty('content-usage');
+    }
+    // A write's answer is not content.
+    expect(headOf(responseHead(passing, { status: 202, headers: [['content-type', 'application/json']] }))).not.toHaveProperty('content-usage');
+  });
+
   it('removes the headers Next uses internally, and adds the security headers, Strict-Transport-Security only over https', () => {
     const headers: HeaderList = [
       ['content-type', 'application/json'],
@@ -179,7 +193,7 @@ describe('whether the policy waits for the body', () => {
 });
 
 describe("vercel.json, the header rules of a host without lectern's server", () => {
-  type Rule = { source: string; headers: { key: string; value: string }[] };
+  type Rule = { source: string; headers: { key: string; value: string }[]; missing?: { type: string; key: string; value: string }[] };
   const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers: Rule[] }).headers;
 
   it("gives every negotiated URL Vary: Accept and the read profile, as lectern's server does", () => {
@@ -201,5 +215,16 @@ describe("vercel.json, the header rules of a host without lectern's server", () 
 
   it('has a rule for nothing else', () => {
     expect(rules.map((rule) => rule.source).sort()).toEqual([...NEGOTIATED_PATHS].sort());
+  });
+
+  it("leaves a refused training crawler's 403 uncacheable: no rule applies to a training crawler's request", () => {
+    const userAgent = (token: string) => `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ${token}/1.2; +https://example.com/bot)`;
+    for (const rule of rules) {
+      const conditions = (rule.missing ?? []).filter((condition) => condition.type === 'header' && condition.key.toLowerCase() === 'user-agent');
+      const skips = (value: string) => conditions.some((condition) => new RegExp(`^(?:${condition.value})$`).test(value));
+      for (const crawler of TRAINING_CRAWLERS) expect(skips(userAgent(crawler)), `${rule.source} for ${crawler}`).toBe(true);
+      for (const agent of SEARCH_AGENTS) expect(skips(userAgent(agent)), `${rule.source} for ${agent}`).toBe(false);
+      expect(skips('Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'), rule.source).toBe(false);
+    }
   });
 });

@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordVerifiedAgent } from '@/lib/http/client-ip';
+import { memoryLimiter } from '@/lib/limits/limiter';
 import { createRequestHandler } from '@/lib/server/handler';
 import { searchReads, startSearchThread, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
 
@@ -52,7 +54,7 @@ describe("lectern's search thread", () => {
     const mcpWaiting = running.mcp(mcpJob);
     await expect(running.mcp(mcpJob)).rejects.toBeInstanceOf(ThreadBusyError);
     // The read the server answers for a refused search: a 503 problem with Retry-After, kept by no cache.
-    const refused = await searchReads(running, 0)('/api/search', '?q=slow');
+    const refused = await searchReads(running, 0)('/api/search', '?q=slow', {});
     expect(refused?.status).toBe(503);
     expect(refused?.headers.get('retry-after')).toBe('1');
     expect(refused?.headers.get('cache-control')).toBe('no-store');
@@ -132,4 +134,38 @@ describe("lectern's search thread", () => {
     expect(await searching).toEqual({ status: 200, lastModified: 'Tue, 14 Nov 2023 22:13:20 GMT', body: { query: 'hold', total: 0, results: [] } });
     expect(rendered).toEqual(['/page']);
   });
+
+  it("counts a verified agent's searches against its own budget (never a 429: past it a 503), logs its identity, and counts no one else's", async () => {
+    const { thread: running } = await thread();
+    const limiter = memoryLimiter({ windowScale: 1 });
+    const reads = searchReads(running, 0, () => limiter);
+    const agent = (name: string) => {
+      const headers = {};
+      recordVerifiedAgent(headers, name);
+      return headers;
+    };
+    const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    try {
+      // A 50-result search costs 11 units of the 6,000 a minute (VERIFIED_AGENT_BUDGET's default): 545 fit, the 546th does not.
+      const answers = [];
+      for (let i = 0; i < 546; i += 1) answers.push(await reads('/api/search', '?q=slow&limit=50', agent('https://agent.example'))!);
+      expect(answers.slice(0, 545).map((answer) => answer.status)).toEqual(Array.from({ length: 545 }, () => 200));
+      expect(answers[0]!.headers.get('ratelimit-policy')).toBe('"searchAgent";q=6000;w=60');
+      const past = answers[545]!;
+      expect(past.status).toBe(503);
+      expect(Number(past.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await past.json()).toMatchObject({ detail: expect.stringContaining('your agent') });
+      expect(info).toHaveBeenCalledWith('search from verified agent https://agent.example');
+      expect(info).toHaveBeenCalledWith('search from verified agent https://agent.example (past its budget)');
+      // Another agent has its own budget; a search with no verified agent (or a client's own copy of the record) is counted nowhere.
+      expect((await reads('/api/search', '?q=slow&limit=50', agent('https://other.example'))!).status).toBe(200);
+      const forged = { 'x-lectern-verified-agent': 'https://agent.example', 'x-lectern-verified-agent-proof': 'AAAA' };
+      for (const headers of [{}, forged]) {
+        const answer = await reads('/api/search', '?q=slow&limit=50', headers)!;
+        expect([answer.status, answer.headers.get('ratelimit-policy')]).toEqual([200, null]);
+      }
+    } finally {
+      info.mockRestore();
+    }
+  }, 60_000);
 });
