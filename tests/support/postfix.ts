@@ -28,12 +28,15 @@ export type TestPostfix = {
  * loopback port and delivers `LOCAL_DOMAIN` into maildirs: each of `mailboxes` accepts,
  * each of `bouncing` (name → enhanced status and text, e.g. "5.2.0 mailbox disabled") is accepted at
  * the door and bounced afterwards by a pipe(8) command that fails, and a copy of all mail Postfix accepts for it goes to
- * the mailbox `<name>-copy` (so a test sees what it was sent). Mail to `relayDomain` goes over SMTP
- * to `relayPort` on loopback: where the bounces go.
+ * the mailbox `<name>-copy` (so a test sees what it was sent). Each of `deferring` (name → a 4.x.x
+ * status and text, e.g. "4.2.2 mailbox full") is accepted and then fails temporarily on every try, so
+ * Postfix keeps it queued and, a second after it came, sends its delay notice (delay_warning_time):
+ * a soft bounce. Mail to `relayDomain` goes over SMTP to `relayPort` on loopback: where the bounces go.
  */
 export async function startPostfix(options: {
   mailboxes: string[];
   bouncing: Record<string, string>;
+  deferring?: Record<string, string>;
   relayDomain: string;
   relayPort: number;
 }): Promise<TestPostfix> {
@@ -52,7 +55,13 @@ export async function startPostfix(options: {
     fs.chownSync(folder, postfixUid, postfixGid);
   }
   const port = await freePort();
-  const bouncingNames = Object.keys(options.bouncing);
+  const deferring = options.deferring ?? {};
+  // Each failing mailbox: its pipe command's exit code (69 EX_UNAVAILABLE: bounced; 75 EX_TEMPFAIL: deferred) and what it says.
+  const failing = [
+    ...Object.entries(options.bouncing).map(([name, reason]) => ({ name, reason, exit: 69 })),
+    ...Object.entries(deferring).map(([name, reason]) => ({ name, reason, exit: 75 })),
+  ];
+  const bouncingNames = failing.map(({ name }) => name);
   const names = [...options.mailboxes, ...bouncingNames, ...bouncingNames.map((name) => `${name}-copy`)];
   const file = (name: string, lines: string[]) => fs.writeFileSync(path.join(config, name), `${lines.join('\n')}\n`);
   file(
@@ -97,7 +106,7 @@ export async function startPostfix(options: {
     `virtual_gid_maps = static:${postfixGid}`,
     `transport_maps = texthash:${path.join(config, 'transport')}`,
     `recipient_bcc_maps = texthash:${path.join(config, 'copies')}`,
-    'delay_warning_time = 0',
+    `delay_warning_time = ${Object.keys(deferring).length > 0 ? '1s' : '0'}`,
     'queue_run_delay = 1s',
     'minimal_backoff_time = 1s',
     'maximal_backoff_time = 2s',
@@ -131,11 +140,11 @@ export async function startPostfix(options: {
     service('anvil', 'unix', 'anvil', '1'),
     service('scache', 'unix', 'scache', '1'),
     service('postlog', 'unix-dgram', 'postlogd', '1'),
-    // A mailbox that bounces after acceptance: pipe(8) runs a command that fails permanently (exit 69,
-    // EX_UNAVAILABLE) and says why with an enhanced status code, which Postfix puts in its bounce.
-    ...Object.entries(options.bouncing).map(([name, reason]) => {
+    // A mailbox that bounces or defers after acceptance: pipe(8) runs a command that fails (exit 69 for
+    // good, 75 for now) and says why with an enhanced status code, which Postfix puts in its notice.
+    ...failing.map(({ name, reason, exit }) => {
       const script = path.join(config, `bounce-${name}.sh`);
-      fs.writeFileSync(script, `#!/bin/sh\ncat >/dev/null\necho '${reason.replace(/'/g, '')}'\nexit 69\n`, { mode: 0o755 });
+      fs.writeFileSync(script, `#!/bin/sh\ncat >/dev/null\necho '${reason.replace(/'/g, '')}'\nexit ${exit}\n`, { mode: 0o755 });
       return `${service(`bounce-${name}`, 'unix', 'pipe')}\n  flags=q user=nobody argv=${script}`;
     }),
   ]);
