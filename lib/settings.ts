@@ -157,6 +157,11 @@ const envSchema = z.object({
   /** An IMAP mailbox of bounces and reports to poll (imap[s]://user:password@host:port/Mailbox); unset: none. */
   BOUNCE_IMAP_URL: z.url({ protocol: /^imaps?$/, error: 'must be an imap:// or imaps:// URL' }).optional(),
   BOUNCE_IMAP_POLL_SECONDS: whole('seconds').min(5, 'must be at least 5').max(86400, 'must be at most 86400').default(60),
+  /** The Basic credentials (`user:password`) Postmark's bounce and spam-complaint webhook sends; unset: the webhook answers 404. */
+  POSTMARK_WEBHOOK_AUTH: z
+    .string()
+    .regex(/^[^:]+:.{16,}$/, 'must be user:password, the password at least 16 characters')
+    .optional(),
   /** DKIM signing by lectern, for a relay that does not sign: all three or none. */
   DKIM_DOMAIN: z.string().trim().optional(),
   DKIM_SELECTOR: z.string().trim().optional(),
@@ -325,6 +330,8 @@ export type Settings = {
     smtp: { port: number; host: string } | undefined;
     /** The IMAP mailbox polled (BOUNCE_IMAP_URL) every `pollMs`; undefined: none. */
     imap: { url: string; pollMs: number } | undefined;
+    /** Postmark's webhook credentials (POSTMARK_WEBHOOK_AUTH, `user:password`); undefined: no webhook. */
+    postmarkAuth: string | undefined;
   };
   /** The newsletter's sending. */
   newsletter: {
@@ -418,6 +425,7 @@ function grouped(env: Env): Settings {
       soft: { limit: env.SOFT_BOUNCE_LIMIT, windowMs: env.SOFT_BOUNCE_WINDOW_DAYS * DAY_MS },
       smtp: env.BOUNCE_SMTP_PORT === undefined ? undefined : { port: env.BOUNCE_SMTP_PORT, host: env.BOUNCE_SMTP_HOST },
       imap: env.BOUNCE_IMAP_URL ? { url: env.BOUNCE_IMAP_URL, pollMs: env.BOUNCE_IMAP_POLL_SECONDS * 1000 } : undefined,
+      postmarkAuth: env.POSTMARK_WEBHOOK_AUTH,
     },
     newsletter: {
       rate: env.NEWSLETTER_RATE,
@@ -448,6 +456,8 @@ export function parseSettings(source: EnvSource): Settings {
     problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
   const dkim = [given.DKIM_DOMAIN, given.DKIM_SELECTOR, given.DKIM_PRIVATE_KEY].filter(Boolean).length;
   if (dkim !== 0 && dkim !== 3) problems.push('DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY must be set together');
+  if (given.POSTMARK_WEBHOOK_AUTH && !given.BOUNCE_ADDRESS)
+    problems.push('POSTMARK_WEBHOOK_AUTH: needs BOUNCE_ADDRESS (each message then gets the bounce token the webhook is matched by)');
   if (parsed.success && parsed.data.REQUEST_TIMEOUT_MS < parsed.data.HEADERS_TIMEOUT_MS)
     problems.push('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the headers are part of the request)');
   if (problems.length > 0 || !parsed.success) throw new InvalidEnvironmentError(problems);

@@ -7,6 +7,7 @@
 export { bookingCancelRoute } from './booking-cancel';
 export { checkoutRoute } from './checkout';
 export { indexNotifyRoute } from './index-notify';
+export { postmarkBouncesRoute } from './postmark-bounces';
 export { specialOfferCheckoutRoute } from './special-offer-checkout';
 export { subscribeRoute } from './subscribe';
 export { subscribeConfirmRoute } from './subscribe-confirm';

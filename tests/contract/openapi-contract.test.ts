@@ -164,6 +164,7 @@ describe('write responses match /openapi.json', () => {
     { path: '/api/payments/special-offer/checkout', body: { product: 'fixture-old-offer' } },
     { path: '/api/booking/cancel', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32) } },
     { path: '/api/index-notify', body: {} },
+    { path: '/api/bounces/postmark', body: { RecordType: 'Bounce', ID: 1, Type: 'HardBounce' } },
     { path: '/api/subscribe/confirm', body: { token: 'x'.repeat(43) } },
     { path: '/api/subscribe/unsubscribe', body: { token: 'x'.repeat(43) } },
     { path: '/api/subscribe/unsubscribe', body: { 'List-Unsubscribe': 'One-Click' } },

@@ -2,13 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeError } from '../../log';
 import type { SoftBouncePolicy, Store } from '../../services/store/types';
-import { hashToken } from '../../services/tokens';
 import { readReport } from './report';
+import { recordReport, type Handled } from './record';
 
-/** What became of one message that came back: acted on (or a repeat of one that was), or kept for a person to read. */
-export type Handled = { kept: boolean; reason?: string };
+export type { Handled } from './record';
 
-/** Handles one message that came to the bounce address, by whatever road (listener, IMAP, webhook). Never throws on what the message says. */
+/** Handles one message that came to the bounce address, by the listener or the IMAP poller. Never throws on what the message says. */
 export type BounceHandler = (raw: Buffer, envelopeTo?: readonly string[]) => Promise<Handled>;
 
 /**
@@ -33,26 +32,7 @@ export function createBounceHandler(options: {
       log.warn(`bounces: a message was kept unread: ${report.reason}`);
       return { kept: true, reason: report.reason };
     }
-    if (!report.token) {
-      log.warn(`bounces: a ${report.kind === 'complaint' ? 'complaint' : `${report.kind} bounce`} names no message of ours (no bounce token); kept`);
-      return { kept: true, reason: 'no bounce token' };
-    }
-    const outcome = await store.bounces.record({
-      tokenHash: hashToken(report.token),
-      reportId: report.reportId,
-      kind: report.kind,
-      detail: report.detail,
-      now: clock(),
-      soft,
-    });
-    if (!outcome.matched) {
-      log.warn(`bounces: a ${report.kind === 'complaint' ? 'complaint' : `${report.kind} bounce`} has a bounce token no message of ours carried; kept`);
-      return { kept: true, reason: 'unknown bounce token' };
-    }
-    const about = outcome.slug ? `a reader of "${outcome.slug}"` : 'a form mail';
-    if (outcome.action !== 'duplicate')
-      log.log(`bounces: ${report.kind === 'complaint' ? 'complaint' : `${report.kind} bounce`} from ${about}: ${outcome.action} (${report.detail})`);
-    return { kept: false };
+    return recordReport(report, { store, soft, clock, log });
   };
 }
 

@@ -13,6 +13,9 @@ import { verpAddress } from './envelope';
  */
 export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string, bounceToken?: string): Promise<void>; close?(): void };
 
+/** The header Postmark hands back as `Metadata` in its bounce and complaint webhooks (it strips it from the message). */
+export const POSTMARK_BOUNCE_HEADER = 'X-PM-Metadata-bounce-token';
+
 /** Connections a pooled transport keeps open (the newsletter's). */
 export const POOL_CONNECTIONS = 3;
 
@@ -22,7 +25,7 @@ export function isPermanentFailure(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export type TransportSettings = Pick<Settings, 'site' | 'mail'>;
+export type TransportSettings = Pick<Settings, 'site' | 'mail'> & { bounces?: Pick<Settings['bounces'], 'postmarkAuth'> };
 type Sender = { name: string; address: string };
 
 /** The sender of every message: MAIL_FROM (`address` or `Name <address>`), or the site's name at no-reply@ its host. */
@@ -38,9 +41,16 @@ export function mailFrom(settings: TransportSettings, siteName: string): Sender 
 /**
  * The message nodemailer composes: the stored mail, its sender and, when given, its Message-ID and
  * its envelope: with a bounce address and a token, the envelope sender (Return-Path) is that
- * message's own VERP address, so a bounce names the message; From stays the sender's.
+ * message's own VERP address, so a bounce names the message; From stays the sender's. With
+ * Postmark's webhook set up, the token also goes in the header Postmark returns as its metadata
+ * (Postmark bounces to a Return-Path of its own).
  */
-export function message(mail: OutgoingMail, from: Sender, messageId?: string, bounce?: { address: string | undefined; token: string | undefined }) {
+export function message(
+  mail: OutgoingMail,
+  from: Sender,
+  messageId?: string,
+  bounce?: { address: string | undefined; token: string | undefined; postmark?: boolean },
+) {
   const verp = bounce?.address && bounce.token ? verpAddress(bounce.address, bounce.token) : undefined;
   return {
     ...(messageId ? { messageId } : {}),
@@ -51,7 +61,7 @@ export function message(mail: OutgoingMail, from: Sender, messageId?: string, bo
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
-    headers: mail.headers,
+    headers: { ...mail.headers, ...(bounce?.postmark && bounce.token ? { [POSTMARK_BOUNCE_HEADER]: bounce.token } : {}) },
   };
 }
 
@@ -65,7 +75,7 @@ export function message(mail: OutgoingMail, from: Sender, messageId?: string, bo
 export function createTransport(settings: TransportSettings, siteName: () => string, pooled = false): MailTransport {
   const from = () => mailFrom(settings, siteName());
   const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.site.url).hostname}>` : undefined);
-  const bounce = (token: string | undefined) => ({ address: settings.mail.bounceAddress, token });
+  const bounce = (token: string | undefined) => ({ address: settings.mail.bounceAddress, token, postmark: settings.bounces?.postmarkAuth !== undefined });
   // nodemailer signs each message with DKIM when given a key (lib/settings.ts: all three DKIM settings, or none).
   const dkim = settings.mail.dkim ? { dkim: settings.mail.dkim } : {};
   const smtpUrl = settings.mail.smtpUrl;
