@@ -7,7 +7,7 @@ import { urls } from '../content/urls';
 import { createTransport, mailFrom, message } from '../services/mail/transport';
 import type { Store } from '../services/store';
 import { unsubscribeLinks } from '../subscribers/links';
-import { personalMail, renderNewsletterMail, type MailPost, type MailSite } from './mail';
+import { mailSiteOf, personalMail, renderNewsletterMail, type MailPost, type MailSite } from './mail';
 import { watchStatus, type CliIo } from './status';
 import { settings, type Settings } from '../settings';
 
@@ -41,8 +41,7 @@ export function contentPost(slug: string): MailPost | undefined {
 }
 
 function contentSite(): MailSite {
-  const { site } = loadContent(settings().site.contentDir);
-  return { name: site.name, language: site.language, url: `${settings().site.url}/` };
+  return mailSiteOf(loadContent(settings().site.contentDir).site, `${settings().site.url}/`);
 }
 
 /**

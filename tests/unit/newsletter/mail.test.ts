@@ -87,3 +87,14 @@ describe('the newsletter mail', async () => {
     expect(newsletterMessageId('other-post', 'reader@example.com', site.url)).not.toBe(id);
   });
 });
+
+describe("the newsletter mail's postal address", () => {
+  it('ends the footer of both parts when site.yaml gives one (line breaks kept, escaped), and is absent otherwise', async () => {
+    const withAddress = await renderNewsletterMail(post, { ...site, postalAddress: 'Field <Notes>\n1 Example Street' });
+    expect(withAddress.html).toMatch(/<p class="footer"[^>]*>Field &lt;Notes&gt;<br>1 Example Street<\/p>\s*<\/div><\/body><\/html>$/);
+    expect(withAddress.text.endsWith('\n\nField <Notes>\n1 Example Street')).toBe(true);
+    const without = await renderNewsletterMail(post, site);
+    expect(without.html).not.toContain('Example Street');
+    expect(without.text.endsWith('Unsubscribe: https://unsubscribe.invalid/lectern')).toBe(true);
+  });
+});

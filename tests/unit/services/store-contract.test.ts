@@ -129,6 +129,21 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await store.subscribers.confirm('c2', 8 * DAY, cutoff)).toMatchObject({ state: 'confirmed' });
     });
 
+    it('queues the welcome mail to a confirmed address with its own unsubscribe token, and nothing to an address not confirmed', async () => {
+      await subscribe('a@example.com', 'c1', 'u1');
+      const welcome = (email: string, unsubscribe: string) =>
+        store.subscribers.welcome({ email, unsubscribeTokenHash: unsubscribe, now: 2500, mail: { ...mail('welcome'), to: { address: email } } });
+      expect(await welcome('a@example.com', 'w0')).toBe(false);
+      expect(await welcome('nobody@example.com', 'w1')).toBe(false);
+      expect(await stored.unsentMailCount()).toBe(1);
+      await store.subscribers.confirm('c1', 2000, 0);
+      expect(await welcome('a@example.com', 'w2')).toBe(true);
+      expect(await stored.unsentMailCount()).toBe(2);
+      expect(await store.subscribers.unsubscribe('w0', 3000)).toBeUndefined();
+      expect(await store.subscribers.unsubscribe('w2', 3000)).toMatchObject({ email: 'a@example.com', status: 'unsubscribed' });
+      expect(await welcome('a@example.com', 'w3')).toBe(false);
+    });
+
     it('leaves a confirmed subscriber alone when the address subscribes again', async () => {
       await subscribe('a@example.com', 'c1', 'u1');
       await store.subscribers.confirm('c1', 2000, 0);
