@@ -6,10 +6,11 @@ import { renderMarkdown } from '../content/render';
 import type { Site } from '../content/schema';
 import { escapeHtml } from '../http/html';
 import { newsletterHeaders, type UnsubscribeLinks } from '../services/mail/templates';
-import type { OutgoingMail } from '../services/store/types';
+import type { InlineImage, OutgoingMail } from '../services/store/types';
+import { svgImagesToPng } from './mail-images';
 
 /** A post's mail as a send stores it, once: everything but the recipient and their unsubscribe link. */
-export type NewsletterMail = { slug: string; subject: string; html: string; text: string };
+export type NewsletterMail = { slug: string; subject: string; html: string; text: string; images?: InlineImage[] };
 
 /** What the mail is made from: a published post and the site. */
 export type MailPost = { slug: string; title: string; description: string; body: string; url: string; markdownUrl: string; dateMillis: number };
@@ -99,6 +100,8 @@ const dateLine = (millis: number, language: string) => new Intl.DateTimeFormat(l
  */
 function mailPage(parts: { title: string; url: string; meta?: { html: string; text: string[] }; body: string }, site: MailSite) {
   const postal = site.postalAddress?.trim();
+  // The HTML part shows the site's SVG images as PNG sent with the message; the text part links them as they are.
+  const { html: body, images } = svgImagesToPng(parts.body, site.url);
   const page = `<!DOCTYPE html>
 <html lang="${escapeHtml(site.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">
@@ -106,7 +109,7 @@ function mailPage(parts: { title: string; url: string; meta?: { html: string; te
 <body><div class="wrapper">
 <p class="site"><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a></p>
 <h1><a href="${escapeHtml(parts.url)}">${escapeHtml(parts.title)}</a></h1>
-${parts.meta ? `<p class="meta">${parts.meta.html}</p>\n` : ''}<div class="post">${parts.body}</div>
+${parts.meta ? `<p class="meta">${parts.meta.html}</p>\n` : ''}<div class="post">${body}</div>
 <hr>
 <p class="footer">You receive this because you subscribed to <a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a>. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Unsubscribe</a> (opens a page with one button).</p>
 ${postal ? `<p class="footer">${escapeHtml(postal).replace(/\r?\n/g, '<br>')}</p>\n` : ''}</div></body></html>`;
@@ -121,7 +124,7 @@ ${postal ? `<p class="footer">${escapeHtml(postal).replace(/\r?\n/g, '<br>')}</p
     `Unsubscribe: ${UNSUBSCRIBE_PLACEHOLDER}`,
     ...(postal ? [postal] : []),
   ].join('\n\n');
-  return { html, text };
+  return { html, text, ...(images.length > 0 ? { images } : {}) };
 }
 
 /**
@@ -136,8 +139,7 @@ export async function renderNewsletterMail(post: MailPost, site: MailSite): Prom
     html: `${escapeHtml(date)} · <a href="${escapeHtml(post.url)}">Read it on the site</a> · <a href="${escapeHtml(post.markdownUrl)}">Markdown</a>`,
     text: [date, `Read it on the site: ${post.url}`, `Markdown: ${post.markdownUrl}`],
   };
-  const { html, text } = mailPage({ title: post.title, url: post.url, meta, body }, site);
-  return { slug: post.slug, subject: post.title, html, text };
+  return { slug: post.slug, subject: post.title, ...mailPage({ title: post.title, url: post.url, meta, body }, site) };
 }
 
 /**
@@ -147,8 +149,7 @@ export async function renderNewsletterMail(post: MailPost, site: MailSite): Prom
  */
 export async function renderWelcomeMail(welcome: WelcomeContent, site: MailSite): Promise<NewsletterMail> {
   const { html: body } = await renderMarkdown(welcome.body, { baseUrl: site.url });
-  const { html, text } = mailPage({ title: welcome.subject, url: site.url, body }, site);
-  return { slug: 'welcome', subject: welcome.subject, html, text };
+  return { slug: 'welcome', subject: welcome.subject, ...mailPage({ title: welcome.subject, url: site.url, body }, site) };
 }
 
 /** The Message-ID of a post's mail to one address: the same every time it is sent, so a repeat is recognisably the same message. */
@@ -192,5 +193,6 @@ export function personalMail(
       'List-Id': newsletterListId(site.name, site.url),
       'Message-ID': newsletterMessageId(mail.slug, to.email, site.url),
     },
+    ...(mail.images ? { images: mail.images } : {}),
   };
 }

@@ -124,6 +124,6 @@ describe("Postmark's bounce and complaint webhook", () => {
     expect(untokened.json()).toEqual({ recorded: false, reason: 'no bounce token' });
     const invalid = await webhook({ Type: 'HardBounce' });
     expect(invalid.status).toBe(400);
-    expect(bounceEvents()).toBe(1);
+    expect(bounceEvents()).toBe(2); // the hard bounce and the complaint above
   });
 });

@@ -62,6 +62,18 @@ export function message(
     text: mail.text,
     html: mail.html,
     headers: { ...mail.headers, ...(bounce?.postmark && bounce.token ? { [POSTMARK_BOUNCE_HEADER]: bounce.token } : {}) },
+    ...(mail.images?.length
+      ? {
+          attachments: mail.images.map((image) => ({
+            cid: image.cid,
+            filename: image.filename,
+            contentType: image.contentType,
+            content: image.content,
+            encoding: 'base64',
+            contentDisposition: 'inline' as const,
+          })),
+        }
+      : {}),
   };
 }
 

@@ -1,3 +1,6 @@
+/** An image sent inside a message (an inline part its HTML shows as `cid:<cid>`), its bytes in base64. */
+export type InlineImage = { cid: string; filename: string; contentType: string; content: string; width: number; height: number };
+
 /** An email waiting in the outbox: everything needed to send it, so nothing depends on memory. */
 export type OutgoingMail = {
   to: { name?: string; address: string };
@@ -6,6 +9,8 @@ export type OutgoingMail = {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  /** Images its HTML shows from inside the message (the newsletter's SVG diagrams, as PNG). */
+  images?: InlineImage[];
 };
 
 /** A claimed mail, with the claim that holds it (its sender's fencing token: owner and an id of its own). */
