@@ -49,7 +49,7 @@ function contentSite(): MailSite {
  * unsubscribe link that unsubscribes nobody and a Message-ID of its own, so a
  * copy is never taken for the real message.
  */
-async function sampleMail(post: MailPost, address: string) {
+export async function sampleMail(post: MailPost, address: string) {
   const site = contentSite();
   const mail = personalMail(await renderNewsletterMail(post, site), { email: address }, unsubscribeLinks(randomBytes(24).toString('base64url')), site);
   return { ...mail, headers: { ...mail.headers, 'Message-ID': `<sample.${randomBytes(9).toString('base64url')}@${new URL(site.url).hostname}>` } };
