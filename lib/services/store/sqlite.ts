@@ -157,6 +157,8 @@ export const MIGRATIONS: string[] = [
    );
    CREATE INDEX bounce_events_email ON bounce_events (email, kind, at);
    ALTER TABLE outbox ADD COLUMN failed_at INTEGER;`,
+  // Bounce tokens older than BOUNCE_TOKEN_DAYS are removed as new ones are recorded.
+  `CREATE INDEX bounce_tokens_created ON bounce_tokens (created_at);`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */

@@ -9,6 +9,7 @@ import { openRedisStore } from '@/lib/services/store/redis';
 import { MIGRATIONS, openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
 import type { HeldMessage, NewsletterDelivery, OutgoingMail, Store } from '@/lib/services/store/types';
+import { BOUNCE_TOKEN_DAYS, BOUNCE_TOKEN_MS } from '@/lib/services/store/bounces/types';
 import { flushRedis, testRedisUrl } from '../../support/redis';
 import { redisStoredData, sqliteStoredData, type StoredData } from '../../support/stored';
 import { startUpstashStandIn, type UpstashStandIn } from '../../support/upstash';
@@ -57,7 +58,7 @@ afterAll(async () => {
   await upstash?.close();
 });
 
-describe.each(backends)('the $name store', ({ open }) => {
+describe.each(backends)('the $name store', ({ name, open }) => {
   let store: Store;
   let stored: StoredData;
   beforeEach(async () => {
@@ -745,6 +746,28 @@ describe.each(backends)('the $name store', ({ open }) => {
       expect(await record('c1', 'complaint', 2000)).toMatchObject({ matched: true, action: 'unsubscribed' });
       expect(await store.subscribers.list()).toEqual([expect.objectContaining({ email: 'annoyed@example.com', status: 'unsubscribed' })]);
       expect(await store.bounces.sendCounts()).toEqual({ post: { hard: 0, soft: 0, complaints: 1 } });
+    });
+
+    it(`forgets a bounce token ${BOUNCE_TOKEN_DAYS} days after it was issued (SQLite: as newer ones are issued; Redis: it expires)`, async () => {
+      await confirmedReader('late@example.com');
+      if (name === 'sqlite') {
+        await store.bounces.issue([{ tokenHash: 'old', email: 'late@example.com', slug: 'post' }], 1000);
+        await store.bounces.issue([{ tokenHash: 'kept', email: 'late@example.com', slug: 'post' }], 2000);
+        await store.bounces.issue([{ tokenHash: 'new', email: 'late@example.com', slug: 'later' }], 1001 + BOUNCE_TOKEN_MS);
+        expect(await record('old', 'hard', 2 * BOUNCE_TOKEN_MS)).toEqual({ matched: false });
+        expect(await record('kept', 'soft', 2 * BOUNCE_TOKEN_MS)).toMatchObject({ matched: true, action: 'counted' });
+      } else {
+        await store.bounces.issue([{ tokenHash: 'old', email: 'late@example.com', slug: 'post' }], Date.now());
+        const client = createClient({ url: testRedisUrl(name === 'redis' ? 2 : 12) });
+        await client.connect();
+        try {
+          const ttl = await client.pTTL('lectern:store:bounce-token:old');
+          expect(ttl).toBeGreaterThan(BOUNCE_TOKEN_MS - 60_000);
+          expect(ttl).toBeLessThanOrEqual(BOUNCE_TOKEN_MS);
+        } finally {
+          await client.quit();
+        }
+      }
     });
 
     it('an unknown token matches nothing and changes nothing; the same report twice acts once', async () => {

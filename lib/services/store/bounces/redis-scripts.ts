@@ -2,10 +2,10 @@ import { luaScript } from '../lua';
 
 /** Bounce tokens: `bounce-token:<hash>` holds the address and the send or mail (JSON). */
 export const ISSUE = luaScript(
-  { keys: ['tokenPrefix'], args: ['targets'] },
+  { keys: ['tokenPrefix'], args: ['targets', 'ttlMs'] },
   `
 for _, target in ipairs(cjson.decode(targets)) do
-  redis.call('SET', tokenPrefix .. target.h, cjson.encode({ e = target.e, s = target.s, m = target.m }), 'NX')
+  redis.call('SET', tokenPrefix .. target.h, cjson.encode({ e = target.e, s = target.s, m = target.m }), 'NX', 'PX', tonumber(ttlMs))
 end
 return 1`,
 );

@@ -2,7 +2,7 @@ import type { ScriptRunner } from '../lua';
 import { SUSPEND_AFTER_REJECTIONS } from '../newsletter/types';
 import { hashFields } from '../redis-hash';
 import { ISSUE, LAST_BY_ADDRESS, RECORD, SEND_COUNTS } from './redis-scripts';
-import type { AddressBounce, BounceKind, BounceStore, SendBounces } from './types';
+import { BOUNCE_TOKEN_MS, type AddressBounce, type BounceKind, type BounceStore, type SendBounces } from './types';
 
 export function redisBounces(run: ScriptRunner): BounceStore {
   return {
@@ -10,7 +10,10 @@ export function redisBounces(run: ScriptRunner): BounceStore {
       if (targets.length === 0) return;
       await run(ISSUE, {
         keys: { tokenPrefix: 'bounce-token:' },
-        args: { targets: JSON.stringify(targets.map((target) => ({ h: target.tokenHash, e: target.email, s: target.slug, m: target.mailId }))) },
+        args: {
+          targets: JSON.stringify(targets.map((target) => ({ h: target.tokenHash, e: target.email, s: target.slug, m: target.mailId }))),
+          ttlMs: BOUNCE_TOKEN_MS,
+        },
       });
     },
 

@@ -1,6 +1,6 @@
 import type { Database } from '../sqlite-database';
 import { SUSPEND_AFTER_REJECTIONS } from '../newsletter/types';
-import type { AddressBounce, BounceKind, BounceStore, SendBounces } from './types';
+import { BOUNCE_TOKEN_MS, type AddressBounce, type BounceKind, type BounceStore, type SendBounces } from './types';
 
 export function sqliteBounces(db: Database): BounceStore {
   const suspend = db.prepare(
@@ -10,7 +10,10 @@ export function sqliteBounces(db: Database): BounceStore {
   return {
     async issue(targets, now) {
       const insert = db.prepare('INSERT OR IGNORE INTO bounce_tokens (token_hash, email, slug, mail_id, created_at) VALUES (?, ?, ?, ?, ?)');
-      db.transaction(() => targets.forEach((target) => insert.run(target.tokenHash, target.email, target.slug ?? null, target.mailId ?? null, now)))();
+      db.transaction(() => {
+        targets.forEach((target) => insert.run(target.tokenHash, target.email, target.slug ?? null, target.mailId ?? null, now));
+        db.prepare('DELETE FROM bounce_tokens WHERE created_at < ?').run(now - BOUNCE_TOKEN_MS);
+      })();
     },
 
     async record({ tokenHash, reportId, kind, detail, now, soft }) {

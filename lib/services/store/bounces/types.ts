@@ -8,6 +8,13 @@ export type BounceKind = 'hard' | 'soft' | 'complaint';
 /** Whom a bounce token names: the address a message went to, and the send (`slug`) or outbox mail (`mailId`) it belonged to. */
 export type BounceTarget = { tokenHash: string; email: string; slug?: string; mailId?: string };
 
+/**
+ * How long a bounce token is kept after its message was sent: bounces come within days and
+ * complaints within weeks; a report about an older message matches nothing (it is logged and kept).
+ */
+export const BOUNCE_TOKEN_DAYS = 90;
+export const BOUNCE_TOKEN_MS = BOUNCE_TOKEN_DAYS * 24 * 60 * 60 * 1000;
+
 /** Soft bounces that suspend an address: `limit` of them within `windowMs`. */
 export type SoftBouncePolicy = { limit: number; windowMs: number };
 
@@ -28,7 +35,11 @@ export type SendBounces = { hard: number; soft: number; complaints: number };
 export type AddressBounce = { email: string; kind: BounceKind; detail: string; at: number };
 
 export interface BounceStore {
-  /** Records the bounce tokens of messages about to be sent (each token is the VERP part of one message's envelope sender). */
+  /**
+   * Records the bounce tokens of messages about to be sent (each token is the VERP part of one
+   * message's envelope sender), each kept BOUNCE_TOKEN_DAYS: SQLite removes older ones as it
+   * records new ones, Redis lets each expire.
+   */
   issue(targets: readonly BounceTarget[], now: number): Promise<void>;
   /**
    * Records one report about the message holding `tokenHash`, once per
