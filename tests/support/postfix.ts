@@ -15,7 +15,7 @@ export const LOCAL_DOMAIN = 'mail.test';
 export type TestPostfix = {
   /** smtp://127.0.0.1:<port>: Postfix's smtpd, taking mail from loopback. */
   url: string;
-  /** Messages delivered to `name@LOCAL_DOMAIN` (its maildir's new/ folder), raw. */
+  /** Messages delivered to `name@LOCAL_DOMAIN` (its maildir's new/ folder), raw, oldest first. */
   delivered: (name: string) => string[];
   /** Postfix's own log (maillog_file), for a failing test's message. */
   log: () => string;
@@ -205,10 +205,12 @@ export async function startPostfix(options: {
     delivered(name) {
       const folder = path.join(maildirs, name, 'new');
       if (!fs.existsSync(folder)) return [];
+      // In the order they were delivered: a maildir's file names are not (same second, then a queue id).
       return fs
         .readdirSync(folder)
-        .sort()
-        .map((entry) => fs.readFileSync(path.join(folder, entry), 'utf8'));
+        .map((entry) => ({ file: path.join(folder, entry), at: fs.statSync(path.join(folder, entry)).mtimeMs }))
+        .sort((a, b) => a.at - b.at || a.file.localeCompare(b.file))
+        .map(({ file }) => fs.readFileSync(file, 'utf8'));
     },
     log,
     stop,
