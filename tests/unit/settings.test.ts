@@ -165,6 +165,13 @@ describe('parseSettings', () => {
     expect(() => parseSettings({ BOUNCE_ADDRESS: 'a-very-long-bounce-local-part@example.com' })).toThrow(/BOUNCE_ADDRESS: must be an address/);
     expect(() => parseSettings({ BOUNCE_ADDRESS: 'bounces+x@example.com' })).toThrow(/BOUNCE_ADDRESS/);
     expect(() => parseSettings({ DKIM_DOMAIN: 'example.com' })).toThrow(/DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY must be set together/);
+    expect(() => parseSettings({ POSTMARK_WEBHOOK_AUTH: 'postmark:a-long-webhook-password' })).toThrow(/POSTMARK_WEBHOOK_AUTH: needs BOUNCE_ADDRESS/);
+    expect(() => parseSettings({ POSTMARK_WEBHOOK_AUTH: 'postmark:short', BOUNCE_ADDRESS: 'bounces@example.com' })).toThrow(
+      /POSTMARK_WEBHOOK_AUTH: must be user:password, the password at least 16 characters/,
+    );
+    expect(parseSettings({ POSTMARK_WEBHOOK_AUTH: 'postmark:a-long-webhook-password', BOUNCE_ADDRESS: 'bounces@example.com' }).bounces.postmarkAuth).toBe(
+      'postmark:a-long-webhook-password',
+    );
   });
 
   it('refuses a value that is not a whole number where one is asked for, instead of reading it as 0 or NaN', () => {
