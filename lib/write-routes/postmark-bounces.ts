@@ -67,11 +67,13 @@ const responses = {
 async function postmarkBounce(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
   const kind = input.RecordType === 'SpamComplaint' ? 'complaint' : input.RecordType === 'Bounce' ? BOUNCE_KINDS[input.Type] : undefined;
   if (!kind) return { ok: true, status: 200, body: { recorded: false, reason: `not a bounce lectern acts on (${input.RecordType} ${input.Type})` } };
+  const token = input.Metadata?.['bounce-token'];
   const handled = await recordReport(
     {
       kind,
-      token: input.Metadata?.['bounce-token'],
-      reportId: `postmark:${input.RecordType}:${input.ID}`,
+      token,
+      // Postmark's ids go past 2^53 (JSON numbers lose the last digits), so the token is part of the report's id too.
+      reportId: `postmark:${input.RecordType}:${input.ID}:${token ?? ''}`,
       detail: `Postmark ${input.Type}: ${input.Details || input.Description || ''}`.trim().slice(0, 300),
     },
     { store: services.store, soft: settings().bounces.soft, clock: Date.now, log: console },
