@@ -40,7 +40,20 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // Loaded from node_modules at run time instead of bundled: compiling them was most of every
   // build's fixed compile time (BENCHMARKS.md, Build).
-  serverExternalPackages: ['@modelcontextprotocol/sdk', 'stripe', 'nodemailer', 'juice', 'html-to-text', 'redis', '@upstash/redis', 'feed', 'yaml', 'zod'],
+  // @resvg/resvg-js is a native module (the newsletter's SVG to PNG): it cannot be bundled at all.
+  serverExternalPackages: [
+    '@modelcontextprotocol/sdk',
+    'stripe',
+    'nodemailer',
+    'juice',
+    'html-to-text',
+    'redis',
+    '@upstash/redis',
+    'feed',
+    'yaml',
+    'zod',
+    '@resvg/resvg-js',
+  ],
   // `npm run typecheck` (and `npm test`, which runs it) checks the types; a build does not check
   // them again (10 s of every build: BENCHMARKS.md, Build).
   typescript: { ignoreBuildErrors: true },

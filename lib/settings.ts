@@ -140,6 +140,33 @@ const envSchema = z.object({
   MAIL_RETRY_BASE_MS: whole('milliseconds').positive('must be more than 0').default(5000),
   /** How long sent mail (bodies with their links) is kept; 0 deletes it once sent. */
   MAIL_RETENTION_DAYS: whole('days').min(0, 'must be 0 or more').max(3650, 'must be at most 3650').default(30),
+  /** How long a form mail that fails temporarily is tried again before it counts as failed. */
+  MAIL_RETRY_DAYS: whole('days').min(1, 'must be at least 1').max(30, 'must be at most 30').default(3),
+  /** The bounce address: every message's envelope sender is `<local>+<token>@<domain>` of it (VERP). */
+  BOUNCE_ADDRESS: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,20}@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'must be an address such as bounces@example.com (at most 20 characters before the @, no +)')
+    .optional(),
+  /** Soft bounces (4.x.x) that suspend an address, within SOFT_BOUNCE_WINDOW_DAYS. */
+  SOFT_BOUNCE_LIMIT: whole('bounces').min(1, 'must be at least 1').max(100, 'must be at most 100').default(3),
+  SOFT_BOUNCE_WINDOW_DAYS: whole('days').min(1, 'must be at least 1').max(365, 'must be at most 365').default(30),
+  /** lectern's own inbound SMTP listener for bounces and reports; unset: off. */
+  BOUNCE_SMTP_PORT: z.coerce.number({ error: port }).int(port).min(0, port).max(65535, port).optional(),
+  BOUNCE_SMTP_HOST: z.string().default('127.0.0.1'),
+  /** An IMAP mailbox of bounces and reports to poll (imap[s]://user:password@host:port/Mailbox); unset: none. */
+  BOUNCE_IMAP_URL: z.url({ protocol: /^imaps?$/, error: 'must be an imap:// or imaps:// URL' }).optional(),
+  BOUNCE_IMAP_POLL_SECONDS: whole('seconds').min(5, 'must be at least 5').max(86400, 'must be at most 86400').default(60),
+  /** The Basic credentials (`user:password`) Postmark's bounce and spam-complaint webhook sends; unset: the webhook answers 404. */
+  POSTMARK_WEBHOOK_AUTH: z
+    .string()
+    .regex(/^[^:]+:.{16,}$/, 'must be user:password, the password at least 16 characters')
+    .optional(),
+  /** DKIM signing by lectern, for a relay that does not sign: all three or none. */
+  DKIM_DOMAIN: z.string().trim().optional(),
+  DKIM_SELECTOR: z.string().trim().optional(),
+  /** The private key in PEM (\\n for line breaks is accepted). */
+  DKIM_PRIVATE_KEY: z.string().optional(),
   /** The newsletter's limit in messages per second (a mail provider's limit); 0: as fast as the server takes them. */
   NEWSLETTER_RATE: z.coerce
     .number({ error: 'must be a number of messages per second' })
@@ -308,6 +335,22 @@ export type Settings = {
     retryBaseMs: number;
     /** How long sent mail is kept (MAIL_RETENTION_DAYS, in milliseconds); 0 deletes it once sent. */
     retentionMs: number;
+    /** How long a form mail failing temporarily is tried (MAIL_RETRY_DAYS, in milliseconds). */
+    retryForMs: number;
+    /** The bounce address (BOUNCE_ADDRESS); undefined: the envelope sender is the From address. */
+    bounceAddress: string | undefined;
+    /** lectern's own DKIM signature (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY). */
+    dkim: { domainName: string; keySelector: string; privateKey: string } | undefined;
+  };
+  /** What comes back: bounces and complaints, and how they are read. */
+  bounces: {
+    soft: { limit: number; windowMs: number };
+    /** The inbound SMTP listener (BOUNCE_SMTP_PORT, BOUNCE_SMTP_HOST); undefined: off. */
+    smtp: { port: number; host: string } | undefined;
+    /** The IMAP mailbox polled (BOUNCE_IMAP_URL) every `pollMs`; undefined: none. */
+    imap: { url: string; pollMs: number } | undefined;
+    /** Postmark's webhook credentials (POSTMARK_WEBHOOK_AUTH, `user:password`); undefined: no webhook. */
+    postmarkAuth: string | undefined;
   };
   /** The newsletter's sending. */
   newsletter: {
@@ -408,6 +451,18 @@ function grouped(env: Env): Settings {
       pollMs: env.MAIL_POLL_MS,
       retryBaseMs: env.MAIL_RETRY_BASE_MS,
       retentionMs: env.MAIL_RETENTION_DAYS * DAY_MS,
+      retryForMs: env.MAIL_RETRY_DAYS * DAY_MS,
+      bounceAddress: env.BOUNCE_ADDRESS,
+      dkim:
+        env.DKIM_DOMAIN && env.DKIM_SELECTOR && env.DKIM_PRIVATE_KEY
+          ? { domainName: env.DKIM_DOMAIN, keySelector: env.DKIM_SELECTOR, privateKey: env.DKIM_PRIVATE_KEY.replace(/\\n/g, '\n') }
+          : undefined,
+    },
+    bounces: {
+      soft: { limit: env.SOFT_BOUNCE_LIMIT, windowMs: env.SOFT_BOUNCE_WINDOW_DAYS * DAY_MS },
+      smtp: env.BOUNCE_SMTP_PORT === undefined ? undefined : { port: env.BOUNCE_SMTP_PORT, host: env.BOUNCE_SMTP_HOST },
+      imap: env.BOUNCE_IMAP_URL ? { url: env.BOUNCE_IMAP_URL, pollMs: env.BOUNCE_IMAP_POLL_SECONDS * 1000 } : undefined,
+      postmarkAuth: env.POSTMARK_WEBHOOK_AUTH,
     },
     newsletter: {
       rate: env.NEWSLETTER_RATE,
@@ -443,6 +498,10 @@ export function parseSettings(source: EnvSource): Settings {
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   if (Boolean(given.UPSTASH_REDIS_REST_URL) !== Boolean(given.UPSTASH_REDIS_REST_TOKEN))
     problems.push('UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together');
+  const dkim = [given.DKIM_DOMAIN, given.DKIM_SELECTOR, given.DKIM_PRIVATE_KEY].filter(Boolean).length;
+  if (dkim !== 0 && dkim !== 3) problems.push('DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY must be set together');
+  if (given.POSTMARK_WEBHOOK_AUTH && !given.BOUNCE_ADDRESS)
+    problems.push('POSTMARK_WEBHOOK_AUTH: needs BOUNCE_ADDRESS (each message then gets the bounce token the webhook is matched by)');
   if (parsed.success && parsed.data.REQUEST_TIMEOUT_MS < parsed.data.HEADERS_TIMEOUT_MS)
     problems.push('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the headers are part of the request)');
   if (problems.length > 0 || !parsed.success) throw new InvalidEnvironmentError(problems);

@@ -17,6 +17,15 @@ if (!wanted.ok) {
 }
 // A whole list may take Redis longer than a request is allowed to wait.
 const store = openStore(settings(), { redisTimeoutMs: 60_000 });
-const all = await store.subscribers.list();
-process.stdout.write(subscribersCsv(all.filter((subscriber) => wanted.statuses.includes(subscriber.status))));
+const [all, rejections, bounces] = await Promise.all([store.subscribers.list(), store.newsletter.rejections(), store.bounces.lastByAddress()]);
+const notes = {
+  suspended: new Map(rejections.filter((rejection) => rejection.suspended).map((rejection) => [rejection.email, rejection.lastError])),
+  lastBounce: new Map(bounces.map((bounce) => [bounce.email, `${bounce.kind === 'complaint' ? 'complaint' : `${bounce.kind} bounce`}: ${bounce.detail}`])),
+};
+process.stdout.write(
+  subscribersCsv(
+    all.filter((subscriber) => wanted.statuses.includes(subscriber.status)),
+    notes,
+  ),
+);
 await store.close();

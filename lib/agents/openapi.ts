@@ -289,7 +289,10 @@ export function openApiDocument() {
         RateLimit: { description: 'IETF RateLimit header: remaining quota and seconds to reset.', required: true, schema: { type: 'string' } },
         RateLimitPolicy: { description: 'IETF RateLimit-Policy header: the quota and window of this route.', required: true, schema: { type: 'string' } },
       },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'INDEX_NOTIFY_TOKEN' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'INDEX_NOTIFY_TOKEN' },
+        basic: { type: 'http', scheme: 'basic', description: 'POSTMARK_WEBHOOK_AUTH' },
+      },
     },
   };
 }

@@ -175,6 +175,11 @@ export function site() {
   return state().content.site;
 }
 
+/** The author's welcome mail (content/newsletter-welcome.md), if they wrote one. */
+export function welcomeContent() {
+  return state().content.welcome;
+}
+
 export function homePage() {
   return state().content.home;
 }

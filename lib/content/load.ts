@@ -12,6 +12,7 @@ import {
   postFrontmatterSchema,
   productFrontmatterSchema,
   siteSchema,
+  welcomeFrontmatterSchema,
   type AppFrontmatter,
   type PostFrontmatter,
   type ProductFrontmatter,
@@ -42,7 +43,12 @@ export type Post = PostFrontmatter & {
 export type Home = { title: string; description: string; source: string; body: string };
 export type App = AppFrontmatter & { slug: string; body: string };
 export type Product = ProductFrontmatter & { slug: string; body: string };
-export type Content = { site: Site; home: Home; posts: Post[]; apps: App[]; products: Product[] };
+/** The welcome mail the author wrote (WELCOME_FILE), if any. */
+export type Welcome = { subject: string; body: string };
+export type Content = { site: Site; home: Home; posts: Post[]; apps: App[]; products: Product[]; welcome?: Welcome };
+
+/** The newsletter's welcome mail, in the content folder: optional (no file, no welcome mail). */
+export const WELCOME_FILE = 'newsletter-welcome.md';
 
 type Entry<T> = { slug: string; data: T; source: string; body: string };
 
@@ -156,6 +162,8 @@ export function loadContent(root: string): Content {
   const homeFile = path.join(root, 'home.md');
   const home = fs.existsSync(homeFile) ? collect.markdownFile(homeFile, homeFrontmatterSchema) : undefined;
   if (!fs.existsSync(homeFile)) collect.add(homeFile, '', 'file is missing');
+  const welcomeFile = path.join(root, WELCOME_FILE);
+  const welcome = fs.existsSync(welcomeFile) ? collect.markdownFile(welcomeFile, welcomeFrontmatterSchema) : undefined;
   const posts = collect.markdownFolder('posts', postFrontmatterSchema, true).map(({ slug, data, source, body }): Post => ({
     ...data,
     slug,
@@ -187,6 +195,7 @@ export function loadContent(root: string): Content {
     posts,
     apps,
     products,
+    ...(welcome ? { welcome: { subject: welcome.data.subject, body: welcome.body } } : {}),
   };
 }
 

@@ -82,6 +82,11 @@ export const postFrontmatterSchema = z
   });
 export type PostFrontmatter = z.infer<typeof postFrontmatterSchema>;
 
+/** content/newsletter-welcome.md: the welcome mail a reader gets once their subscription is confirmed. */
+export const welcomeFrontmatterSchema = z.strictObject({
+  subject: z.string().trim().min(1, 'must not be empty').max(150, 'must be at most 150 characters'),
+});
+
 export const homeFrontmatterSchema = z.strictObject({
   title: z.string().trim().min(1),
   description: z.string().trim().min(1).max(300),
@@ -90,7 +95,14 @@ export const homeFrontmatterSchema = z.strictObject({
 export const siteSchema = z.strictObject({
   name: z.string().trim().min(1),
   summary: z.string().trim().min(1).max(200),
-  author: z.strictObject({ name: z.string().trim().min(1), url: z.url().optional() }),
+  author: z.strictObject({
+    name: z.string().trim().min(1),
+    url: z.url().optional(),
+    /** Where replies to the newsletter go (its Reply-To); unset: no Reply-To. */
+    email: z.email().optional(),
+  }),
+  /** The sender's postal address, shown in every newsletter mail's footer (CAN-SPAM asks for one in commercial mail); line breaks kept. */
+  postalAddress: z.string().trim().min(1).max(300, 'must be at most 300 characters').optional(),
   language: z
     .string()
     .regex(/^[a-z]{2}(?:-[A-Z]{2})?$/)

@@ -7,12 +7,12 @@ import { urls } from '../content/urls';
 import { createTransport, mailFrom, message } from '../services/mail/transport';
 import type { Store } from '../services/store';
 import { unsubscribeLinks } from '../subscribers/links';
-import { personalMail, renderNewsletterMail, type MailPost, type MailSite } from './mail';
+import { mailSiteOf, personalMail, renderNewsletterMail, type MailPost, type MailSite } from './mail';
 import { watchStatus, type CliIo } from './status';
 import { settings, type Settings } from '../settings';
 
 export const NEWSLETTER_USAGE = `usage: npm run newsletter -- <command>
-  status                  every send: post, started, recipients, sent, waiting, failed; suspended addresses
+  status                  every send: post, started, recipients, sent, waiting, failed, bounced (hard, soft), complaints; suspended addresses and why
   preview <slug>          writes the post's mail as it would go out: an .eml and an .html file
   test <slug> <address>   sends one copy of the post's mail to one address
   retry <slug>            sends again to the recipients of a send whose mail failed (suspended addresses excepted)`;
@@ -41,8 +41,7 @@ export function contentPost(slug: string): MailPost | undefined {
 }
 
 function contentSite(): MailSite {
-  const { site } = loadContent(settings().site.contentDir);
-  return { name: site.name, language: site.language, url: `${settings().site.url}/` };
+  return mailSiteOf(loadContent(settings().site.contentDir).site, `${settings().site.url}/`);
 }
 
 /**
@@ -50,7 +49,7 @@ function contentSite(): MailSite {
  * unsubscribe link that unsubscribes nobody and a Message-ID of its own, so a
  * copy is never taken for the real message.
  */
-async function sampleMail(post: MailPost, address: string) {
+export async function sampleMail(post: MailPost, address: string) {
   const site = contentSite();
   const mail = personalMail(await renderNewsletterMail(post, site), { email: address }, unsubscribeLinks(randomBytes(24).toString('base64url')), site);
   return { ...mail, headers: { ...mail.headers, 'Message-ID': `<sample.${randomBytes(9).toString('base64url')}@${new URL(site.url).hostname}>` } };

@@ -1,11 +1,12 @@
 import { after } from 'next/server';
 import { absoluteUrl } from '../config';
-import { publishedPosts, site, type Post } from '../content';
+import { publishedPosts, site, welcomeContent, type Post } from '../content';
 import type { Settings } from '../settings';
 import { createTransport } from '../services/mail/transport';
 import type { Store } from '../services/store/types';
 import { unsubscribeLinks } from '../subscribers/links';
-import { personalMail, renderNewsletterMail, type NewsletterMail } from './mail';
+import type { OutgoingMail } from '../services/store/types';
+import { mailSiteOf, personalMail, renderNewsletterMail, renderWelcomeMail, type NewsletterMail } from './mail';
 import { sendBatches, type BatchSettings } from './platform';
 import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResult } from './sender';
 
@@ -16,21 +17,30 @@ import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResu
  */
 export type { Newsletter, StepResult } from './sender';
 
-export type NewsletterEnv = Pick<Settings, 'site' | 'mail' | 'newsletter'>;
+export type NewsletterEnv = Pick<Settings, 'site' | 'mail' | 'newsletter' | 'bounces'>;
 
 /** The newsletter's clock: leases, retries and batch budgets are real time (the content's clock may be moved in tests). */
 const newsletterClock = Date.now;
 
-const mailSite = () => {
-  const { name, language } = site();
-  return { name, language, url: absoluteUrl('/') };
-};
+const mailSite = () => mailSiteOf(site(), absoluteUrl('/'));
 
 /** The site's posts rendered into mail, and each copy addressed with its own unsubscribe links. */
 export const siteMailer: NewsletterMailer<Post> = {
   render: (post) => renderNewsletterMail(post, mailSite()),
   personalize: (mail: NewsletterMail, recipient, token) => personalMail(mail, recipient, unsubscribeLinks(token), mailSite()),
 };
+
+/**
+ * The welcome mail to a newly confirmed reader, when the author wrote one (content/newsletter-welcome.md;
+ * undefined otherwise), with its own unsubscribe links. It is one message, not a post's: its Message-ID
+ * is the outbox's, as for any form mail.
+ */
+export async function welcomeMailTo(email: string, unsubscribeToken: string): Promise<OutgoingMail | undefined> {
+  const welcome = welcomeContent();
+  if (!welcome) return undefined;
+  const mail = personalMail(await renderWelcomeMail(welcome, mailSite()), { email }, unsubscribeLinks(unsubscribeToken), mailSite());
+  return { ...mail, headers: Object.fromEntries(Object.entries(mail.headers ?? {}).filter(([name]) => name !== 'Message-ID')) };
+}
 
 /**
  * The newsletter of this site: its own pooled SMTP transport, sent on at NEWSLETTER_RATE
@@ -42,7 +52,7 @@ export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<
     store,
     transport: createTransport(settings, () => site().name, true),
     clock: newsletterClock,
-    settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs },
+    settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs, bounceAddress: settings.mail.bounceAddress },
     log,
     posts: publishedPosts,
     mailer: siteMailer,

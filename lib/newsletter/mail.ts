@@ -3,16 +3,36 @@ import { convert } from 'html-to-text';
 import juice from 'juice';
 import { CODE_BACKGROUNDS } from '../content/code-theme';
 import { renderMarkdown } from '../content/render';
+import type { Site } from '../content/schema';
 import { escapeHtml } from '../http/html';
 import { newsletterHeaders, type UnsubscribeLinks } from '../services/mail/templates';
-import type { OutgoingMail } from '../services/store/types';
+import type { InlineImage, OutgoingMail } from '../services/store/types';
+import { svgImagesToPng } from './mail-images';
 
 /** A post's mail as a send stores it, once: everything but the recipient and their unsubscribe link. */
-export type NewsletterMail = { slug: string; subject: string; html: string; text: string };
+export type NewsletterMail = { slug: string; subject: string; html: string; text: string; images?: InlineImage[] };
 
 /** What the mail is made from: a published post and the site. */
 export type MailPost = { slug: string; title: string; description: string; body: string; url: string; markdownUrl: string; dateMillis: number };
-export type MailSite = { name: string; url: string; language: string };
+/**
+ * `replyTo`: where a reader's reply goes (the author's address, `author.email` in site.yaml), when set.
+ * `postalAddress`: the sender's postal address for the footer (`postalAddress` in site.yaml), when set.
+ */
+export type MailSite = { name: string; url: string; language: string; replyTo?: { name: string; address: string }; postalAddress?: string };
+
+/** The mail's view of site.yaml, at the site's address `url`. */
+export function mailSiteOf(site: Site, url: string): MailSite {
+  return {
+    name: site.name,
+    language: site.language,
+    url,
+    ...(site.author.email ? { replyTo: { name: site.author.name, address: site.author.email } } : {}),
+    ...(site.postalAddress ? { postalAddress: site.postalAddress } : {}),
+  };
+}
+
+/** The author's welcome mail (content/newsletter-welcome.md): its subject and markdown body. */
+export type WelcomeContent = { subject: string; body: string };
 
 /** Stands for each recipient's own unsubscribe page in the stored mail; never a real address (RFC 2606 `.invalid`). */
 const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/lectern';
@@ -39,7 +59,7 @@ a { color: #1d5fbf; }
 img { max-width: 100%; height: auto; border: 0; }
 pre { background: ${CODE_BACKGROUNDS.dark}; color: #e8e6e1; padding: 12px 14px; border-radius: 6px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; line-height: 1.5; white-space: pre-wrap; word-wrap: break-word; overflow-x: auto; }
 pre code { background: transparent; color: #e8e6e1; padding: 0; }
-code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; background: ${CODE_BACKGROUNDS.light}; color: #1d1e22; padding: 1px 4px; border-radius: 4px; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 14px; background: ${CODE_BACKGROUNDS.light}; color: #1d1e22; padding: 1px 4px; border-radius: 4px; }
 blockquote { margin: 16px 0; padding: 0 0 0 14px; border-left: 3px solid #dedbd2; color: #45474d; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #dedbd2; padding: 4px 8px; }
@@ -74,6 +94,40 @@ const textOptions = {
 const dateLine = (millis: number, language: string) => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(millis);
 
 /**
+ * One mail page around `body` (HTML, every URL absolute): the site's name, the heading, an optional
+ * line under it, and the footer (why the reader gets it, the unsubscribe placeholder, the postal
+ * address when the site gives one); the same parts again in plain text.
+ */
+function mailPage(parts: { title: string; url: string; meta?: { html: string; text: string[] }; body: string }, site: MailSite) {
+  const postal = site.postalAddress?.trim();
+  // The HTML part shows the site's SVG images as PNG sent with the message; the text part links them as they are.
+  const { html: body, images } = svgImagesToPng(parts.body, site.url);
+  const page = `<!DOCTYPE html>
+<html lang="${escapeHtml(site.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">
+<title>${escapeHtml(parts.title)}</title><style>${STYLES}</style><style>${DARK_STYLES}</style></head>
+<body><div class="wrapper">
+<p class="site"><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a></p>
+<h1><a href="${escapeHtml(parts.url)}">${escapeHtml(parts.title)}</a></h1>
+${parts.meta ? `<p class="meta">${parts.meta.html}</p>\n` : ''}<div class="post">${body}</div>
+<hr>
+<p class="footer">You receive this because you subscribed to <a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a>. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Unsubscribe</a> (opens a page with one button).</p>
+${postal ? `<p class="footer">${escapeHtml(postal).replace(/\r?\n/g, '<br>')}</p>\n` : ''}</div></body></html>`;
+  const html = juice(page, { preserveMediaQueries: true, removeStyleTags: true, applyWidthAttributes: true, applyHeightAttributes: false });
+  const text = [
+    parts.title,
+    ...(parts.meta ? parts.meta.text.slice(0, 1) : []),
+    convert(parts.body, textOptions),
+    '--',
+    ...(parts.meta ? parts.meta.text.slice(1) : []),
+    `You receive this because you subscribed to ${site.name} (${site.url}).`,
+    `Unsubscribe: ${UNSUBSCRIBE_PLACEHOLDER}`,
+    ...(postal ? [postal] : []),
+  ].join('\n\n');
+  return { html, text, ...(images.length > 0 ? { images } : {}) };
+}
+
+/**
  * The post's mail, made once per send from the same rendered HTML as its page
  * (every URL absolute): an HTML part for mail clients and a plain-text part,
  * each with links to the post and to its markdown.
@@ -81,30 +135,21 @@ const dateLine = (millis: number, language: string) => new Intl.DateTimeFormat(l
 export async function renderNewsletterMail(post: MailPost, site: MailSite): Promise<NewsletterMail> {
   const { html: body } = await renderMarkdown(post.body, { baseUrl: post.url });
   const date = dateLine(post.dateMillis, site.language);
-  const page = `<!DOCTYPE html>
-<html lang="${escapeHtml(site.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">
-<title>${escapeHtml(post.title)}</title><style>${STYLES}</style><style>${DARK_STYLES}</style></head>
-<body><div class="wrapper">
-<p class="site"><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a></p>
-<h1><a href="${escapeHtml(post.url)}">${escapeHtml(post.title)}</a></h1>
-<p class="meta">${escapeHtml(date)} · <a href="${escapeHtml(post.url)}">Read it on the site</a> · <a href="${escapeHtml(post.markdownUrl)}">Markdown</a></p>
-<div class="post">${body}</div>
-<hr>
-<p class="footer">You receive this because you subscribed to <a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a>. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Unsubscribe</a> (one click, nothing to confirm).</p>
-</div></body></html>`;
-  const html = juice(page, { preserveMediaQueries: true, removeStyleTags: true, applyWidthAttributes: true, applyHeightAttributes: false });
-  const text = [
-    post.title,
-    date,
-    convert(body, textOptions),
-    '--',
-    `Read it on the site: ${post.url}`,
-    `Markdown: ${post.markdownUrl}`,
-    `You receive this because you subscribed to ${site.name} (${site.url}).`,
-    `Unsubscribe: ${UNSUBSCRIBE_PLACEHOLDER}`,
-  ].join('\n\n');
-  return { slug: post.slug, subject: post.title, html, text };
+  const meta = {
+    html: `${escapeHtml(date)} · <a href="${escapeHtml(post.url)}">Read it on the site</a> · <a href="${escapeHtml(post.markdownUrl)}">Markdown</a>`,
+    text: [date, `Read it on the site: ${post.url}`, `Markdown: ${post.markdownUrl}`],
+  };
+  return { slug: post.slug, subject: post.title, ...mailPage({ title: post.title, url: post.url, meta, body }, site) };
+}
+
+/**
+ * The welcome mail a newly confirmed reader gets when the author wrote one
+ * (content/newsletter-welcome.md): its subject as the heading, its body as a
+ * post's is rendered, and the newsletter's footer.
+ */
+export async function renderWelcomeMail(welcome: WelcomeContent, site: MailSite): Promise<NewsletterMail> {
+  const { html: body } = await renderMarkdown(welcome.body, { baseUrl: site.url });
+  return { slug: 'welcome', subject: welcome.subject, ...mailPage({ title: welcome.subject, url: site.url, body }, site) };
 }
 
 /** The Message-ID of a post's mail to one address: the same every time it is sent, so a repeat is recognisably the same message. */
@@ -131,9 +176,15 @@ export function newsletterListId(siteName: string, siteUrl: string): string {
  * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
  * it for the address (README, Mail bombing).
  */
-export function personalMail(mail: NewsletterMail, to: { email: string }, unsubscribe: UnsubscribeLinks, site: Pick<MailSite, 'name' | 'url'>): OutgoingMail {
+export function personalMail(
+  mail: NewsletterMail,
+  to: { email: string },
+  unsubscribe: UnsubscribeLinks,
+  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
+): OutgoingMail {
   return {
     to: { address: to.email },
+    ...(site.replyTo ? { replyTo: site.replyTo } : {}),
     subject: mail.subject,
     html: mail.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(unsubscribe.page)),
     text: mail.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe.page),
@@ -142,5 +193,6 @@ export function personalMail(mail: NewsletterMail, to: { email: string }, unsubs
       'List-Id': newsletterListId(site.name, site.url),
       'Message-ID': newsletterMessageId(mail.slug, to.email, site.url),
     },
+    ...(mail.images ? { images: mail.images } : {}),
   };
 }

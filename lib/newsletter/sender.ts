@@ -1,6 +1,7 @@
 import { describeError } from '../log';
 import { nodeTimers, type Timers } from '../publishing/scheduler';
 import { holdClaim, newClaim, CLAIM_OWNER } from '../services/claims';
+import { newBounceToken } from '../services/mail/envelope';
 import { backoffMs } from '../services/mail/worker';
 import { singlePass } from '../services/single-pass';
 import { isPermanentFailure, POOL_CONNECTIONS, type MailTransport } from '../services/mail/transport';
@@ -24,6 +25,8 @@ export type NewsletterSettings = {
   leaseMs?: number;
   /** Temporary failures after which a message counts as failed (`npm run newsletter -- retry` puts it back). */
   maxAttempts?: number;
+  /** The bounce address (BOUNCE_ADDRESS): each message then leaves with its own envelope sender (VERP). */
+  bounceAddress?: string;
 };
 
 /** Makes a post's mail once per send, and each recipient's copy of it. */
@@ -92,7 +95,7 @@ const DEFAULT_LEASE_MS = 120_000;
 const DEFAULT_MAX_ATTEMPTS = 8;
 
 export function createNewsletter<P extends NewsletterPost>(options: {
-  store: Pick<Store, 'newsletter'>;
+  store: Pick<Store, 'newsletter' | 'bounces'>;
   transport: MailTransport;
   clock: () => number;
   /** The heartbeat's timers (renewing claims while messages are on the wire); Node's by default. */
@@ -206,6 +209,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     mail: NewsletterMail,
     delivery: NewsletterDelivery,
     token: string,
+    bounceToken: string | undefined,
     recordSent: (message: HeldMessage) => Promise<void>,
   ): Promise<boolean> {
     const { slug, email, claim } = delivery;
@@ -214,7 +218,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     // A reader who unsubscribed since the claim gets nothing, nor does one whose message another sender claimed.
     if (!(await store.newsletter.stillWanted({ slug, email, claim, now: clock(), leaseMs }))) return true;
     try {
-      await transport.send(mailer.personalize(mail, delivery, token));
+      await transport.send(mailer.personalize(mail, delivery, token), undefined, bounceToken);
     } catch (error) {
       const attempts = delivery.attempts + 1;
       const reason = describeError(error);
@@ -246,6 +250,14 @@ export function createNewsletter<P extends NewsletterPost>(options: {
       if (claimed.length === 0) return true;
       budget.left -= claimed.length;
       const byHash = new Map(tokens.map((token) => [token.hash, token.token]));
+      // With a bounce address, each message's bounce token is recorded (one write for the batch) before any leaves.
+      const bounceTokens = new Map(settings.bounceAddress ? claimed.map((delivery) => [delivery.email, newBounceToken()]) : []);
+      if (bounceTokens.size > 0) {
+        await store.bounces.issue(
+          [...bounceTokens].map(([email, bounce]) => ({ tokenHash: bounce.hash, email, slug })),
+          clock(),
+        );
+      }
       // Held while the batch is under way: the heartbeat renews the lease of what is on the wire and what waits its turn.
       const held = holdClaim(
         claimed.map((delivery) => delivery.email),
@@ -264,7 +276,8 @@ export function createNewsletter<P extends NewsletterPost>(options: {
         Array.from({ length: Math.min(POOL_CONNECTIONS, queued.length) }, async () => {
           for (let delivery = queued.shift(); delivery && !stopped; delivery = queued.shift()) {
             if (!held.holds(delivery.email)) continue;
-            if (await deliver(mail, delivery, byHash.get(delivery.unsubscribeTokenHash) ?? '', recordSent)) held.drop(delivery.email);
+            const unsubscribe = byHash.get(delivery.unsubscribeTokenHash) ?? '';
+            if (await deliver(mail, delivery, unsubscribe, bounceTokens.get(delivery.email)?.token, recordSent)) held.drop(delivery.email);
           }
         }),
       );

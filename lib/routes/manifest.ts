@@ -42,7 +42,7 @@ const minutes = (count: number) => count * 60;
 const checkoutLimit: RouteLimitSpec = { requests: 10, windowSeconds: minutes(10), ipv6Prefix: PAYMENTS_IPV6_PREFIX };
 
 /**
- * The write routes: the spec's seven and the two newsletter links (lectern's own limits). A new
+ * The write routes: the spec's seven, the two newsletter links and Postmark's bounce webhook (lectern's own limits). A new
  * write route is a line here, its module in lib/write-routes/ and its line in the registry there.
  */
 export const writeRouteAddresses = {
@@ -50,6 +50,7 @@ export const writeRouteAddresses = {
   bookingMove: { name: 'bookingMove', path: '/api/booking/move', limit: { requests: 20, windowSeconds: minutes(60) } },
   checkout: { name: 'checkout', path: '/api/payments/checkout', limit: checkoutLimit },
   downloadsResend: { name: 'downloadsResend', path: '/api/downloads/resend', limit: { requests: 5, windowSeconds: minutes(10) } },
+  postmarkBounces: { name: 'postmarkBounces', path: '/api/bounces/postmark', limit: { requests: 300, windowSeconds: minutes(10) } },
   indexNotify: { name: 'indexNotify', path: '/api/index-notify', limit: { requests: 20, windowSeconds: minutes(60) } },
   specialOfferCheckout: { name: 'specialOfferCheckout', path: '/api/payments/special-offer/checkout', limit: checkoutLimit },
   subscribe: { name: 'subscribe', path: '/api/subscribe', limit: { requests: 5, windowSeconds: minutes(10) } },

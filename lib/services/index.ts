@@ -3,6 +3,7 @@ import { site } from '../content';
 import { settings, type Settings } from '../settings';
 import { createLimiter, type Limiter } from '../limits';
 import { siteNewsletter, type Newsletter } from '../newsletter';
+import { startBounceReaders } from '../newsletter/bounces/readers';
 import { shared } from '../process-shared';
 import { createTransport } from './mail/transport';
 import { createMailWorker, type MailWorker } from './mail/worker';
@@ -100,7 +101,7 @@ export type RunningServices = { services: Services; quiesce: () => void; stop: (
 /**
  * Starts the process's services: the store opens (a store that cannot open fails the start, not
  * a reader's request), the mail worker starts on it, sending what a previous run left, and the
- * newsletter starts (unless `newsletter: false`: a platform keeps no process running between
+ * newsletter and the readers of bounces start (unless `newsletter: false`: a platform keeps no process running between
  * requests, and in development a post being written must not be mailed). The entry point that
  * calls this owns the result and stops it, in the reverse order: the newsletter and the mail
  * worker start no new message, finish the ones on the wire and give their other claims back, then the store and its Redis connection close (the limiter shares it: nothing is
@@ -112,13 +113,16 @@ export function startServices(options: { newsletter?: boolean } = {}): RunningSe
   const worker = running.mailWorker;
   const newsletter = options.newsletter === false ? undefined : running.newsletter;
   newsletter?.start();
+  // What comes back to the bounce address: the SMTP listener and the IMAP poller, when configured.
+  const bounces = options.newsletter === false ? undefined : startBounceReaders(settings(), running.store);
   return {
     services: running,
     quiesce: () => newsletter?.stop(),
     async stop() {
       newsletter?.stop();
       worker.stop();
-      await Promise.all([newsletter?.drain(), worker.drain()]);
+      bounces?.stop();
+      await Promise.all([newsletter?.drain(), worker.drain(), bounces?.drain()]);
       await running.store.close();
     },
   };

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A random secret for a link, and the hash the store keeps of it. */
-export function newToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
+export function newToken(bytes = 32): { token: string; hash: string } {
+  const token = randomBytes(bytes).toString('base64url');
   return { token, hash: hashToken(token) };
 }
 

@@ -30,13 +30,22 @@ function field(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function subscribersCsv(subscribers: readonly Subscriber[]): string {
-  const rows = [['email', 'name', 'status', 'subscribed_at', 'confirmed_at']];
+/** Why an address gets no mail, or what last came back from it: by address. */
+export type AddressNotes = { suspended: ReadonlyMap<string, string>; lastBounce: ReadonlyMap<string, string> };
+
+/**
+ * The CSV: a confirmed address suspended from the newsletter shows `suspended`, with the reason;
+ * any other row's reason is what last came back from it (a bounce, or the complaint that unsubscribed it).
+ */
+export function subscribersCsv(subscribers: readonly Subscriber[], notes: AddressNotes = { suspended: new Map(), lastBounce: new Map() }): string {
+  const rows = [['email', 'name', 'status', 'reason', 'subscribed_at', 'confirmed_at']];
   for (const subscriber of subscribers) {
+    const suspended = subscriber.status === 'confirmed' ? notes.suspended.get(subscriber.email) : undefined;
     rows.push([
       subscriber.email,
       subscriber.name ?? '',
-      subscriber.status,
+      suspended === undefined ? subscriber.status : 'suspended',
+      suspended ?? notes.lastBounce.get(subscriber.email) ?? '',
       new Date(subscriber.createdAt).toISOString(),
       subscriber.confirmedAt ? new Date(subscriber.confirmedAt).toISOString() : '',
     ]);

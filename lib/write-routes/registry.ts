@@ -9,6 +9,7 @@ export { bookingMoveRoute } from './booking-move';
 export { checkoutRoute } from './checkout';
 export { downloadsResendRoute } from './downloads-resend';
 export { indexNotifyRoute } from './index-notify';
+export { postmarkBouncesRoute } from './postmark-bounces';
 export { specialOfferCheckoutRoute } from './special-offer-checkout';
 export { subscribeRoute } from './subscribe';
 export { subscribeConfirmRoute } from './subscribe-confirm';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CONFIRMATION_DAYS, confirmationCutoff } from '../subscribers/links';
-import { hashToken } from '../services/tokens';
+import { describeError } from '../log';
+import { welcomeMailTo } from '../newsletter';
+import { hashToken, newToken } from '../services/tokens';
 import { linkToken } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
@@ -25,6 +27,18 @@ async function confirmSubscription(input: z.output<typeof schema>, { services }:
       problem: 'gone',
       detail: `This confirmation link has expired: links work for ${CONFIRMATION_DAYS} days. Subscribe again to get a new one.`,
     };
+  }
+  // The author's welcome mail, when there is one: queued after the confirmation, with an unsubscribe
+  // token of its own. The confirmation stands whatever happens to it (a crash or a failure in between
+  // loses the welcome, never the subscription).
+  try {
+    const unsubscribe = newToken();
+    const { email } = outcome.subscriber;
+    const welcome = await welcomeMailTo(email, unsubscribe.token);
+    if (welcome && (await services.store.subscribers.welcome({ email, unsubscribeTokenHash: unsubscribe.hash, now, mail: welcome })))
+      services.mail.sendQueued();
+  } catch (error) {
+    console.warn(`newsletter: the welcome mail was not queued (${describeError(error)})`);
   }
   return { ok: true, status: 200, body: { status: 'confirmed', message: 'Your subscription is confirmed.' }, redirect: CONFIRMED_PAGE };
 }

@@ -205,6 +205,7 @@ describe('/openapi.json', () => {
     ['/api/booking/cancel', 20, 60],
     ['/api/booking/move', 20, 60],
     ['/api/index-notify', 20, 60],
+    ['/api/bounces/postmark', 300, 10],
     ['/api/subscribe/confirm', 20, 60],
     ['/api/subscribe/unsubscribe', 120, 10],
   ])('describes POST %s with its limit (%i per %i minutes) and a 429 with Retry-After and RateLimit headers', async (pathname, requests, minutes) => {

@@ -166,6 +166,7 @@ describe('write responses match /openapi.json', () => {
     { path: '/api/booking/move', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32), session: 'autumn' } },
     { path: '/api/index-notify', body: {} },
     { path: '/api/downloads/resend', body: { email: 'someone@example.com' } },
+    { path: '/api/bounces/postmark', body: { RecordType: 'Bounce', ID: 1, Type: 'HardBounce' } },
     { path: '/api/subscribe/confirm', body: { token: 'x'.repeat(43) } },
     { path: '/api/subscribe/unsubscribe', body: { token: 'x'.repeat(43) } },
     { path: '/api/subscribe/unsubscribe', body: { 'List-Unsubscribe': 'One-Click' } },

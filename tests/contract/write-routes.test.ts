@@ -14,6 +14,7 @@ const ROUTES: [string, number, number, unknown][] = [
   ['/api/payments/special-offer/checkout', 10, 600, { product: 'fixture-offer' }],
   ['/api/booking/cancel', 20, 3600, { booking: 'bk_12345678', token: 'x'.repeat(32) }],
   ['/api/index-notify', 20, 3600, {}],
+  ['/api/bounces/postmark', 300, 600, { RecordType: 'Bounce', ID: 1, Type: 'HardBounce' }],
   ['/api/subscribe/confirm', 20, 3600, { token: 'x'.repeat(43) }],
   ['/api/subscribe/unsubscribe', 120, 600, { token: 'x'.repeat(43) }],
 ];
@@ -355,6 +356,7 @@ function routeKey(path: string): string {
     '/api/payments/special-offer/checkout': 'specialOfferCheckout',
     '/api/booking/cancel': 'bookingCancel',
     '/api/index-notify': 'indexNotify',
+    '/api/bounces/postmark': 'postmarkBounces',
     '/api/subscribe/confirm': 'subscribeConfirm',
     '/api/subscribe/unsubscribe': 'unsubscribe',
   }[path] as string;

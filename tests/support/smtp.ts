@@ -2,7 +2,7 @@ import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from './site';
 
-export type ReceivedMail = Email & { raw: string; envelopeTo: string[] };
+export type ReceivedMail = Email & { raw: string; envelopeTo: string[]; /** MAIL FROM: the envelope sender (Return-Path). */ envelopeFrom: string };
 
 /** An SMTP reply refusing a recipient: 4xx (try again later) or 5xx (permanent). */
 export type Refusal = { code: number; message: string };
@@ -33,7 +33,12 @@ export async function startSmtp(port?: number, options: { refuse?: (address: str
         const raw = Buffer.concat(chunks).toString('utf8');
         PostalMime.parse(raw)
           .then((parsed) => {
-            messages.push({ ...parsed, raw, envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) });
+            messages.push({
+              ...parsed,
+              raw,
+              envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            });
             for (const wake of waiters.splice(0)) wake();
             if (options.answerAfterMs) setTimeout(callback, options.answerAfterMs);
             else callback();

@@ -47,7 +47,11 @@ describe('parseSettings', () => {
         pollMs: 5000,
         retryBaseMs: 5000,
         retentionMs: 30 * DAY_MS,
+        retryForMs: 3 * DAY_MS,
+        bounceAddress: undefined,
+        dkim: undefined,
       },
+      bounces: { soft: { limit: 3, windowMs: 30 * DAY_MS }, smtp: undefined, imap: undefined, postmarkAuth: undefined },
       newsletter: { rate: 10, leaseMs: 120_000, checkMs: 5000, batchSize: 100, budgetMs: 40_000 },
       payments: { secretKey: undefined, webhookSecret: undefined, apiUrl: undefined },
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
@@ -151,6 +155,39 @@ describe('parseSettings', () => {
     expect(message).toMatch(/BUILD_WORKERS: BUILD_WORKERS must be a whole number from 1 to 99/);
     expect(message).toMatch(/MAIL_POLL_MS: must be a whole number of milliseconds/);
     expect(message).toMatch(/INDEXNOW_KEY: must be 8 to 128 letters, digits or dashes/);
+  });
+
+  it('reads the bounce and DKIM settings, and refuses a bounce address too long for VERP or DKIM settings given in part', () => {
+    const given = parseSettings({
+      BOUNCE_ADDRESS: 'bounces@mail.example.com',
+      BOUNCE_SMTP_PORT: '2525',
+      BOUNCE_IMAP_URL: 'imaps://u:p@imap.example.com/INBOX',
+      SOFT_BOUNCE_LIMIT: '5',
+      DKIM_DOMAIN: 'example.com',
+      DKIM_SELECTOR: 's1',
+      DKIM_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----',
+    });
+    expect(given.mail.bounceAddress).toBe('bounces@mail.example.com');
+    expect(given.mail.dkim).toEqual({
+      domainName: 'example.com',
+      keySelector: 's1',
+      privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+    });
+    expect(given.bounces).toMatchObject({
+      soft: { limit: 5 },
+      smtp: { port: 2525, host: '127.0.0.1' },
+      imap: { url: 'imaps://u:p@imap.example.com/INBOX', pollMs: 60_000 },
+    });
+    expect(() => parseSettings({ BOUNCE_ADDRESS: 'a-very-long-bounce-local-part@example.com' })).toThrow(/BOUNCE_ADDRESS: must be an address/);
+    expect(() => parseSettings({ BOUNCE_ADDRESS: 'bounces+x@example.com' })).toThrow(/BOUNCE_ADDRESS/);
+    expect(() => parseSettings({ DKIM_DOMAIN: 'example.com' })).toThrow(/DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY must be set together/);
+    expect(() => parseSettings({ POSTMARK_WEBHOOK_AUTH: 'postmark:a-long-webhook-password' })).toThrow(/POSTMARK_WEBHOOK_AUTH: needs BOUNCE_ADDRESS/);
+    expect(() => parseSettings({ POSTMARK_WEBHOOK_AUTH: 'postmark:short', BOUNCE_ADDRESS: 'bounces@example.com' })).toThrow(
+      /POSTMARK_WEBHOOK_AUTH: must be user:password, the password at least 16 characters/,
+    );
+    expect(parseSettings({ POSTMARK_WEBHOOK_AUTH: 'postmark:a-long-webhook-password', BOUNCE_ADDRESS: 'bounces@example.com' }).bounces.postmarkAuth).toBe(
+      'postmark:a-long-webhook-password',
+    );
   });
 
   it('refuses a value that is not a whole number where one is asked for, instead of reading it as 0 or NaN', () => {

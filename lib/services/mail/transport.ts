@@ -4,13 +4,17 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Settings } from '../../settings';
 import type { OutgoingMail } from '../store/types';
+import { verpAddress } from './envelope';
 
 /**
  * Sends one message. `id` (the outbox entry's) makes its Message-ID: a message sent again after a
  * crash between sending and marking it sent carries the same one, so a reader's mail program can
  * tell it is the same message.
  */
-export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string): Promise<void>; close?(): void };
+export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string, bounceToken?: string): Promise<void>; close?(): void };
+
+/** The header Postmark hands back as `Metadata` in its bounce and complaint webhooks (it strips it from the message). */
+export const POSTMARK_BOUNCE_HEADER = 'X-PM-Metadata-bounce-token';
 
 /** Connections a pooled transport keeps open (the newsletter's). */
 export const POOL_CONNECTIONS = 3;
@@ -21,7 +25,7 @@ export function isPermanentFailure(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export type TransportSettings = Pick<Settings, 'site' | 'mail'>;
+export type TransportSettings = Pick<Settings, 'site' | 'mail'> & { bounces?: Pick<Settings['bounces'], 'postmarkAuth'> };
 type Sender = { name: string; address: string };
 
 /** The sender of every message: MAIL_FROM (`address` or `Name <address>`), or the site's name at no-reply@ its host. */
@@ -34,18 +38,45 @@ export function mailFrom(settings: TransportSettings, siteName: string): Sender 
   return { name: siteName, address: `no-reply@${new URL(settings.site.url).hostname}` };
 }
 
-/** The message nodemailer composes: the stored mail, its sender and, when given, its Message-ID. */
-export function message(mail: OutgoingMail, from: Sender, messageId?: string) {
+/**
+ * The message nodemailer composes: the stored mail, its sender and, when given, its Message-ID and
+ * its envelope: with a bounce address and a token, the envelope sender (Return-Path) is that
+ * message's own VERP address, so a bounce names the message; From stays the sender's. With
+ * Postmark's webhook set up, the token also goes in the header Postmark returns as its metadata
+ * (Postmark bounces to a Return-Path of its own).
+ */
+export function message(
+  mail: OutgoingMail,
+  from: Sender,
+  messageId?: string,
+  bounce?: { address: string | undefined; token: string | undefined; postmark?: boolean },
+) {
+  const verp = bounce?.address && bounce.token ? verpAddress(bounce.address, bounce.token) : undefined;
   return {
     ...(messageId ? { messageId } : {}),
+    ...(verp ? { envelope: { from: verp, to: [mail.to.address] } } : {}),
     from,
     to: mail.to,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
-    headers: mail.headers,
-    ...(mail.attachments ? { attachments: mail.attachments.map((file) => ({ ...file, contentDisposition: 'attachment' as const })) } : {}),
+    headers: { ...mail.headers, ...(bounce?.postmark && bounce.token ? { [POSTMARK_BOUNCE_HEADER]: bounce.token } : {}) },
+    ...(mail.attachments?.length || mail.images?.length
+      ? {
+          attachments: [
+            ...(mail.attachments ?? []).map((file) => ({ ...file, contentDisposition: 'attachment' as const })),
+            ...(mail.images ?? []).map((image) => ({
+              cid: image.cid,
+              filename: image.filename,
+              contentType: image.contentType,
+              content: image.content,
+              encoding: 'base64',
+              contentDisposition: 'inline' as const,
+            })),
+          ],
+        }
+      : {}),
   };
 }
 
@@ -59,24 +90,27 @@ export function message(mail: OutgoingMail, from: Sender, messageId?: string) {
 export function createTransport(settings: TransportSettings, siteName: () => string, pooled = false): MailTransport {
   const from = () => mailFrom(settings, siteName());
   const messageId = (id: string | undefined) => (id ? `<${id}@${new URL(settings.site.url).hostname}>` : undefined);
+  const bounce = (token: string | undefined) => ({ address: settings.mail.bounceAddress, token, postmark: settings.bounces?.postmarkAuth !== undefined });
+  // nodemailer signs each message with DKIM when given a key (lib/settings.ts: all three DKIM settings, or none).
+  const dkim = settings.mail.dkim ? { dkim: settings.mail.dkim } : {};
   const smtpUrl = settings.mail.smtpUrl;
   if (smtpUrl) {
     const transporter: Transporter = pooled
-      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: POOL_CONNECTIONS })
-      : nodemailer.createTransport(smtpUrl);
+      ? nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: POOL_CONNECTIONS, ...dkim })
+      : nodemailer.createTransport({ url: smtpUrl, ...dkim });
     return {
       kind: 'smtp',
-      send: async (mail, id) => void (await transporter.sendMail(message(mail, from(), messageId(id)))),
+      send: async (mail, id, token) => void (await transporter.sendMail(message(mail, from(), messageId(id), bounce(token)))),
       close: () => transporter.close(),
     };
   }
   // Where the outbox is depends on the settings at run time: nothing in it belongs to the build.
   const folder = path.resolve(/* turbopackIgnore: true */ settings.mail.outboxDir);
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix', ...dkim });
   return {
     kind: 'outbox',
-    async send(mail, id) {
-      const info = await transporter.sendMail(message(mail, from(), messageId(id)));
+    async send(mail, id, token) {
+      const info = await transporter.sendMail(message(mail, from(), messageId(id), bounce(token)));
       fs.mkdirSync(folder, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id ?? randomUUID().slice(0, 8)}.eml`;
       writeDurably(path.join(folder, name), info.message as Buffer);

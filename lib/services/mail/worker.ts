@@ -6,7 +6,8 @@ import { singlePass } from '../single-pass';
 import type { Store } from '../store';
 import type { Settings } from '../../settings';
 import type { OutboxEntry } from '../store/types';
-import type { MailTransport } from './transport';
+import { newBounceToken } from './envelope';
+import { isPermanentFailure, type MailTransport } from './transport';
 
 /**
  * Sends mail from the store's outbox: due messages are claimed for a while
@@ -17,7 +18,10 @@ import type { MailTransport } from './transport';
  * it, and it is marked sent only while it does: a message another sender took
  * over is neither sent nor recorded by this one. Stopped, it finishes the
  * message it is sending and gives back the rest of its claims at once; `drain`
- * waits for that. A mail server that is down delays mail and loses none. Sent
+ * waits for that. A mail server that is down delays mail and loses none.
+ * A message refused permanently (5xx) or failing for longer than `retryForMs` is recorded failed
+ * and never tried again. With a bounce address, each message leaves with an envelope sender of its
+ * own (lib/services/mail/envelope.ts). Sent
  * mail is deleted once it is older than the retention (checked at most once
  * per poll), so old links and texts do not stay in the store.
  */
@@ -29,17 +33,19 @@ export function backoffMs(attempts: number, baseMs: number): number {
 
 /** Starts a worker on `store`, sending by `transport`; it checks the outbox every `pollMs` until stopped. */
 export function createMailWorker(
-  options: Pick<Settings['mail'], 'pollMs' | 'retryBaseMs' | 'retentionMs'> & {
-    store: Pick<Store, 'outbox'>;
-    transport: MailTransport;
-    leaseMs?: number;
-    log?: Pick<Console, 'warn'>;
-    clock?: Clock;
-    timers?: Timers;
-    owner?: string;
-  },
+  options: Pick<Settings['mail'], 'pollMs' | 'retryBaseMs' | 'retentionMs'> &
+    Partial<Pick<Settings['mail'], 'retryForMs' | 'bounceAddress'>> & {
+      store: Pick<Store, 'outbox' | 'bounces'>;
+      transport: MailTransport;
+      leaseMs?: number;
+      log?: Pick<Console, 'warn'>;
+      clock?: Clock;
+      timers?: Timers;
+      owner?: string;
+    },
 ): MailWorker {
-  const { store, transport, pollMs, retryBaseMs, retentionMs } = options;
+  const { store, transport, pollMs, retryBaseMs, retentionMs, bounceAddress } = options;
+  const retryForMs = options.retryForMs ?? 3 * 24 * 60 * 60 * 1000;
   const leaseMs = options.leaseMs ?? 60_000;
   const log = options.log ?? console;
   const clock = options.clock ?? Date.now;
@@ -91,9 +97,12 @@ export function createMailWorker(
     // The look before sending: the claim still holds it (its lease runs from now again), or another sender has it.
     if (!held || (await store.outbox.renew({ ids: [id], claim, now: clock(), leaseMs })).length === 0) return;
     try {
+      // With a bounce address, the message's own bounce token is recorded before it leaves: a bounce names it.
+      const bounce = bounceAddress ? newBounceToken() : undefined;
+      if (bounce) await store.bounces.issue([{ tokenHash: bounce.hash, email: entry.mail.to.address, mailId: id }], clock());
       // Sent (or written to its durable .eml file) before it is marked sent: a crash in between sends
       // it again once its claim lapses, with the same Message-ID. Delivery is at least once.
-      await transport.send(entry.mail, id);
+      await transport.send(entry.mail, id, bounce?.token);
       if (!(await store.outbox.markSent({ id, claim, now: clock() }))) {
         log.warn('mail: a message was sent after another sender had claimed it; it may arrive twice (same Message-ID)');
       }
@@ -101,6 +110,15 @@ export function createMailWorker(
     } catch (error) {
       const attempts = entry.attempts + 1;
       const reason = describeError(error);
+      // Refused for good (5xx), or failing for longer than MAIL_RETRY_DAYS: recorded failed, never tried again.
+      const permanent = isPermanentFailure(error);
+      if (permanent || clock() - entry.createdAt >= retryForMs) {
+        log.warn(
+          `mail: a message failed for good after ${attempts} attempt${attempts === 1 ? '' : 's'} (${permanent ? 'refused' : 'retried too long'}: ${reason})`,
+        );
+        await store.outbox.markFailed({ id, claim, attempts, now: clock(), error: reason });
+        return;
+      }
       if (!warned) {
         warned = true;
         log.warn(`mail: sending failed (${reason}); retrying with backoff`);

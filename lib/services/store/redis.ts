@@ -1,5 +1,6 @@
 import { hashToken } from '../tokens';
 import { redisBookings } from './bookings/redis';
+import { redisBounces } from './bounces/redis';
 import { scriptRunner, type Evaluator, type ScriptRunner } from './lua';
 import { redisNewsletter } from './newsletter/redis';
 import { redisOrders } from './orders/redis';
@@ -57,6 +58,7 @@ export function openRedisStore(redis: Evaluator, close: () => Promise<void>): St
     orders: redisOrders(run),
     settings: redisSettings(run),
     newsletter: redisNewsletter(run),
+    bounces: redisBounces(run),
 
     async ping() {
       await run(PING, {});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Database } from './sqlite-database';
 import { hashToken } from '../tokens';
 import { sqliteBookings } from './bookings/sqlite';
+import { sqliteBounces } from './bounces/sqlite';
 import { sqliteNewsletter } from './newsletter/sqlite';
 import { sqliteOrders } from './orders/sqlite';
 import { sqliteMailQueue, sqliteOutbox } from './outbox/sqlite';
@@ -156,6 +157,22 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE bookings ADD COLUMN remind_at INTEGER;
    ALTER TABLE bookings ADD COLUMN reminded_at INTEGER;
    CREATE INDEX bookings_reminders ON bookings (remind_at) WHERE remind_at IS NOT NULL AND reminded_at IS NULL;`,
+  // What comes back: one bounce token per message sent with a bounce address (VERP), each report once, and form mail
+  // that failed for good (refused, bounced, or retried past MAIL_RETRY_DAYS).
+  `CREATE TABLE bounce_tokens (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, slug TEXT, mail_id TEXT, created_at INTEGER NOT NULL);
+   CREATE TABLE bounce_events (
+     id INTEGER PRIMARY KEY,
+     report_id TEXT NOT NULL UNIQUE,
+     email TEXT NOT NULL,
+     slug TEXT,
+     kind TEXT NOT NULL CHECK (kind IN ('hard', 'soft', 'complaint')),
+     detail TEXT NOT NULL,
+     at INTEGER NOT NULL
+   );
+   CREATE INDEX bounce_events_email ON bounce_events (email, kind, at);
+   ALTER TABLE outbox ADD COLUMN failed_at INTEGER;`,
+  // Bounce tokens older than BOUNCE_TOKEN_DAYS are removed as new ones are recorded.
+  `CREATE INDEX bounce_tokens_created ON bounce_tokens (created_at);`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */
@@ -187,6 +204,7 @@ export function openSqliteStore(file: string): Store {
     orders: sqliteOrders(db, queueMail),
     settings: sqliteSettings(db),
     newsletter: sqliteNewsletter(db),
+    bounces: sqliteBounces(db),
 
     async ping() {
       db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();

@@ -1,4 +1,5 @@
 import type { BookingStore } from './bookings/types';
+import type { BounceStore } from './bounces/types';
 import type { NewsletterStore } from './newsletter/types';
 import type { OrderStore } from './orders/types';
 import type { OutboxStore } from './outbox/types';
@@ -7,6 +8,7 @@ import type { SubscriberStore } from './subscribers/types';
 import type { SupportStore } from './support/types';
 
 export type * from './bookings/types';
+export type * from './bounces/types';
 export type * from './newsletter/types';
 export type * from './orders/types';
 export type * from './outbox/types';
@@ -28,6 +30,8 @@ export interface Store {
   readonly orders: OrderStore;
   readonly settings: SettingsStore;
   readonly newsletter: NewsletterStore;
+  /** Bounces and complaints, matched to the messages by their bounce tokens. */
+  readonly bounces: BounceStore;
   /** One cheap round trip to the backend: resolves when it answers (the health check). */
   ping(): Promise<void>;
   close(): Promise<void>;

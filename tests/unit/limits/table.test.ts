@@ -14,6 +14,7 @@ describe('the limits table', () => {
       specialOfferCheckout: { path: '/api/payments/special-offer/checkout', requests: 10, windowSeconds: 600 },
       bookingCancel: { path: '/api/booking/cancel', requests: 20, windowSeconds: 3600 },
       indexNotify: { path: '/api/index-notify', requests: 20, windowSeconds: 3600 },
+      postmarkBounces: { path: '/api/bounces/postmark', requests: 300, windowSeconds: 600 },
       subscribeConfirm: { path: '/api/subscribe/confirm', requests: 20, windowSeconds: 3600 },
       unsubscribe: { path: '/api/subscribe/unsubscribe', requests: 120, windowSeconds: 600 },
     });

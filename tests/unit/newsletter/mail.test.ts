@@ -1,4 +1,7 @@
+import nodemailer from 'nodemailer';
+import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
+import { message } from '@/lib/services/mail/transport';
 import { newsletterMessageId, personalMail, renderNewsletterMail, type MailPost } from '@/lib/newsletter/mail';
 
 const site = { name: 'Field "Notes"', url: 'https://notes.example/', language: 'en' };
@@ -85,5 +88,57 @@ describe('the newsletter mail', async () => {
     expect(newsletterMessageId('hello-mail', 'Reader@Example.com', site.url)).toBe(id);
     expect(newsletterMessageId('hello-mail', 'other@example.com', site.url)).not.toBe(id);
     expect(newsletterMessageId('other-post', 'reader@example.com', site.url)).not.toBe(id);
+  });
+});
+
+describe("the newsletter mail's postal address", () => {
+  it('ends the footer of both parts when site.yaml gives one (line breaks kept, escaped), and is absent otherwise', async () => {
+    const withAddress = await renderNewsletterMail(post, { ...site, postalAddress: 'Field <Notes>\n1 Example Street' });
+    expect(withAddress.html).toMatch(/<p class="footer"[^>]*>Field &lt;Notes&gt;<br>1 Example Street<\/p>\s*<\/div><\/body><\/html>$/);
+    expect(withAddress.text.endsWith('\n\nField <Notes>\n1 Example Street')).toBe(true);
+    const without = await renderNewsletterMail(post, site);
+    expect(without.html).not.toContain('Example Street');
+    expect(without.text.endsWith('Unsubscribe: https://unsubscribe.invalid/lectern')).toBe(true);
+  });
+});
+
+describe("the newsletter mail's SVG images", () => {
+  const diagram: MailPost = {
+    ...post,
+    body: '![Diagram of a token bucket](/images/token-bucket.svg)\n\n![Elsewhere](https://elsewhere.example/chart.svg)\n\n![A chart](/images/chart.png)',
+  };
+  /** A PNG's width and height, from its IHDR chunk. */
+  const pngSize = (base64: string) => {
+    const bytes = Buffer.from(base64, 'base64');
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  };
+
+  it('are sent as PNG inside the message, with their alt text, a width the column holds and the height in proportion', async () => {
+    const mail = await renderNewsletterMail(diagram, site);
+    const [image, ...others] = mail.images ?? [];
+    expect(others).toEqual([]);
+    expect(image).toMatchObject({ filename: 'token-bucket.png', contentType: 'image/png', width: 544, height: 272 });
+    expect(image?.cid).toMatch(/^token-bucket\.[0-9a-f]{16}@lectern$/);
+    // public/images/token-bucket.svg is 800 × 400: shown at 544 × 272, rendered at twice that.
+    expect(pngSize(image?.content ?? '')).toEqual({ width: 1088, height: 544 });
+    expect(mail.html).toMatch(new RegExp(`<img src="cid:${image?.cid.replace(/\./g, '\\.')}" alt="Diagram of a token bucket" width="544" height="272"`));
+    expect(mail.html).not.toContain('token-bucket.svg');
+    // Another site's SVG, and images that are not SVG, stay as they are.
+    expect(mail.html).toContain('src="https://elsewhere.example/chart.svg"');
+    expect(mail.html).toContain('src="https://notes.example/images/chart.png"');
+    // The text part links the diagram on the site.
+    expect(mail.text).toContain('https://notes.example/images/token-bucket.svg');
+  });
+
+  it('leave as an inline part of each reader’s message, named by the HTML’s cid', async () => {
+    const mail = await renderNewsletterMail(diagram, site);
+    const copy = personalMail(mail, { email: 'reader@example.com' }, links, site);
+    const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    const sent = await transporter.sendMail(message(copy, { name: 'Notes', address: 'no-reply@notes.example' }));
+    const parsed = await PostalMime.parse(sent.message as Buffer);
+    expect(parsed.attachments.map((part) => ({ type: part.mimeType, id: part.contentId, disposition: part.disposition }))).toEqual([
+      { type: 'image/png', id: `<${mail.images?.[0]?.cid}>`, disposition: 'inline' },
+    ]);
   });
 });

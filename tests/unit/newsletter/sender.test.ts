@@ -10,6 +10,7 @@ import { createTransport, type MailTransport } from '@/lib/services/mail/transpo
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import type { Store } from '@/lib/services/store/types';
 import { hashToken } from '@/lib/services/tokens';
+import { verpToken } from '@/lib/services/mail/envelope';
 import { fakeTime } from '../../support/fake-time';
 import { startSmtp, type Refusal } from '../../support/smtp';
 import { until } from '../../support/until';
@@ -64,21 +65,34 @@ afterEach(async () => {
  * the test's SMTP server unless given a transport, on the test's clock unless given one.
  */
 function newsletter(
-  on: Pick<Store, 'newsletter'> = store,
-  extra: { transport?: MailTransport; clock?: () => number; timers?: Timers; leaseMs?: number } = {},
+  on: Pick<Store, 'newsletter' | 'bounces'> = store,
+  extra: { transport?: MailTransport; clock?: () => number; timers?: Timers; leaseMs?: number; bounceAddress?: string } = {},
 ): Newsletter {
+  const mailSite = extra.bounceAddress ? { ...site, replyTo: { name: 'Mara', address: 'mara@notes.example' } } : site;
   const made = createNewsletter({
     store: on,
-    transport: extra.transport ?? createTransport(parseSettings({ SMTP_URL: smtp.url, SITE_URL: site.url }), () => site.name, true),
+    transport:
+      extra.transport ??
+      createTransport(
+        parseSettings({ SMTP_URL: smtp.url, SITE_URL: site.url, ...(extra.bounceAddress ? { BOUNCE_ADDRESS: extra.bounceAddress } : {}) }),
+        () => site.name,
+        true,
+      ),
     clock: extra.clock ?? (() => now),
     ...(extra.timers ? { timers: extra.timers } : {}),
-    settings: { rate: 0, checkMs: 60_000, retryBaseMs: 1000, ...(extra.leaseMs ? { leaseMs: extra.leaseMs } : {}) },
+    settings: {
+      rate: 0,
+      checkMs: 60_000,
+      retryBaseMs: 1000,
+      ...(extra.leaseMs ? { leaseMs: extra.leaseMs } : {}),
+      ...(extra.bounceAddress ? { bounceAddress: extra.bounceAddress } : {}),
+    },
     log: { log: (line: string) => logged.push(line), warn: (line: string) => logged.push(line) },
     posts: () => posts,
     mailer: {
       render: (entry) => renderNewsletterMail(entry, site),
       personalize: (mail, recipient, token) =>
-        personalMail(mail, recipient, { page: `https://notes.example/u?token=${token}`, oneClick: `https://notes.example/api/u?token=${token}` }, site),
+        personalMail(mail, recipient, { page: `https://notes.example/u?token=${token}`, oneClick: `https://notes.example/api/u?token=${token}` }, mailSite),
     },
   });
   running.push(made);
@@ -155,6 +169,36 @@ describe('the newsletter sender', () => {
     expect(await store.subscribers.unsubscribe(hashToken(token), now)).toMatchObject({ email: mails[0]?.envelopeTo[0], status: 'unsubscribed' });
   });
 
+  it('sends each message from its own bounce address, replies to the author, and a hard bounce keeps the next post from its reader', async () => {
+    await confirmed('a@example.com');
+    await confirmed('b@example.com');
+    const sender = newsletter(store, { bounceAddress: 'bounces@notes.example' });
+    await settle(sender);
+    posts = [post('fresh'), ...posts];
+    await settle(sender);
+    const mails = received('Title of fresh');
+    expect(mails).toHaveLength(2);
+    const tokens = mails.map((mail) => verpToken(mail.envelopeFrom, 'bounces@notes.example'));
+    expect(new Set(tokens).size).toBe(2);
+    for (const mail of mails) {
+      expect(mail.from?.address).toBe('no-reply@notes.example');
+      expect(mail.replyTo?.[0]?.address).toBe('mara@notes.example');
+    }
+    const bounced = mails.findIndex((mail) => mail.envelopeTo[0] === 'b@example.com');
+    const outcome = await store.bounces.record({
+      tokenHash: hashToken(tokens[bounced] ?? ''),
+      reportId: 'dsn-1',
+      kind: 'hard',
+      detail: '5.2.0 mailbox disabled',
+      now,
+      soft: { limit: 3, windowMs: 1000 },
+    });
+    expect(outcome).toEqual({ matched: true, email: 'b@example.com', slug: 'fresh', action: 'suspended' });
+    posts = [post('next', { dateMillis: 2000 }), ...posts];
+    await settle(sender);
+    expect(received('Title of next').map((mail) => mail.envelopeTo[0])).toEqual(['a@example.com']);
+  });
+
   it('records a post marked newsletter: false and mails it to nobody', async () => {
     await confirmed('a@example.com');
     const sender = newsletter();
@@ -218,7 +262,8 @@ describe('the newsletter sender', () => {
     await confirmed('stays@example.com');
     await confirmed('leaves@example.com');
     // Each claim is followed at once by leaves@'s unsubscribe, before any message of the batch is sent.
-    const unsubscribingAfterClaims: Pick<Store, 'newsletter'> = {
+    const unsubscribingAfterClaims: Pick<Store, 'newsletter' | 'bounces'> = {
+      bounces: store.bounces,
       newsletter: {
         ...store.newsletter,
         claim: async (input) => {

@@ -21,12 +21,16 @@ describe('statusReport', () => {
       [
         { email: 'gone@example.com', count: 2, lastError: '550 No such user', at: 5, suspended: true },
         { email: 'once@example.com', count: 1, lastError: '550 No such user', at: 6, suspended: false },
+        { email: 'full@example.com', count: 2, lastError: '3 soft bounces: 4.2.2 mailbox full', at: 7, suspended: true },
       ],
+      { 'old-post': { hard: 1, soft: 2, complaints: 1 } },
     );
     expect(lines).toEqual([
-      'old-post  started 2026-01-02 09:30 UTC  finished 2026-01-02 09:41 UTC  recipients 3  sent 2  waiting 0  failed 1  skipped 0',
-      `new-post  started 2026-01-03 08:00 UTC  sending  recipients 4  sent 1  waiting 2  failed 0  skipped 1  ${textBar(2, 4)}`,
-      'Suspended (refused mail permanently twice): gone@example.com (550 No such user)',
+      'old-post  started 2026-01-02 09:30 UTC  finished 2026-01-02 09:41 UTC  recipients 3  sent 2  waiting 0  failed 1  skipped 0  bounced 3 (hard 1, soft 2)  complaints 1',
+      `new-post  started 2026-01-03 08:00 UTC  sending  recipients 4  sent 1  waiting 2  failed 0  skipped 1  bounced 0 (hard 0, soft 0)  complaints 0  ${textBar(2, 4)}`,
+      'Suspended (a hard bounce, soft bounces over the limit, or refused permanently twice):',
+      '  gone@example.com  550 No such user',
+      '  full@example.com  3 soft bounces: 4.2.2 mailbox full',
     ]);
     expect(textBar(2, 4, 10)).toBe('[#####-----] 50%');
   });

@@ -38,12 +38,23 @@ async function fill(store: Store): Promise<void> {
     ['pending@example.com', 1000],
     ['confirmed@example.com', 2000],
     ['left@example.com', 3000],
+    ['gone@example.com', 3500],
   ] as const) {
     await store.subscribers.subscribe({ email, confirmTokenHash: `c-${email}`, unsubscribeTokenHash: `u-${email}`, now, resend: CONFIRMATION_RESEND, mail });
   }
   await store.subscribers.confirm('c-confirmed@example.com', 4000, 0);
   await store.subscribers.confirm('c-left@example.com', 4000, 0);
   await store.subscribers.unsubscribe('u-left@example.com', 5000);
+  await store.subscribers.confirm('c-gone@example.com', 4000, 0);
+  await store.bounces.issue([{ tokenHash: 'b-gone', email: 'gone@example.com', slug: 'post' }], 5000);
+  await store.bounces.record({
+    tokenHash: 'b-gone',
+    reportId: 'r',
+    kind: 'hard',
+    detail: '5.2.0 mailbox disabled',
+    now: 6000,
+    soft: { limit: 3, windowMs: 1000 },
+  });
 }
 
 const emails = (csv: string) =>
@@ -87,12 +98,17 @@ describe.each(backends)('npm run subscribers:csv on $name', ({ env: prepare }) =
   it('exports only confirmed subscribers by default', async () => {
     const { code, stdout } = await exportCsv([], env);
     expect(code).toBe(0);
-    expect(stdout.split('\r\n')[0]).toBe('email,name,status,subscribed_at,confirmed_at');
-    expect(emails(stdout)).toEqual(['confirmed@example.com']);
+    expect(stdout.split('\r\n')[0]).toBe('email,name,status,reason,subscribed_at,confirmed_at');
+    expect(emails(stdout)).toEqual(['confirmed@example.com', 'gone@example.com']);
+  });
+
+  it('shows an address suspended by a hard bounce as suspended, with the reason', async () => {
+    const { stdout } = await exportCsv([], env);
+    expect(stdout.split('\r\n').find((row) => row.startsWith('gone@'))).toMatch(/^gone@example\.com,,suspended,hard bounce: 5\.2\.0 mailbox disabled,/);
   });
 
   it('exports everyone with --all, and chosen states with --status=', async () => {
-    expect(emails((await exportCsv(['--all'], env)).stdout)).toEqual(['pending@example.com', 'confirmed@example.com', 'left@example.com']);
+    expect(emails((await exportCsv(['--all'], env)).stdout)).toEqual(['pending@example.com', 'confirmed@example.com', 'left@example.com', 'gone@example.com']);
     expect(emails((await exportCsv(['--status=pending,unsubscribed'], env)).stdout)).toEqual(['pending@example.com', 'left@example.com']);
   });
 });

@@ -26,9 +26,9 @@ describe('subscribersCsv', () => {
       { email: 'b@example.com', name: '=HYPERLINK("x")', status: 'pending', createdAt: 0 },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'email,name,status,subscribed_at,confirmed_at',
-      'a@example.com,"Smith, ""Jo""",confirmed,1970-01-01T00:00:00.000Z,1970-01-01T00:00:01.000Z',
-      `b@example.com,"'=HYPERLINK(""x"")",pending,1970-01-01T00:00:00.000Z,`,
+      'email,name,status,reason,subscribed_at,confirmed_at',
+      'a@example.com,"Smith, ""Jo""",confirmed,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:01.000Z',
+      `b@example.com,"'=HYPERLINK(""x"")",pending,,1970-01-01T00:00:00.000Z,`,
       '',
     ]);
   });

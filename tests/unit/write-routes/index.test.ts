@@ -43,7 +43,9 @@ describe('the write-route registry', () => {
       for (const [status, response] of Object.entries(route.responses ?? {})) expect(operation?.responses[status]).toEqual(response);
       const reference = operation?.requestBody.content['application/json']?.schema.$ref ?? '';
       const component = (document.components.schemas as Record<string, unknown>)[reference.replace('#/components/schemas/', '')];
-      expect(component).toMatchObject({ type: 'object', additionalProperties: false });
+      // A provider's webhook takes the fields it does not read (Postmark adds fields to its payloads); every form is strict.
+      if (route.name === 'postmarkBounces') expect(component).toMatchObject({ type: 'object', additionalProperties: {} });
+      else expect(component).toMatchObject({ type: 'object', additionalProperties: false });
       expect(Object.keys((component as { properties: object }).properties).sort()).toEqual(Object.keys((route.schema as z.ZodObject).shape).sort());
     }
   });

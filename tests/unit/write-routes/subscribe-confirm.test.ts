@@ -7,7 +7,7 @@ import { testServices } from '../../support/services';
 import { post, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
-const { services } = testServices();
+const { services, afterResponse, outboxMail } = testServices();
 const { POST } = handlersFor(subscribeConfirmRoute, () => services);
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -35,6 +35,9 @@ describe('POST /api/subscribe/confirm', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'confirmed', message: 'Your subscription is confirmed.' });
     expect(await statusOf('one@example.com')).toBe('confirmed');
+    // The fixture content has no content/newsletter-welcome.md: no welcome mail.
+    await afterResponse();
+    expect(await outboxMail()).toEqual([]);
     const again = await POST(post('/api/subscribe/confirm', { json: { token } }));
     expect(again.status).toBe(404);
   });

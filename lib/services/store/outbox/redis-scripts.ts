@@ -27,8 +27,8 @@ local out = {}
 for _, id in ipairs(ids) do
   redis.call('ZADD', outbox, tonumber(now) + tonumber(leaseMs), id)
   redis.call('HSET', mailPrefix .. id, 'claim', claim)
-  local entry = redis.call('HMGET', mailPrefix .. id, 'mail', 'attempts')
-  table.insert(out, { id, entry[1], entry[2] })
+  local entry = redis.call('HMGET', mailPrefix .. id, 'mail', 'attempts', 'created')
+  table.insert(out, { id, entry[1], entry[2], entry[3] })
 end
 return out`,
 );
@@ -68,6 +68,19 @@ if not held(outbox, mail, id, claim) then return 0 end
 redis.call('ZADD', outbox, nextAttemptAt, id)
 redis.call('HDEL', mail, 'claim')
 redis.call('HSET', mail, 'attempts', attempts, 'error', lastError)
+return 1`,
+);
+
+/** Failed for good: out of the queue, and purged with the sent mail once older than the retention. */
+export const MARK_FAILED = luaScript(
+  { keys: ['outbox', 'mail', 'sent'], args: ['id', 'claim', 'now', 'attempts', 'lastError'] },
+  HELD,
+  `
+if not held(outbox, mail, id, claim) then return 0 end
+redis.call('ZREM', outbox, id)
+redis.call('HDEL', mail, 'claim')
+redis.call('HSET', mail, 'failed', now, 'attempts', attempts, 'error', lastError)
+redis.call('ZADD', sent, now, id)
 return 1`,
 );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ScriptRunner } from '../lua';
-import { CLAIM, MARK_SENT, PURGE_SENT, RELEASE, RENEW, RETRY_LATER } from './redis-scripts';
+import { CLAIM, MARK_FAILED, MARK_SENT, PURGE_SENT, RELEASE, RENEW, RETRY_LATER } from './redis-scripts';
 import type { OutboxEntry, OutboxStore, OutgoingMail } from './types';
 
 const PURGE_BATCH = 500;
@@ -14,8 +14,19 @@ export function mailArgs(mails: OutgoingMail[]): { mails: string; mailIds: strin
 export function redisOutbox(run: ScriptRunner, upgraded: () => Promise<void>): OutboxStore {
   return {
     async claimDue({ now, limit, leaseMs, claim }) {
-      const rows = (await run(CLAIM, { keys: { outbox: 'outbox', mailPrefix: 'mail:' }, args: { now, limit, leaseMs, claim } })) as [string, string, string][];
-      return rows.map(([id, mail, attempts]): OutboxEntry => ({ id, mail: JSON.parse(mail) as OutgoingMail, attempts: Number(attempts), claim }));
+      const rows = (await run(CLAIM, { keys: { outbox: 'outbox', mailPrefix: 'mail:' }, args: { now, limit, leaseMs, claim } })) as [
+        string,
+        string,
+        string,
+        string | false | null,
+      ][];
+      return rows.map(([id, mail, attempts, created]): OutboxEntry => ({
+        id,
+        mail: JSON.parse(mail) as OutgoingMail,
+        attempts: Number(attempts),
+        claim,
+        createdAt: created ? Number(created) : now,
+      }));
     },
 
     async renew({ ids, claim, now, leaseMs }) {
@@ -32,6 +43,13 @@ export function redisOutbox(run: ScriptRunner, upgraded: () => Promise<void>): O
       await run(RETRY_LATER, {
         keys: { outbox: 'outbox', mail: `mail:${id}` },
         args: { id, claim, nextAttemptAt, attempts, lastError: error.slice(0, 500) },
+      });
+    },
+
+    async markFailed({ id, claim, attempts, now, error }) {
+      await run(MARK_FAILED, {
+        keys: { outbox: 'outbox', mail: `mail:${id}`, sent: 'sent' },
+        args: { id, claim, now, attempts, lastError: error.slice(0, 500) },
       });
     },
 

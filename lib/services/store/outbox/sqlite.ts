@@ -16,13 +16,19 @@ export function sqliteOutbox(db: Database): OutboxStore {
     async claimDue({ now, limit, leaseMs, claim }) {
       return db.transaction(() => {
         const rows = db
-          .prepare<[number, number], { id: string; mail: string; attempts: number }>(
-            'SELECT id, mail, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?',
+          .prepare<[number, number], { id: string; mail: string; attempts: number; created_at: number }>(
+            'SELECT id, mail, attempts, created_at FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?',
           )
           .all(now, limit);
         const lease = db.prepare('UPDATE outbox SET next_attempt_at = ?, claim = ? WHERE id = ?');
         for (const row of rows) lease.run(now + leaseMs, claim, row.id);
-        return rows.map((row): OutboxEntry => ({ id: row.id, mail: JSON.parse(row.mail) as OutgoingMail, attempts: row.attempts, claim }));
+        return rows.map((row): OutboxEntry => ({
+          id: row.id,
+          mail: JSON.parse(row.mail) as OutgoingMail,
+          attempts: row.attempts,
+          claim,
+          createdAt: row.created_at,
+        }));
       })();
     },
 
@@ -47,13 +53,23 @@ export function sqliteOutbox(db: Database): OutboxStore {
       );
     },
 
+    async markFailed({ id, claim, attempts, now, error }) {
+      db.prepare('UPDATE outbox SET attempts = ?, failed_at = ?, last_error = ?, claim = NULL WHERE id = ? AND sent_at IS NULL AND claim = ?').run(
+        attempts,
+        now,
+        error.slice(0, 500),
+        id,
+        claim,
+      );
+    },
+
     async release({ ids, claim, now }) {
       const give = db.prepare('UPDATE outbox SET next_attempt_at = ?, claim = NULL WHERE id = ? AND sent_at IS NULL AND claim = ?');
       db.transaction(() => ids.forEach((id) => give.run(now, id, claim)))();
     },
 
     async purgeSent(sentBefore) {
-      return db.prepare('DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?').run(sentBefore).changes;
+      return db.prepare('DELETE FROM outbox WHERE sent_at < ? OR failed_at < ?').run(sentBefore, sentBefore).changes;
     },
   };
 }

@@ -1,3 +1,6 @@
+/** An image sent inside a message (an inline part its HTML shows as `cid:<cid>`), its bytes in base64. */
+export type InlineImage = { cid: string; filename: string; contentType: string; content: string; width: number; height: number };
+
 /** An email waiting in the outbox: everything needed to send it, so nothing depends on memory. */
 export type OutgoingMail = {
   to: { name?: string; address: string };
@@ -8,13 +11,15 @@ export type OutgoingMail = {
   headers?: Record<string, string>;
   /** Files sent with the message, as text (a booking's calendar file). */
   attachments?: MailAttachment[];
+  /** Images its HTML shows from inside the message (the newsletter's SVG diagrams, as PNG). */
+  images?: InlineImage[];
 };
 
 /** A text file attached to a mail: its name, its type and its content. */
 export type MailAttachment = { filename: string; contentType: string; content: string };
 
 /** A claimed mail, with the claim that holds it (its sender's fencing token: owner and an id of its own). */
-export type OutboxEntry = { id: string; mail: OutgoingMail; attempts: number; claim: string };
+export type OutboxEntry = { id: string; mail: OutgoingMail; attempts: number; claim: string; /** When it was queued. */ createdAt: number };
 
 /**
  * The mail the other aggregates queue in their own writes. Due mail is claimed
@@ -29,6 +34,11 @@ export interface OutboxStore {
   markSent(input: { id: string; claim: string; now: number }): Promise<boolean>;
   /** Due again at `nextAttemptAt` (and no longer claimed), while `claim` holds it. */
   retryLater(input: { id: string; claim: string; attempts: number; nextAttemptAt: number; error: string }): Promise<void>;
+  /**
+   * Settles a mail as failed for good while `claim` holds it (refused permanently, or retried for too
+   * long): it is never tried again, and goes with the sent mail once older than the retention.
+   */
+  markFailed(input: { id: string; claim: string; attempts: number; now: number; error: string }): Promise<void>;
   /** Gives back claims a sender stopping will not send, due at `now`, so another sender takes them without waiting out the lease; mail sent or claimed by another is left alone. */
   release(input: { ids: readonly string[]; claim: string; now: number }): Promise<void>;
   /** Deletes mail sent before `sentBefore` (bodies, links and all); unsent mail stays. Returns how many went. */

@@ -68,6 +68,17 @@ redis.call('DEL', confirmToken)
 return redis.call('HGETALL', key)`,
 );
 
+/** The welcome mail to a confirmed address, with the (hashed) unsubscribe token it carries; 1 when queued, 0 for an address not confirmed. */
+export const WELCOME = luaScript(
+  { keys: ['subscriber', 'unsubscribeTokenPrefix', 'mailPrefix', 'outbox'], args: ['email', 'unsubscribeHash', 'now', 'mails', 'mailIds'] },
+  QUEUE_MAILS,
+  `
+if redis.call('HGET', subscriber, 'status') ~= 'confirmed' then return 0 end
+redis.call('SET', unsubscribeTokenPrefix .. unsubscribeHash, email)
+queueMails(mailPrefix, outbox, mails, mailIds, now)
+return 1`,
+);
+
 export const UNSUBSCRIBE = luaScript(
   { keys: ['unsubscribeToken', 'subscriberPrefix', 'confirmTokenPrefix'], args: ['now'] },
   `

@@ -1,7 +1,7 @@
 import type { ScriptRunner } from '../lua';
 import { mailArgs } from '../outbox/redis';
 import { hashFields } from '../redis-hash';
-import { CONFIRM, CONFIRMATION_STATE, LIST_SUBSCRIBERS, SUBSCRIBE, UNSUBSCRIBE } from './redis-scripts';
+import { CONFIRM, CONFIRMATION_STATE, LIST_SUBSCRIBERS, SUBSCRIBE, UNSUBSCRIBE, WELCOME } from './redis-scripts';
 import type { ConfirmationState, Subscriber, SubscriberStatus, SubscriberStore } from './types';
 
 function toSubscriber(hash: Record<string, string>): Subscriber {
@@ -30,6 +30,14 @@ export function redisSubscribers(run: ScriptRunner, upgraded: () => Promise<void
         args: { email, name: name ?? '', confirmHash: confirmTokenHash, unsubscribeHash: unsubscribeTokenHash, now, ...resend, ...mailArgs([mail]) },
       });
       return Number(mailed) === 1;
+    },
+
+    async welcome({ email, unsubscribeTokenHash, now, mail }) {
+      const queued = await run(WELCOME, {
+        keys: { subscriber: `subscriber:${email}`, unsubscribeTokenPrefix: 'unsubscribe-token:', mailPrefix: 'mail:', outbox: 'outbox' },
+        args: { email, unsubscribeHash: unsubscribeTokenHash, now, ...mailArgs([mail]) },
+      });
+      return Number(queued) === 1;
     },
 
     async confirmationState(confirmTokenHash, issuedAfter) {

@@ -74,6 +74,16 @@ export function sqliteSubscribers(db: Database, queueMail: QueueMail): Subscribe
       })();
     },
 
+    async welcome({ email, unsubscribeTokenHash, now, mail }) {
+      return db.transaction(() => {
+        const row = db.prepare<[string], { status: SubscriberStatus }>('SELECT status FROM subscribers WHERE email = ?').get(email);
+        if (row?.status !== 'confirmed') return false;
+        db.prepare('INSERT INTO unsubscribe_tokens (token_hash, email, created_at) VALUES (?, ?, ?)').run(unsubscribeTokenHash, email, now);
+        queueMail(mail, now);
+        return true;
+      })();
+    },
+
     async unsubscribe(unsubscribeTokenHash, now) {
       return db.transaction(() => {
         const row = db

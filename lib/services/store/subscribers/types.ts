@@ -43,6 +43,12 @@ export interface SubscriberStore {
     now: number,
     issuedAfter: number,
   ): Promise<{ state: 'confirmed'; subscriber: Subscriber } | { state: 'expired' } | undefined>;
+  /**
+   * Queues `mail` (the welcome mail, after a confirmation) to a confirmed address, with the hash of
+   * the unsubscribe token it carries; nothing for an address not confirmed (it left meanwhile).
+   * Resolves to whether it was queued.
+   */
+  welcome(input: { email: string; unsubscribeTokenHash: string; now: number; mail: OutgoingMail }): Promise<boolean>;
   /** Unsubscribes the holder of any unsubscribe token mailed to it (idempotent); undefined for an unknown token. */
   unsubscribe(unsubscribeTokenHash: string, now: number): Promise<Subscriber | undefined>;
   /** Every subscriber, oldest first (the owner's export). */

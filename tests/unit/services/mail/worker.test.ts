@@ -8,6 +8,8 @@ import { parseSettings } from '@/lib/settings';
 import { createTransport, type MailTransport } from '@/lib/services/mail/transport';
 import { backoffMs, createMailWorker, type MailWorker } from '@/lib/services/mail/worker';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
+import { verpToken } from '@/lib/services/mail/envelope';
+import { hashToken } from '@/lib/services/tokens';
 import type { OutgoingMail, Store } from '@/lib/services/store/types';
 import { fakeTime } from '../../../support/fake-time';
 import { startSmtp } from '../../../support/smtp';
@@ -101,7 +103,8 @@ describe('mail worker', () => {
   it('sends a message again when marking it sent failed (a crash in between), with the same Message-ID', async () => {
     const { store, file, entry } = newStore();
     let crashes = 1;
-    const crashing: Pick<Store, 'outbox'> = {
+    const crashing: Pick<Store, 'outbox' | 'bounces'> = {
+      bounces: store.bounces,
       outbox: {
         ...store.outbox,
         markSent: async (input) => {
@@ -235,5 +238,92 @@ describe('mail worker', () => {
     for (const row of unsent) expect(row.next_attempt_at).toBeLessThanOrEqual(Date.now());
     const [first] = await store.outbox.claimDue({ now: Date.now(), limit: 10, leaseMs: 60_000, claim: 'another-sender' });
     expect(first).toBeDefined();
+  });
+});
+
+const refusing = await startSmtp(undefined, {
+  refuse: (address) => (address.startsWith('gone@') ? { code: 550, message: '5.1.1 no such user' } : undefined),
+});
+afterAll(() => refusing.close());
+
+describe('mail worker: bounces and failures for good', () => {
+  const bounceSettings = parseSettings({ SMTP_URL: refusing.url, SITE_URL: 'https://blog.example.com', BOUNCE_ADDRESS: 'bounces@blog.example.com' });
+  const soft = { limit: 3, windowMs: 60_000 };
+
+  it('sends each message with an envelope sender of its own, whose token names the message and its recipient; From stays', async () => {
+    const { store, entry } = newStore();
+    const worker = (entry.worker = createMailWorker({
+      ...bounceSettings.mail,
+      store,
+      transport: createTransport(bounceSettings, () => 'The Blog'),
+      pollMs: 60_000,
+    }));
+    await queue(store, letter('Receipt one'), letter('Receipt two'));
+    worker.kick();
+    await worker.drain();
+    const sent = refusing.messages.filter((message) => message.subject?.startsWith('Receipt'));
+    expect(sent).toHaveLength(2);
+    const tokens = sent.map((message) => verpToken(message.envelopeFrom, 'bounces@blog.example.com'));
+    expect(tokens[0]).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(tokens[1]).not.toBe(tokens[0]);
+    for (const message of sent) expect(message.from?.address).toBe('no-reply@blog.example.com');
+    const outcome = await store.bounces.record({ tokenHash: hashToken(tokens[0] ?? ''), reportId: 'r1', kind: 'hard', detail: '5.2.0', now: Date.now(), soft });
+    expect(outcome).toMatchObject({ matched: true, email: 'reader@example.com', action: 'suspended' });
+  });
+
+  it('records a message refused with 550 as failed after one try, and never tries it again', async () => {
+    const { store, file, entry } = newStore();
+    const warnings: string[] = [];
+    const worker = (entry.worker = createMailWorker({
+      ...bounceSettings.mail,
+      retryBaseMs: 1,
+      store,
+      transport: createTransport(bounceSettings, () => 'The Blog'),
+      pollMs: 60_000,
+      log: { warn: (line: string) => warnings.push(line) },
+    }));
+    await queue(store, { ...letter('Refused'), to: { address: 'gone@example.com' } });
+    worker.kick();
+    await worker.drain();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    worker.kick();
+    await worker.drain();
+    const [row] = outboxRows(file);
+    expect(row).toMatchObject({ attempts: 1, sent_at: null });
+    expect(row?.last_error).toContain('550');
+    expect(refusing.messages.filter((message) => message.subject === 'Refused')).toEqual([]);
+    expect(warnings).toEqual([expect.stringMatching(/^mail: a message failed for good after 1 attempt \(refused: .*550/)]);
+  });
+
+  it('stops retrying a temporary failure once the message is older than MAIL_RETRY_DAYS', async () => {
+    const { store, file, entry } = newStore();
+    const time = { now: Date.now() };
+    const failing: MailTransport = {
+      kind: 'smtp',
+      send: async () => {
+        throw Object.assign(new Error('451 try later'), { responseCode: 451 });
+      },
+    };
+    await queue(store, letter('Deferred'));
+    const worker = (entry.worker = createMailWorker({
+      store,
+      transport: failing,
+      pollMs: 60_000,
+      retryBaseMs: 1000,
+      retentionMs: 30 * 86_400_000,
+      retryForMs: 3 * 86_400_000,
+      clock: () => time.now,
+      log: { warn: () => {} },
+    }));
+    await worker.drain();
+    expect(outboxRows(file)[0]).toMatchObject({ attempts: 1, last_error: '451 try later' });
+    time.now += 3 * 86_400_000;
+    worker.kick();
+    await worker.drain();
+    expect(outboxRows(file)[0]).toMatchObject({ attempts: 2, sent_at: null });
+    time.now += 86_400_000;
+    worker.kick();
+    await worker.drain();
+    expect(outboxRows(file)[0]).toMatchObject({ attempts: 2 });
   });
 });
