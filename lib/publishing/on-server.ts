@@ -57,7 +57,7 @@ export async function startScheduler(
             (url) => !url.endsWith('/opengraph-image'),
           );
           const urls = [...listUrls(), ...posts, ...tagUrls, ...cards];
-          await remake(get, [...new Set(urls)], remade);
+          await remake(get, [...new Set(urls)], remade, performance.now() + REMAKE_BUDGET_MS);
           madeAhead = ahead;
         }
         return answer;
@@ -80,9 +80,26 @@ function partition<T>(items: readonly T[], first: (item: T) => boolean): [T[], T
 /** At most how many posts that went live at once have their page, markdown, card and tags made before readers ask (the newest). */
 const MADE_AHEAD_POSTS = 5;
 
-/** Makes each URL once, with the posts live now, and tells `made`; a failure is logged, and that output is made on its next request. */
-async function remake(get: LoopbackGet, urls: readonly string[], made: (path: string) => void): Promise<void> {
+/**
+ * How long the outputs are made anew before the read cache lets go of the rest, from the moment
+ * /api/publish answered. On a busy machine making every list one after the other can take longer
+ * than the 5 s promised; past this budget the ones not made yet are made on their next request.
+ */
+export const REMAKE_BUDGET_MS = 1_500;
+
+/**
+ * Makes each URL once, with the posts live now, and tells `made`, until the `until` moment
+ * (performance.now()); a failure is logged, and that output, like those left at `until`, is made
+ * on its next request.
+ */
+async function remake(get: LoopbackGet, urls: readonly string[], made: (path: string) => void, until: number): Promise<void> {
   for (const url of urls) {
+    if (performance.now() >= until) {
+      console.warn(
+        `publish: ${urls.length - urls.indexOf(url)} of ${urls.length} outputs are made on their next request (${REMAKE_BUDGET_MS} ms of making them ahead ran out)`,
+      );
+      return;
+    }
     try {
       const { status } = await get(url);
       if (status === 200) made(url);
