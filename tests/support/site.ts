@@ -96,19 +96,30 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Under `npm start` the server is npm's child, in the process group npm leads: a SIGKILL of npm
+  // alone would leave the server running, orphaned, for the rest of the test run.
+  const kill = () => {
+    if (!site.npmStart) return void child.kill('SIGKILL');
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  };
   return {
     baseUrl,
     dataDir,
     process: child,
     output: () => output,
     kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // The group also when npm has exited: a server it started may still be running.
+      if (site.npmStart || (child.exitCode === null && child.signalCode === null)) kill();
       await exited;
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       // A server that does not stop within five seconds is killed, so no test leaves one behind.
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(kill, 5000);
       await exited;
       clearTimeout(timer);
     },
