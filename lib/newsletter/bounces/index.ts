@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeError } from '../../log';
 import type { SoftBouncePolicy, Store } from '../../services/store/types';
-import { readReport } from './report';
 import { recordReport, type Handled } from './record';
 
 export type { Handled } from './record';
@@ -27,6 +26,8 @@ export function createBounceHandler(options: {
   const clock = options.clock ?? Date.now;
   const log = options.log ?? console;
   return async (raw, envelopeTo = []) => {
+    // mailparser is loaded with the first message that comes back, not with the server.
+    const { readReport } = await import('./report');
     const report = await readReport(raw, bounceAddress, envelopeTo);
     if (!report.readable) {
       log.warn(`bounces: a message was kept unread: ${report.reason}`);

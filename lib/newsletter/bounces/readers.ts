@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Settings } from '../../settings';
 import type { Store } from '../../services/store/types';
 import { createBounceHandler, keepMessage } from '.';
-import { startImapPoller } from './imap';
-import { startBounceListener } from './listener';
+import type { ImapPoller } from './imap';
+import type { BounceListener } from './listener';
 
 /** The long-lived readers of what comes back, started by startServices and stopped with it. */
 export type BounceReaders = { listenerPort: Promise<number | undefined>; stop: () => void; drain: () => Promise<void> };
@@ -26,23 +26,34 @@ export function startBounceReaders(
   }
   const handle = createBounceHandler({ store, bounceAddress, soft: settings.bounces.soft, log });
   const keepDir = path.join(settings.store.dataDir, 'bounces-kept');
-  const listener =
-    settings.bounces.smtp &&
-    startBounceListener({
-      ...settings.bounces.smtp,
-      bounceDomain: bounceAddress.slice(bounceAddress.lastIndexOf('@') + 1),
-      handle,
-      keep: (raw) => keepMessage(keepDir, raw, log),
-      log,
-    });
-  const poller = settings.bounces.imap && startImapPoller({ ...settings.bounces.imap, handle, log });
+  // smtp-server, imapflow and mailparser are loaded only where a reader is set up: a site that reads no bounces does not carry them.
+  const started: Promise<[BounceListener | undefined, ImapPoller | undefined]> = Promise.all([
+    settings.bounces.smtp
+      ? import('./listener').then(({ startBounceListener }) =>
+          startBounceListener({
+            ...settings.bounces.smtp!,
+            bounceDomain: bounceAddress.slice(bounceAddress.lastIndexOf('@') + 1),
+            handle,
+            keep: (raw) => keepMessage(keepDir, raw, log),
+            log,
+          }),
+        )
+      : undefined,
+    settings.bounces.imap ? import('./imap').then(({ startImapPoller }) => startImapPoller({ ...settings.bounces.imap!, handle, log })) : undefined,
+  ]);
   return {
-    listenerPort: listener ? listener.ready : Promise.resolve(undefined),
+    listenerPort: started.then(([listener]) => listener?.ready),
     stop() {
-      listener?.stop();
-      poller?.stop();
+      void started.then(
+        ([listener, poller]) => {
+          listener?.stop();
+          poller?.stop();
+        },
+        () => undefined,
+      );
     },
     async drain() {
+      const [listener, poller] = await started;
       await Promise.all([listener?.drain(), poller?.drain()]);
     },
   };
