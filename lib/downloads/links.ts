@@ -4,6 +4,11 @@ import { absoluteUrl } from '../config';
 /** The path every download link starts with. */
 export const DOWNLOADS_PATH = '/downloads/';
 
+/** Whether a path has a download link's shape, `/downloads/<order>/<file>` (the site's own pages under /downloads, such as /downloads/sent, have not). */
+export function isDownloadPath(pathname: string): boolean {
+  return pathname.startsWith(DOWNLOADS_PATH) && pathname.slice(DOWNLOADS_PATH.length).split('/').length === 2;
+}
+
 /** What a download link names: an order, one of its files (by place), and until when it works. */
 export type LinkFacts = { order: string; file: number; expires: number };
 
@@ -30,8 +35,8 @@ export function linkKey(link: LinkFacts): string {
  * site did not sign.
  */
 export function readLink(secret: string, pathname: string, search: URLSearchParams): LinkFacts | 'malformed' | 'tampered' {
+  if (!isDownloadPath(pathname)) return 'malformed';
   const parts = pathname.slice(DOWNLOADS_PATH.length).split('/');
-  if (!pathname.startsWith(DOWNLOADS_PATH) || parts.length !== 2) return 'malformed';
   const order = parts[0] ?? '';
   const fileText = parts[1] ?? '';
   const expiresText = search.get('expires') ?? '';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fs from 'node:fs';
 import { clock } from '../clock';
 import { decideDownload, type FileAnswer } from '../downloads/serve';
-import { DOWNLOADS_PATH } from '../downloads/links';
+import { isDownloadPath } from '../downloads/links';
 import type { Settings } from '../settings';
 import type { Store } from '../services/store/types';
 import { responseHead, type HeaderList, type RequestFacts } from './response-headers';
@@ -14,7 +14,7 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 
 export function downloadReads(store: () => Store, settings: Pick<Settings, 'downloads' | 'site'>): DownloadReads {
   return (req, pathname) => {
-    if (!pathname.startsWith(DOWNLOADS_PATH) || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+    if (!isDownloadPath(pathname) || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
     return decideDownload(
       {
         method: req.method,

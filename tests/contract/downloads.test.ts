@@ -201,6 +201,11 @@ describe('send me my purchases again', () => {
     );
     expect(again.status).toBe(303);
     expect(again.headers.location).toBe('/downloads/sent');
+    // The page it lands on is the site's own, not a download link refused.
+    const landed = await request(running.baseUrl, '/downloads/sent', { headers: { Accept: 'text/html' } });
+    expect(landed.status).toBe(200);
+    expect(landed.headers['content-type']).toMatch(/^text\/html/);
+    expect(landed.body).toContain('/support');
     const strangerForm = await postForm(
       running.baseUrl,
       '/api/downloads/resend',
