@@ -56,6 +56,9 @@ const DYNAMIC: Record<string, string[]> = {
   'sitemaps/[file]': ['1.xml', '2.xml', '99.xml', `${MADE_UP}.xml`],
   'blog/page/[page]': ['1', '2', '99', `${MADE_UP}-page`],
   'tags/[tag]/page/[page]': ['1', '2', '99', `${MADE_UP}-page`],
+  // Download links: no order here was ever paid for, and none is signed (the query is the fuzzer's).
+  'downloads/[order]': [`${MADE_UP}-order`, 'cs_test_a1', longMadeUp('order')],
+  'downloads/[order]/[file]': ['0', '1', '99', `${MADE_UP}-file`],
   // The write routes, all answered by this one route file, and paths under /api/ that none answers.
   'api/[...path]': [...writeRoutes.map((route) => route.path.replace(/^\/api\//, '')), 'no-such-endpoint', 'blog/a/b/c'],
 };
