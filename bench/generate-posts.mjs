@@ -2,7 +2,7 @@
 // author's guide in README.md asks (title, description, date, optional updated, tags),
 // bodies of about 900 words with ## and ### sections, paragraphs with inline code, links
 // and emphasis, bulleted, numbered and task lists, a table, fenced code in several
-// languages, sometimes a quote or a diagram. site.yaml, home.md, apps/ and products/ are
+// languages, sometimes a quote or a diagram. site.yaml, home.md, apps/, products/ and deliverables/ are
 // copied from content/. The same N and seed always give the same files.
 //   node bench/generate-posts.mjs <out dir> <count> [--seed=1]
 import fs from 'node:fs';
@@ -306,7 +306,9 @@ export function generate(outDir, count, seed = 1, vocabulary = undefined) {
   }
   const content = path.join(REPO, 'content');
   for (const file of ['site.yaml', 'home.md']) fs.copyFileSync(path.join(content, file), path.join(outDir, file));
-  for (const folder of ['apps', 'products']) fs.cpSync(path.join(content, folder), path.join(outDir, folder), { recursive: true });
+  // The products' files (deliverables/) are checked at build beside the products that name them.
+  for (const folder of ['apps', 'products', 'deliverables'].filter((name) => fs.existsSync(path.join(content, name))))
+    fs.cpSync(path.join(content, folder), path.join(outDir, folder), { recursive: true });
   return { count, bytes, averageBytes: Math.round(bytes / count) };
 }
 
