@@ -224,13 +224,14 @@ const buildFigures = (build) => ({
  */
 async function beforeAndAfter(snapshot, contentDir, first) {
   const rounds = { after: [buildFigures(first)], before: [] };
+  const beforeContent = ownContent(snapshot.site, contentDir);
   for (let round = 1; round <= BUILD_ROUNDS; round += 1) {
     for (const id of round < BUILD_ROUNDS ? ['before', 'after'] : ['before']) {
       const site = id === 'before' ? snapshot.site : SITE;
       log(
         `next build ${path.basename(contentDir)}, cold, ${id === 'before' ? `at ${snapshot.short} (Node.js ${snapshot.nodeVersion})` : 'working tree'}, round ${round}`,
       );
-      const result = await timedBuild(contentDir, false, site);
+      const result = await timedBuild(id === 'before' ? beforeContent : contentDir, false, site);
       if (!result.ok) throw new Error(`the ${id} build failed:\n${(result.tail ?? []).join('\n')}`);
       rounds[id].push(buildFigures(result));
       log(
@@ -240,6 +241,20 @@ async function beforeAndAfter(snapshot, contentDir, first) {
   }
   fs.rmSync(path.join(snapshot.site, DIST), { recursive: true, force: true });
   return { ref: snapshot.sha, node: { after: runtimeVersion(runtimeOf(SITE)), before: snapshot.nodeVersion }, rounds };
+}
+
+/**
+ * The generated posts beside the --before project's own site.yaml, home page, apps and products:
+ * what an author declares beside the posts follows that commit's schema, not the working tree's.
+ */
+function ownContent(site, contentDir) {
+  const dir = `${contentDir}-before`;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.cpSync(path.join(contentDir, 'posts'), path.join(dir, 'posts'), { recursive: true });
+  const own = path.join(site, 'content');
+  for (const name of fs.readdirSync(own)) if (name !== 'posts') fs.cpSync(path.join(own, name), path.join(dir, name), { recursive: true });
+  return dir;
 }
 
 /** Appends a paragraph to the post in the middle of the list: an edit that changes one post and nothing else. */
