@@ -6,7 +6,16 @@ import { createTransport } from '../services/mail/transport';
 import type { Store } from '../services/store/types';
 import { unsubscribeLinks } from '../subscribers/links';
 import type { OutgoingMail } from '../services/store/types';
-import { mailSiteOf, personalMail, renderNewsletterMail, renderWelcomeMail, type NewsletterMail } from './mail';
+import {
+  encodeMail,
+  mailSiteOf,
+  personalEncodedMail,
+  personalMail,
+  renderNewsletterMail,
+  renderWelcomeMail,
+  type EncodedMail,
+  type NewsletterMail,
+} from './mail';
 import { sendBatches, type BatchSettings } from './platform';
 import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResult } from './sender';
 
@@ -24,10 +33,17 @@ const newsletterClock = Date.now;
 
 const mailSite = () => mailSiteOf(site(), absoluteUrl('/'));
 
+/** Each send's mail encoded once (lib/newsletter/mail.ts, encodeMail), for as long as the sender keeps that mail. */
+const encodedMails = new WeakMap<NewsletterMail, EncodedMail>();
+
 /** The site's posts rendered into mail, and each copy addressed with its own unsubscribe links. */
 export const siteMailer: NewsletterMailer<Post> = {
   render: (post) => renderNewsletterMail(post, mailSite()),
-  personalize: (mail: NewsletterMail, recipient, token) => personalMail(mail, recipient, unsubscribeLinks(token), mailSite()),
+  personalize: (mail: NewsletterMail, recipient, token) => {
+    let encoded = encodedMails.get(mail);
+    if (!encoded) encodedMails.set(mail, (encoded = encodeMail(mail)));
+    return personalEncodedMail(encoded, recipient, unsubscribeLinks(token), mailSite());
+  },
 };
 
 /**

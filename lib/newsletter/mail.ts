@@ -6,7 +6,8 @@ import { renderMarkdown } from '../content/render';
 import type { Site } from '../content/schema';
 import { escapeHtml } from '../http/html';
 import { newsletterHeaders, type UnsubscribeLinks } from '../services/mail/templates';
-import type { InlineImage, OutgoingMail } from '../services/store/types';
+import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp';
+import type { InlineImage, OutgoingMail, SendableMail } from '../services/store/types';
 import { svgImagesToPng } from './mail-images';
 
 /** A post's mail as a send stores it, once: everything but the recipient and their unsubscribe link. */
@@ -176,6 +177,74 @@ export function newsletterListId(siteName: string, siteUrl: string): string {
  * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
  * it for the address (README, Mail bombing).
  */
+/**
+ * A post's mail encoded once per send: its plain-text and HTML parts as quoted-printable, cut where
+ * each reader's unsubscribe link goes. Quoted-printable pieces join with soft line breaks (`=` at a
+ * line's end, RFC 2045 6.7), so a reader's copy encodes only the link: a send of 10,000 does not
+ * make 10,000 MIME encodings of the same post (lib/newsletter/sender.ts).
+ */
+export type EncodedMail = { mail: NewsletterMail; text: EncodedPart; html: EncodedPart };
+type EncodedPart = { head: Buffer; pieces: Buffer[] };
+
+const SOFT_BREAK = Buffer.from('=\r\n');
+const quotedPrintable = (value: string) => qpWrap(qpEncode(Buffer.from(value)), 76);
+
+function encodedPart(contentType: string, value: string): EncodedPart {
+  return {
+    head: Buffer.from(`Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n`),
+    pieces: value.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(quotedPrintable(piece))),
+  };
+}
+
+/** Encodes a post's mail for a send: once, however many readers it goes to. */
+export function encodeMail(mail: NewsletterMail): EncodedMail {
+  return { mail, text: encodedPart('text/plain', mail.text), html: encodedPart('text/html', mail.html) };
+}
+
+/** One part of a reader's copy: the pieces encoded for the send, with the reader's link between them. */
+function joined(part: EncodedPart, link: string): Buffer {
+  const encodedLink = Buffer.from(quotedPrintable(link));
+  const chunks = [part.head];
+  part.pieces.forEach((piece, index) => {
+    if (index > 0) chunks.push(SOFT_BREAK, encodedLink, SOFT_BREAK);
+    chunks.push(piece);
+  });
+  return Buffer.concat(chunks);
+}
+
+/** A reader's copy of a post's mail encoded for the send: the same message as personalMail's, its parts encoded already. */
+export function personalEncodedMail(
+  encoded: EncodedMail,
+  to: { email: string },
+  unsubscribe: UnsubscribeLinks,
+  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
+): SendableMail {
+  return {
+    ...envelopeOf(encoded.mail, to, unsubscribe, site),
+    encoded: { text: joined(encoded.text, unsubscribe.page), html: joined(encoded.html, escapeHtml(unsubscribe.page)) },
+  };
+}
+
+/** Everything of a reader's copy but its text and HTML: the address, the subject, the headers with the reader's links, the images. */
+function envelopeOf(
+  mail: NewsletterMail,
+  to: { email: string },
+  unsubscribe: UnsubscribeLinks,
+  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
+): Omit<OutgoingMail, 'text' | 'html'> {
+  return {
+    to: { address: to.email },
+    ...(site.replyTo ? { replyTo: site.replyTo } : {}),
+    subject: mail.subject,
+    headers: {
+      ...newsletterHeaders(unsubscribe),
+      'List-Id': newsletterListId(site.name, site.url),
+      'Message-ID': newsletterMessageId(mail.slug, to.email, site.url),
+    },
+    ...(mail.images ? { images: mail.images } : {}),
+  };
+}
+
 export function personalMail(
   mail: NewsletterMail,
   to: { email: string },
@@ -183,16 +252,8 @@ export function personalMail(
   site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
 ): OutgoingMail {
   return {
-    to: { address: to.email },
-    ...(site.replyTo ? { replyTo: site.replyTo } : {}),
-    subject: mail.subject,
+    ...envelopeOf(mail, to, unsubscribe, site),
     html: mail.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(unsubscribe.page)),
     text: mail.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe.page),
-    headers: {
-      ...newsletterHeaders(unsubscribe),
-      'List-Id': newsletterListId(site.name, site.url),
-      'Message-ID': newsletterMessageId(mail.slug, to.email, site.url),
-    },
-    ...(mail.images ? { images: mail.images } : {}),
   };
 }

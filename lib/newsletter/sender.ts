@@ -9,7 +9,7 @@ import type { HeldMessage, NewsletterDelivery, NewsletterSend, Store } from '../
 import { SUSPEND_AFTER_REJECTIONS } from '../services/store/newsletter/types';
 import { newToken } from '../services/tokens';
 import type { NewsletterMail } from './mail';
-import type { OutgoingMail } from '../services/store/types';
+import type { SendableMail } from '../services/store/types';
 
 /** What the newsletter needs of a post: published posts only reach it (in development the list also marks unpublished ones). */
 export type NewsletterPost = { slug: string; title: string; newsletter: boolean; published?: boolean; dateMillis: number };
@@ -32,7 +32,7 @@ export type NewsletterSettings = {
 /** Makes a post's mail once per send, and each recipient's copy of it. */
 export type NewsletterMailer<P extends NewsletterPost> = {
   render(post: P): Promise<NewsletterMail>;
-  personalize(mail: NewsletterMail, recipient: NewsletterDelivery, unsubscribeToken: string): OutgoingMail;
+  personalize(mail: NewsletterMail, recipient: NewsletterDelivery, unsubscribeToken: string): SendableMail;
 };
 
 export type Newsletter = {

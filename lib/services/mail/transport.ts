@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Settings } from '../../settings';
-import type { OutgoingMail } from '../store/types';
+import type { SendableMail } from '../store/types';
 import { verpAddress } from './envelope';
 
 /**
@@ -11,7 +11,7 @@ import { verpAddress } from './envelope';
  * crash between sending and marking it sent carries the same one, so a reader's mail program can
  * tell it is the same message.
  */
-export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: OutgoingMail, id?: string, bounceToken?: string): Promise<void>; close?(): void };
+export type MailTransport = { readonly kind: 'smtp' | 'outbox'; send(mail: SendableMail, id?: string, bounceToken?: string): Promise<void>; close?(): void };
 
 /** The header Postmark hands back as `Metadata` in its bounce and complaint webhooks (it strips it from the message). */
 export const POSTMARK_BOUNCE_HEADER = 'X-PM-Metadata-bounce-token';
@@ -46,7 +46,7 @@ export function mailFrom(settings: TransportSettings, siteName: string): Sender 
  * (Postmark bounces to a Return-Path of its own).
  */
 export function message(
-  mail: OutgoingMail,
+  mail: SendableMail,
   from: Sender,
   messageId?: string,
   bounce?: { address: string | undefined; token: string | undefined; postmark?: boolean },
@@ -59,8 +59,8 @@ export function message(
     to: mail.to,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
+    // Parts encoded by the sender go out as they are (nodemailer's `raw`): nothing is encoded again per message.
+    ...('encoded' in mail ? { text: { raw: mail.encoded.text }, html: { raw: mail.encoded.html } } : { text: mail.text, html: mail.html }),
     headers: { ...mail.headers, ...(bounce?.postmark && bounce.token ? { [POSTMARK_BOUNCE_HEADER]: bounce.token } : {}) },
     ...(mail.attachments?.length || mail.images?.length
       ? {

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import { message } from '@/lib/services/mail/transport';
-import { newsletterMessageId, personalMail, renderNewsletterMail, type MailPost } from '@/lib/newsletter/mail';
+import { encodeMail, newsletterMessageId, personalEncodedMail, personalMail, renderNewsletterMail, type MailPost } from '@/lib/newsletter/mail';
 
 const site = { name: 'Field "Notes"', url: 'https://notes.example/', language: 'en' };
 const post: MailPost = {
@@ -140,5 +140,43 @@ describe("the newsletter mail's SVG images", () => {
     expect(parsed.attachments.map((part) => ({ type: part.mimeType, id: part.contentId, disposition: part.disposition }))).toEqual([
       { type: 'image/png', id: `<${mail.images?.[0]?.cid}>`, disposition: 'inline' },
     ]);
+  });
+
+  it('reads the same when encoded once per send: each reader gets the same text, HTML, headers and images as a copy made whole', async () => {
+    const mail = await renderNewsletterMail(diagram, site);
+    const encoded = encodeMail(mail);
+    const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true });
+    const from = { name: 'Notes', address: 'no-reply@notes.example' };
+    // Tokens of several lengths (a real one is 32 characters).
+    for (const token of ['a', 'tok123', 'Zz9-_'.repeat(6) + 'ab', 'x'.repeat(40)]) {
+      const readerLinks = {
+        page: `https://notes.example/subscribe/unsubscribe?token=${token}`,
+        oneClick: `https://notes.example/api/subscribe/unsubscribe?token=${token}`,
+      };
+      const reader = { email: `reader-${token.length}@example.com` };
+      const wholeRaw = (await transporter.sendMail(message(personalMail(mail, reader, readerLinks, site), from))).message as Buffer;
+      const whole = await PostalMime.parse(wholeRaw);
+      const raw = (await transporter.sendMail(message(personalEncodedMail(encoded, reader, readerLinks, site), from))).message as Buffer;
+      // No line longer than in the copy nodemailer encodes whole (its body lines stop at 76 characters).
+      const longest = (bytes: Buffer) =>
+        Math.max(
+          ...bytes
+            .toString('latin1')
+            .split(/\r?\n/)
+            .map((line) => line.length),
+        );
+      expect(longest(raw)).toBeLessThanOrEqual(longest(wholeRaw));
+      const parsed = await PostalMime.parse(raw);
+      expect(parsed.text).toBe(whole.text);
+      expect(parsed.html).toBe(whole.html);
+      expect(parsed.text).toContain(`Unsubscribe: ${readerLinks.page}`);
+      expect(parsed.subject).toBe(whole.subject);
+      expect(parsed.headers.filter((header) => /^(list-|message-id|to$)/.test(header.key))).toEqual(
+        whole.headers.filter((header) => /^(list-|message-id|to$)/.test(header.key)),
+      );
+      expect(parsed.attachments.map((part) => [part.contentId, Buffer.from(part.content as ArrayBuffer).length])).toEqual(
+        whole.attachments.map((part) => [part.contentId, Buffer.from(part.content as ArrayBuffer).length]),
+      );
+    }
   });
 });

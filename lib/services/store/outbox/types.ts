@@ -15,6 +15,13 @@ export type OutgoingMail = {
   images?: InlineImage[];
 };
 
+/**
+ * A message handed to the transport: a stored one, or one whose plain-text and HTML parts come
+ * already encoded (each a whole MIME part, headers and quoted-printable body: the newsletter encodes
+ * a post once per send and only each reader's links per message, lib/newsletter/mail.ts).
+ */
+export type SendableMail = OutgoingMail | (Omit<OutgoingMail, 'text' | 'html'> & { encoded: { text: Buffer; html: Buffer } });
+
 /** A text file attached to a mail: its name, its type and its content. */
 export type MailAttachment = { filename: string; contentType: string; content: string };
 
