@@ -173,11 +173,6 @@ export function newsletterListId(siteName: string, siteUrl: string): string {
 }
 
 /**
- * The stored mail for one recipient: their address, their own unsubscribe links, the fixed
- * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
- * it for the address (README, Mail bombing).
- */
-/**
  * A post's mail encoded once per send: its plain-text and HTML parts as quoted-printable, cut where
  * each reader's unsubscribe link goes. Quoted-printable pieces join with soft line breaks (`=` at a
  * line's end, RFC 2045 6.7), so a reader's copy encodes only the link: a send of 10,000 does not
@@ -245,6 +240,11 @@ function envelopeOf(
   };
 }
 
+/**
+ * The stored mail for one recipient: their address, their own unsubscribe links, the fixed
+ * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
+ * it for the address (README, Mail bombing).
+ */
 export function personalMail(
   mail: NewsletterMail,
   to: { email: string },
