@@ -53,13 +53,25 @@ export function clientAddress(): string {
   return `203.0.113.${((process.pid + nextClient * 7) % 250) + 1}`;
 }
 
-export function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
     viewport: VIEWPORTS.desktop,
     reducedMotion: 'reduce',
     ...options,
     extraHTTPHeaders: { 'X-Forwarded-For': clientAddress(), ...options.extraHTTPHeaders },
   });
+  // For layoutShift: the start of the second frame after the parser finished the document.
+  await context.addInitScript(() => {
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState !== 'interactive') return;
+      requestAnimationFrame(() =>
+        requestAnimationFrame((frame) => {
+          (window as unknown as { __parsedFrame?: number }).__parsedFrame = frame;
+        }),
+      );
+    });
+  });
+  return context;
 }
 
 export type Problems = { list: () => string[] };
@@ -117,13 +129,15 @@ export type LayoutShift = { total: number; moved: string[] };
 /**
  * The layout shift of the loaded page (Cumulative Layout Shift without the
  * session windows: every shift not caused by input, summed), with what moved.
- * Shifts are buffered from the start of the page's load. A shift that starts
- * before the parser has finished the document (`domInteractive`) is left out:
- * that is Chromium painting a half-parsed page when the test machine starves
- * it of CPU (a tag pill drawn before its text is parsed, then again with it),
- * which a page cannot cause or prevent; what a page can do wrong (late images,
- * styles or fonts, scripts and hydration changing what is shown) moves it
- * after that point.
+ * Shifts are buffered from the start of the page's load. A shift painted
+ * before the parser had finished the document, or in the first frame after it
+ * finished, is left out: that is Chromium painting a half-parsed page when the
+ * test machine starves it of CPU (a tag pill drawn before its text is parsed,
+ * then, in the next frame, with it), which a page cannot cause or prevent.
+ * What a page can do wrong (late images, styles or fonts, scripts and
+ * hydration changing what is shown) moves it after that point. The first frame
+ * after parsing ends where the second begins, which newContext's init script
+ * records (`__parsedFrame`); `domInteractive` stands in where it did not run.
  */
 export function layoutShift(page: Page): Promise<LayoutShift> {
   return page.evaluate(
@@ -137,7 +151,7 @@ export function layoutShift(page: Page): Promise<LayoutShift> {
         }).observe({ type: 'layout-shift', buffered: true });
         setTimeout(() => {
           const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-          const parsed = navigation?.domInteractive ?? 0;
+          const parsed = Math.max(navigation?.domInteractive ?? 0, (window as unknown as { __parsedFrame?: number }).__parsedFrame ?? 0);
           let total = 0;
           const moved: string[] = [];
           for (const item of shifts) {
