@@ -1,5 +1,5 @@
 import { prepareSearchIndex } from './lib/search/site';
-import { startServices } from './lib/services';
+import { startServices } from './lib/runtime';
 import { nodeEnv, platformProblems, settingsOrExit } from './lib/settings';
 
 /**

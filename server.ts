@@ -36,7 +36,7 @@ await app.prepare();
 // server: the store opens (one that cannot open stops the start) and mail left in the outbox by a
 // previous run goes out. lib/process-shared.ts makes these the services the routes use. Development
 // starts none: a store and a worker would run on the author's machine.
-const running = dev ? undefined : (await import('./lib/services')).startServices();
+const running = dev ? undefined : (await import('./lib/runtime')).startServices();
 
 // /api/search and the MCP calls run in a thread of its own that holds the index (lib/server/search-thread.ts),
 // so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no

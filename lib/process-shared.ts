@@ -4,7 +4,7 @@ import diagnostics from 'node:diagnostics_channel';
  * The one place where objects are shared by every copy of lectern's modules in
  * a process. There are several copies: server.ts runs lib/ under tsx, while Next
  * bundles instrumentation.ts, proxy.ts and the routes apart from it and from each
- * other (the production server evaluates lib/services once for instrumentation.ts
+ * other (the production server evaluates lib/runtime once for instrumentation.ts
  * and once more for the routes; `next dev` evaluates a module again after it
  * changes). A module-level value would be one value per copy, so:
  * - the mail worker that instrumentation.ts starts, the store it uses and the

@@ -4,8 +4,7 @@ import { blogListSchema, blogQuerySchema } from './feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
 import type { QuerySchema } from './http/query';
-import { MCP_PATH, MCP_SERVER_CARD_PATH } from './agents/mcp-names';
-import { LICENSE_PATH, RSL_TYPE } from './agents/terms';
+import { licenseRoute, mcpRoute, mcpServerCardRoute } from './routes/manifest';
 import { SLUG_PATTERN } from './content/schema';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchQuerySchema, searchResultsSchema } from './search/site';
 import { problemStatus, type OpenApiResponse } from './write-routes/route';
@@ -310,7 +309,7 @@ export function publicEndpoints(): PublicEndpoint[] {
       operation: { type: API_CATALOG_TYPE },
     }),
     agentFile({
-      path: MCP_SERVER_CARD_PATH,
+      path: mcpServerCardRoute.path,
       type: 'application/json',
       title: 'MCP server card',
       description: 'Name, version, endpoint, capabilities, tools and resources of the MCP server (draft SEP-2127 server card).',
@@ -326,8 +325,8 @@ export function publicEndpoints(): PublicEndpoint[] {
       catalog: true,
     },
     agentFile({
-      path: LICENSE_PATH,
-      type: RSL_TYPE,
+      path: licenseRoute.path,
+      type: licenseRoute.type,
       title: 'Licence (RSL 1.0)',
       description: 'The terms as an RSL 1.0 licence: search and AI input permitted, AI training prohibited, attribution required.',
     }),
@@ -344,7 +343,7 @@ export function llmsEntries(section: LlmsSection): PublicEndpoint[] {
  * at its documentation (which a GET reaches) and name the endpoint in words.
  */
 export const mcpServer = {
-  path: MCP_PATH,
+  path: mcpRoute.path,
   docs: '/docs/api#mcp',
   title: 'MCP server',
   description:

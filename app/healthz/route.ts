@@ -1,5 +1,5 @@
 import { checkHealth, healthResponse } from '@/lib/services/health';
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 
 // Asked afresh on every request: the answer is about this moment.
 export const dynamic = 'force-dynamic';

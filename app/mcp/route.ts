@@ -1,6 +1,6 @@
 import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,3 +1,4 @@
+import { licenseRoute } from '../routes/manifest';
 import { absoluteUrl } from '../config';
 import { problem } from '../http/problem';
 
@@ -35,8 +36,8 @@ export const CONTENT_SIGNAL = `search=${yesNo(TERMS.search)}, ai-input=${yesNo(T
 export const CONTENT_USAGE = `train-ai=${yN(TERMS.aiTrain)}, ai-use=${yN(TERMS.aiInput)}, search=${yN(TERMS.search)}`;
 
 /** Where the RSL 1.0 licence is served, and its media type. */
-export const LICENSE_PATH = '/license.xml';
-export const RSL_TYPE = 'application/rsl+xml';
+export const LICENSE_PATH = licenseRoute.path;
+export const RSL_TYPE = licenseRoute.type;
 export const RSL_NAMESPACE = 'https://rslstandard.org/rsl';
 
 /** The reuse rule in words, for people and for agents that read prose. */

@@ -1,4 +1,4 @@
-import { luaScript, scriptCall } from '../services/store/lua';
+import { luaScript, scriptCall } from '../redis/lua';
 
 /**
  * The one step of the sliding window that must be atomic: read the counts of the current and

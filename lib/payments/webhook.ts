@@ -9,7 +9,7 @@ import { cancellationDeadline, moveDeadline, productBySlug, type TrainingProduct
 import { bookingDetails, bookingManageUrl, reminderTime } from '../bookings/details';
 import { formatMoment } from '../products/when';
 import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../services/mail/templates';
-import type { Services } from '../services';
+import type { Services } from '../runtime';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
 import { clock } from '../clock';

@@ -6,7 +6,7 @@ import { describeError } from '../log';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { sendSiteBatches, type StepResult } from '../newsletter';
 import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
-import type { Services } from '../services';
+import type { Services } from '../runtime';
 import { claimWentLive, type LivePost } from './went-live';
 import { queueDueReminders } from '../bookings/reminders';
 import { settings } from '../settings';

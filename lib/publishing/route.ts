@@ -2,7 +2,7 @@ import { problem } from '../http/problem';
 import { admit } from '../limits/admission';
 import { jsonResponse } from '../http/responses';
 import { findShared } from '../process-shared';
-import type { Services } from '../services';
+import type { Services } from '../runtime';
 import { sameSecret } from '../services/tokens';
 import { publishDue } from './publish';
 import { SCHEDULER_TOKEN } from './scheduler';

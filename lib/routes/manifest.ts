@@ -91,3 +91,9 @@ export const paymentsWebhookRoute = { name: 'paymentsWebhook', path: '/api/payme
 
 /** Every path that takes a POST (and a body); every other URL of the site is read with GET and HEAD. */
 export const postPaths: readonly string[] = [...Object.values(writeRouteAddresses).map((route) => route.path), mcpRoute.path, paymentsWebhookRoute.path];
+
+/** MCP's server card (SEP-1649), which names the server, its revisions and its tools. */
+export const mcpServerCardRoute = { path: '/.well-known/mcp.json' } as const;
+
+/** The terms as an RSL 1.0 licence (lib/agents/terms.ts writes it), with RSL's media type. */
+export const licenseRoute = { path: '/license.xml', type: 'application/rsl+xml' } as const;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { FieldError, ProblemType } from '../http/problem';
 import type { WriteRouteAddress } from '../routes/manifest';
-import type { Services } from '../services';
+import type { Services } from '../runtime';
 
 /**
  * What a route's action answers: a result, or a problem. A form post is sent

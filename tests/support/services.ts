@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Email } from 'postal-mime';
 import { parseSettings, type EnvSource } from '@/lib/settings';
-import { createServices, type Services } from '@/lib/services';
+import { createServices, type Services } from '@/lib/runtime';
 import { sqliteStoredData, type StoredData } from './stored';
 import { outboxMail } from './write-routes';
 
-/** The services of one test file, as the entry points make them (lib/services/index.ts), and what they kept and sent. */
+/** The services of one test file, as the entry points make them (lib/runtime/index.ts), and what they kept and sent. */
 export type TestServices = {
   services: Services;
   /** Runs what the requests so far handed to `after` (the sending of the mail they queued), as Next does once a response is sent. */

@@ -1,4 +1,4 @@
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 import { writeRouteHandlers } from '@/lib/write-routes/handler';
 
 // Every write route of lib/write-routes/registry.ts at its own path; the read routes under

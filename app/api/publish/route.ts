@@ -1,5 +1,5 @@
 import { publishResponse } from '@/lib/publishing/route';
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 
 // Run on every call: it acts on this moment (README, "Scheduling a post").
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { clock } from '@/lib/clock';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, laterSessions, productBySlug, sessionStart, type TrainingProduct } from '@/lib/products';
 import { formatMoment, sessionMeetings } from '@/lib/products/when';
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 import type { Booking } from '@/lib/services/store';
 import { hashToken, sameSecret } from '@/lib/services/tokens';
 import { describeError } from '@/lib/log';

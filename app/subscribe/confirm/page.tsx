@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 import { CONFIRMATION_DAYS, confirmationState } from '@/lib/subscribers/links';
 import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 

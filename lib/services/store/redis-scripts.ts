@@ -1,4 +1,4 @@
-import { luaScript } from './lua';
+import { luaScript } from '../../redis/lua';
 
 export const PING = luaScript({}, `return redis.call('PING')`);
 

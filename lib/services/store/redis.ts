@@ -1,7 +1,7 @@
 import { hashToken } from '../tokens';
 import { redisBookings } from './bookings/redis';
 import { redisBounces } from './bounces/redis';
-import { scriptRunner, type Evaluator, type ScriptRunner } from './lua';
+import { scriptRunner, type Evaluator, type ScriptRunner } from '../../redis/lua';
 import { redisNewsletter } from './newsletter/redis';
 import { redisOrders } from './orders/redis';
 import { redisOutbox } from './outbox/redis';

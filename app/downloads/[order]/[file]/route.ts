@@ -1,6 +1,6 @@
 import { clock } from '@/lib/clock';
 import { decideDownload, fileResponse } from '@/lib/downloads/serve';
-import { services } from '@/lib/services';
+import { services } from '@/lib/runtime';
 import { settings } from '@/lib/settings';
 
 /**

@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 import { QUEUE_MAILS } from '../outbox/redis-scripts';
 
 // Active holds of one training session, expired ones dropped on the way: the session's hold set, the hold prefix.

@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { mailArgs } from '../outbox/redis';
 import { hashFields } from '../redis-hash';
 import {

@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 
 /** Bounce tokens: `bounce-token:<hash>` holds the address and the send or mail (JSON). */
 export const ISSUE = luaScript(

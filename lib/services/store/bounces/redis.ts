@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { SUSPEND_AFTER_REJECTIONS } from '../newsletter/types';
 import { hashFields } from '../redis-hash';
 import { ISSUE, LAST_BY_ADDRESS, RECORD, SEND_COUNTS } from './redis-scripts';

@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 
 /*
  * Keys: `newsletter:baseline` (set once), `newsletter:posts` (slug → state),

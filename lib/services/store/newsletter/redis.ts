@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { hashFields } from '../redis-hash';
 import {
   ACTIVE_SENDS,

@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 import { QUEUE_MAILS } from '../outbox/redis-scripts';
 
 /** `count` is '1' for a download that counts; the count goes when the link stops working (`expires`). */

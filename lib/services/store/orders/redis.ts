@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { mailArgs } from '../outbox/redis';
 import type { Order } from '../bookings/types';
 import { CLAIM_RESEND, PAID_BY, REFUND_ORDER, USE_LINK } from './redis-scripts';

@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 
 /**
  * A Lua function for the scripts that queue mail with their own write: the

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { CLAIM, MARK_FAILED, MARK_SENT, PURGE_SENT, RELEASE, RENEW, RETRY_LATER } from './redis-scripts';
 import type { OutboxEntry, OutboxStore, OutgoingMail } from './types';
 

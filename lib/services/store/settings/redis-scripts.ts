@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 
 export const GET_SETTING = luaScript({ keys: ['setting'] }, `return redis.call('GET', setting)`);
 

@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { CLAIM_SETTING, GET_SETTING, SET_SETTING } from './redis-scripts';
 import type { SettingsStore } from './types';
 

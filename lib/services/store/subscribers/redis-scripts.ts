@@ -1,4 +1,4 @@
-import { luaScript } from '../lua';
+import { luaScript } from '../../../redis/lua';
 import { QUEUE_MAILS } from '../outbox/redis-scripts';
 
 /**

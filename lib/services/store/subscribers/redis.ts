@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { mailArgs } from '../outbox/redis';
 import { hashFields } from '../redis-hash';
 import { CONFIRM, CONFIRMATION_STATE, LIST_SUBSCRIBERS, SUBSCRIBE, UNSUBSCRIBE, WELCOME } from './redis-scripts';

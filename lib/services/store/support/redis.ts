@@ -1,4 +1,4 @@
-import type { ScriptRunner } from '../lua';
+import type { ScriptRunner } from '../../../redis/lua';
 import { mailArgs } from '../outbox/redis';
 import { SAVE_SUPPORT_MESSAGE } from './redis-scripts';
 import type { SupportStore } from './types';

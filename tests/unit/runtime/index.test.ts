@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSettings } from '@/lib/settings';
-import { createServices } from '@/lib/services';
+import { createServices } from '@/lib/runtime';
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-services-'));
 afterAll(() => fs.rmSync(data, { recursive: true, force: true }));
@@ -66,9 +66,9 @@ describe('createServices', () => {
 describe('services', () => {
   it('is one set per process, whichever copy of the module asks', async () => {
     vi.stubEnv('DATA_DIR', path.join(data, 'process'));
-    const first = await import('@/lib/services');
+    const first = await import('@/lib/runtime');
     vi.resetModules();
-    const second = await import('@/lib/services');
+    const second = await import('@/lib/runtime');
     expect(second.services).not.toBe(first.services);
     expect(second.services()).toBe(first.services());
     expect(second.services().limiter).toBe(first.services().limiter);

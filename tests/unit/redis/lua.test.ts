@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as bookingScripts from '@/lib/services/store/bookings/redis-scripts';
-import { luaScript, scriptCall, scriptRunner, type LuaScript } from '@/lib/services/store/lua';
+import { luaScript, scriptCall, scriptRunner, type LuaScript } from '@/lib/redis/lua';
 import * as outboxScripts from '@/lib/services/store/outbox/redis-scripts';
 import * as storeScripts from '@/lib/services/store/redis-scripts';
 import * as settingsScripts from '@/lib/services/store/settings/redis-scripts';

@@ -5,11 +5,11 @@ import { createLimiter, type Limiter } from '../limits';
 import { siteNewsletter, type Newsletter } from '../newsletter';
 import { startBounceReaders } from '../newsletter/bounces/readers';
 import { shared } from '../process-shared';
-import { createTransport } from './mail/transport';
-import { createMailWorker, type MailWorker } from './mail/worker';
-import { createPayments, type Payments } from './payments';
+import { createTransport } from '../services/mail/transport';
+import { createMailWorker, type MailWorker } from '../services/mail/worker';
+import { createPayments, type Payments } from '../services/payments';
 import { connectRedis } from '../redis/client';
-import { openStore, type Store } from './store';
+import { openStore, type Store } from '../services/store';
 
 /**
  * The services a running site uses, each made on first use from the settings
@@ -19,7 +19,6 @@ import { openStore, type Store } from './store';
  * for them and hand them to what in lib/ uses them: an action gets them in
  * its context (lib/write-routes/route.ts).
  */
-export type * from './store/types';
 
 /** Sends the mail a request has just queued, now (see `createServices`). */
 export type QueuedMail = { sendQueued: () => void };
