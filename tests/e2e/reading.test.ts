@@ -137,7 +137,8 @@ describe('theme', () => {
 });
 
 describe('every page template', () => {
-  it('loads without console errors, failed requests or Content-Security-Policy violations, also after client navigation', async () => {
+  // These three visit every page template: about 30 s each on a quiet machine.
+  it('loads without console errors, failed requests or Content-Security-Policy violations, also after client navigation', { timeout: 150_000 }, async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
     const problems = await watch(page, { allowStatus: (address, status) => status === 404 && address === url('/no-such-page-here') });
@@ -175,7 +176,7 @@ describe('every page template', () => {
     await context.close();
   });
 
-  it.each(['phone', 'desktop'] as const)('does not shift its layout while loading (%s)', async (size) => {
+  it.each(['phone', 'desktop'] as const)('does not shift its layout while loading (%s)', { timeout: 150_000 }, async (size) => {
     const context = await newContext(browser, { viewport: VIEWPORTS[size] });
     const page = await context.newPage();
     const shifts: string[] = [];
