@@ -10,7 +10,7 @@ import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
-import { platformHeaders, platformHeadersFor } from '@/lib/server/platform-headers';
+import { platformHeaders, platformHeadersFor } from '@/lib/http/platform-headers';
 import { settings } from '@/lib/settings';
 
 /**
@@ -19,7 +19,7 @@ import { settings } from '@/lib/settings';
  * header that ranks markdown first. Both land on the twin's static route; the HTML page
  * announces its twin with a Link header. IndexNow's key file. Training crawlers refused (on a
  * host without lectern's server, whose handler refuses them first otherwise). On a host without
- * lectern's server, the headers of lib/server/platform-headers.ts on every response.
+ * lectern's server, the headers of lib/http/platform-headers.ts on every response.
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;

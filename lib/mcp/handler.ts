@@ -4,7 +4,7 @@ import { problem } from '../http/problem';
 import { admit } from '../limits/admission';
 import { MCP_BODY_LIMIT } from '../routes/manifest';
 import type { Limiter } from '../limits';
-import { platformHeadersOf } from '../server/platform-headers';
+import { platformHeadersOf } from '../http/platform-headers';
 import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { mcpCost } from './cost';
 import { settings } from '../settings';

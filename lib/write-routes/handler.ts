@@ -6,7 +6,7 @@ import { admit, rateLimitHeaders } from '../limits/admission';
 import type { WriteRoute } from '../limits/table';
 import { describeError } from '../log';
 import { FORM_BODY_LIMIT } from '../routes/manifest';
-import { platformHeadersOf } from '../server/platform-headers';
+import { platformHeadersOf } from '../http/platform-headers';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
 import type { WriteResult, WriteRouteDefinition, WriteServices } from './route';

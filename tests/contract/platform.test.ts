@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PLATFORM_DOCUMENT_POLICY } from '@/lib/server/platform-headers';
+import { PLATFORM_DOCUMENT_POLICY } from '@/lib/http/platform-headers';
 import { freshAddress, postJson, request, type RawResponse } from '../support/client';
 import { contractSites } from '../support/contract-sites';
 import { startPlatformEdge, type PlatformEdge } from '../support/platform-edge';

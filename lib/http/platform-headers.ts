@@ -1,6 +1,6 @@
 import { carriesContentUsage, CONTENT_USAGE } from '../agents/terms';
 import { settings } from '../settings';
-import { cameOverHttps, contentSecurityPolicy, documentPolicy, isHtml, securityHeaders } from '../http/security-headers';
+import { cameOverHttps, contentSecurityPolicy, documentPolicy, isHtml, securityHeaders } from './security-headers';
 
 /**
  * The headers lectern's server puts on every response, for a host that runs

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentPolicy, HSTS_VALUE, resourcePolicy } from '@/lib/http/security-headers';
-import { PLATFORM_DOCUMENT_POLICY, platformHeaders, servesHtml } from '@/lib/server/platform-headers';
+import { PLATFORM_DOCUMENT_POLICY, platformHeaders, servesHtml } from '@/lib/http/platform-headers';
 
 describe('servesHtml', () => {
   it.each([
