@@ -137,7 +137,9 @@ describe("lectern's search thread", () => {
 
   it("counts a verified agent's searches against its own budget (never a 429: past it a 503), logs its identity, and counts no one else's", async () => {
     const { thread: running } = await thread();
-    const limiter = memoryLimiter({ windowScale: 1 });
+    // One instant for the whole test: 546 searches take seconds, and a budget's window may turn meanwhile.
+    const now = Date.now();
+    const limiter = memoryLimiter({ windowScale: 1, clock: () => now });
     const reads = searchReads(running, 0, () => limiter);
     const agent = (name: string) => {
       const headers = {};
