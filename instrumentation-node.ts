@@ -1,14 +1,15 @@
 import { prepareSearchIndex } from './lib/search/site';
-import { startServices } from './lib/runtime';
+import { findShared } from './lib/process-shared';
+import { nextRuntime, SERVER_RUNTIME } from './lib/runtime';
 import { nodeEnv, platformProblems, settingsOrExit } from './lib/settings';
 
 /**
  * instrumentation.ts's work in Node.js, once when the server starts, under lectern's server and
  * under any host that runs Next.js itself: a bad setting, or settings a platform host cannot
- * keep, stop the start with every problem named; then the services start (the store opens, so
- * a store that cannot open fails the start, not a reader's request, and mail left in the outbox
- * by a previous run goes out), and the search index is built. Under lectern's server these are the services server.ts started
- * and stops (lib/process-shared.ts).
+ * keep, stop the start with every problem named; then, where Next runs without lectern's server,
+ * the runtime starts (lib/runtime: the store opens, so a store that cannot open fails the start,
+ * not a reader's request, and mail left in the outbox by a previous run goes out), and the search
+ * index is built. Under lectern's server the runtime is server.ts's, which starts and stops it.
  */
 export async function registerNode() {
   const settings = settingsOrExit();
@@ -20,7 +21,7 @@ export async function registerNode() {
   }
   // A platform keeps no process running between requests to look for new posts; in development a
   // post being written is published on the author's machine, which must not mail it to anyone.
-  startServices({ newsletter: !settings.deployment.platform && nodeEnv() !== 'development' });
+  if (!findShared(SERVER_RUNTIME)) await nextRuntime({ newsletter: !settings.deployment.platform && nodeEnv() !== 'development' }).start();
   // The search index is built now, so a reader's search never waits for it (not in development,
   // where the content changes under the author's hands).
   if (nodeEnv() !== 'development') prepareSearchIndex();

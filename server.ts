@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
 import { settingsOrExit } from './lib/settings';
+import { shared } from './lib/process-shared';
+import type { Part } from './lib/runtime';
 import { createRequestHandler } from './lib/server/handler';
 import { createKeyDirectories } from './lib/http/key-directory';
 import { createAgentVerifier } from './lib/http/web-bot-auth';
-import type { Scheduler } from './lib/publishing/scheduler';
 import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
-import { searchReads, startSearchThread } from './lib/server/search-thread';
+import { createSearchThread, searchReads } from './lib/server/search-thread';
 import { mcpPosts } from './lib/server/mcp-posts';
 import { madeUpReads } from './lib/server/made-up';
 import { downloadReads } from './lib/server/downloads';
@@ -25,24 +26,26 @@ nextEnv.loadEnvConfig(process.cwd(), dev);
 // Every setting is checked now: a bad value stops the start (status 1) with every bad value named.
 const settings = settingsOrExit();
 const { port, hostname, shutdownGraceMs: graceMs } = settings.server;
+// The runtime (lib/runtime): loaded once the settings are known, as everything it builds reads them.
+const runtimeModule = await import('./lib/runtime');
 
 // Next builds its own idea of the request URL from this name; one that differs from the
 // name it gives proxy.ts makes every rewrite a proxied request to itself (over https when
 // a client says X-Forwarded-Proto: https, which then fails). The socket is ours to bind.
 const app = next({ dev, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
+// This server owns the process's runtime (below): instrumentation.ts, which Next runs now, starts none of its own.
+// Development keeps Next's (the store and the mail worker, no newsletter).
+if (!dev) shared(runtimeModule.SERVER_RUNTIME, () => true);
 await app.prepare();
-// The services start here, in one place, whatever Next does with instrumentation.ts under a custom
-// server: the store opens (one that cannot open stops the start) and mail left in the outbox by a
-// previous run goes out. lib/process-shared.ts makes these the services the routes use. Development
-// starts none: a store and a worker would run on the author's machine.
-const running = dev ? undefined : (await import('./lib/runtime')).startServices();
+// The services the routes use too (lib/process-shared.ts makes them one per process). Made here,
+// started below with everything else the server runs, in one place.
+const running = dev ? undefined : { services: runtimeModule.services() };
 
 // /api/search and the MCP calls run in a thread of its own that holds the index (lib/server/search-thread.ts),
 // so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no
 // reader's search waits for it. Development answers searches with the Next route, in this thread.
-const searchThread = dev ? undefined : startSearchThread();
-await searchThread?.ready;
+const searchThread = dev ? undefined : createSearchThread();
 
 // MCP calls: admitted here (the limit, priced by each call's work), answered in the search thread (lib/server/mcp-posts.ts).
 const posts = searchThread && running && mcpPosts(searchThread, () => running.services.limiter);
@@ -88,7 +91,7 @@ const render = (req: IncomingMessage, res: ServerResponse) => {
 };
 const publishing = dev ? undefined : await import('./lib/publishing/on-server');
 const bookings = dev ? undefined : await import('./lib/bookings/reminders');
-const scheduler: Scheduler | undefined = await publishing?.startScheduler(
+const scheduler = publishing?.siteScheduler(
   render,
   () => {
     handler.clearReads();
@@ -108,24 +111,60 @@ const scheduler: Scheduler | undefined = await publishing?.startScheduler(
       ]
     : [],
 );
-// The server, made by its shutdown (lib/server/shutdown.ts). The scheduler stops first (no post goes live
-// on a server that is stopping), then the services and the search thread, once requests in flight have finished.
+
+// Everything this server runs beside answering requests, started here in this order before it
+// listens and stopped in the reverse order once requests in flight have finished (lib/runtime):
+// the services (store, mail worker, newsletter, readers of bounces), the search thread (the server
+// listens once it has built its index, so no reader's search waits for it), the scheduler (which
+// brings the site up to the clock before the first request is taken, and stops before the services:
+// no post goes live on a server that is stopping), and a large site's older posts (past
+// PRERENDER_POSTS), generated in the background.
+let prewarming: Promise<void> | undefined;
+let stopping = false;
+const parts: Part[] = [
+  ...(running ? runtimeModule.serviceParts(running.services, settings) : []),
+  ...(searchThread ? [{ name: 'search thread', start: () => searchThread.start(), stop: () => searchThread.stop() }] : []),
+  ...(scheduler
+    ? [
+        {
+          name: 'scheduler',
+          start: () => scheduler.start(),
+          async stop() {
+            scheduler.stop();
+            await scheduler.idle();
+          },
+        },
+      ]
+    : []),
+  ...(!dev && settings.server.prewarm
+    ? [
+        {
+          name: 'prewarm',
+          start() {
+            prewarming = prewarm(render, postsToPrewarm(), console.log, () => stopping);
+          },
+          async stop() {
+            stopping = true;
+            await prewarming;
+          },
+        },
+      ]
+    : []),
+];
+const runtime = runtimeModule.createRuntime(parts);
+await runtime.start();
+
+// The server, made by its shutdown (lib/server/shutdown.ts).
 const shutdown = gracefulShutdown(handler, {
   graceMs,
-  quiesce: () => running?.quiesce(),
+  quiesce: () => runtime.quiesce(),
   connections: settings.server.connections,
-  stopServices: async () => {
-    scheduler?.stop();
-    await scheduler?.idle();
-    await Promise.all([running?.stop(), searchThread?.stop()]);
-  },
+  stopServices: () => runtime.stop(),
 });
 
 shutdown.server.listen(port, hostname, () => {
   const shown = hostname === '0.0.0.0' ? 'localhost' : hostname;
   console.log(`lectern ${dev ? 'dev' : 'production'} server on http://${shown}:${port} (Node.js ${process.version})`);
-  // A large site's older posts (past PRERENDER_POSTS), generated in the background after start.
-  if (!dev && settings.server.prewarm) void prewarm(render, postsToPrewarm());
 });
 
 // Stop cleanly (lib/server/shutdown.ts): no new connections, requests in flight finish, then the

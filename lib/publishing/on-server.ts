@@ -19,16 +19,17 @@ type Render = (req: IncomingMessage, res: ServerResponse) => void;
  * outputs anew (the read cache is cleared). When a post went live, the outputs it changes most are
  * made first, each handed to `remade` once made (the read cache forgets its old copy of that one).
  * `periodic`: work done at each look at the clock too (the bookings' reminders, lib/bookings/reminders.ts).
- * Resolves once the site is up to the clock; undefined where no build wrote its list.
+ * Made idle (lib/runtime starts it: its `start` resolves once the site is up to the clock);
+ * undefined where no build wrote its list.
  */
-export async function startScheduler(
+export function siteScheduler(
   render: Render,
   changed: () => void,
   remade: (path: string) => void = () => undefined,
   /** Called as soon as the published set has changed, before the outputs are made anew (the search index starts on it). */
   live: () => void = () => undefined,
   periodic: readonly Periodic[] = [],
-): Promise<Scheduler | undefined> {
+): Scheduler | undefined {
   const list = builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
@@ -69,7 +70,6 @@ export async function startScheduler(
     prepare: { leadMs: WARM_LEAD_MS, run: (nextPost) => void warmLists(render, { nextPost }) },
     periodic,
   });
-  await scheduler.start();
   return scheduler;
 }
 

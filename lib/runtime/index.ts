@@ -3,13 +3,16 @@ import { site } from '../content';
 import { settings, type Settings } from '../settings';
 import { createLimiter, type Limiter } from '../limits';
 import { siteNewsletter, type Newsletter } from '../newsletter';
-import { startBounceReaders } from '../newsletter/bounces/readers';
+import { startBounceReaders, type BounceReaders } from '../newsletter/bounces/readers';
 import { shared } from '../process-shared';
 import { createTransport } from '../services/mail/transport';
 import { createMailWorker, type MailWorker } from '../services/mail/worker';
 import { createPayments, type Payments } from '../services/payments';
 import { connectRedis } from '../redis/client';
 import { openStore, type Store } from '../services/store';
+import { createRuntime, type Part, type Runtime } from './runtime';
+
+export { createRuntime, type Part, type Runtime } from './runtime';
 
 /**
  * The services a running site uses, each made on first use from the settings
@@ -92,37 +95,63 @@ export function services(): Services {
 }
 
 /**
- * What runs in the background of a long-lived server, started once by its entry point. `quiesce`,
- * at the start of a shutdown: the newsletter starts no new message (the ones on the wire finish).
+ * The parts the services run in the background, in the order they start (lib/runtime/runtime.ts
+ * stops them in the reverse one): the store opens (a store that cannot open fails the start, not a
+ * reader's request), the mail worker starts on it, sending what a previous run left, then the
+ * newsletter and the readers of bounces (unless `newsletter: false`: a platform keeps no process
+ * running between requests, and in development a post being written must not be mailed). Stopping,
+ * the newsletter and the mail worker start no new message, finish the ones on the wire, give their
+ * other claims back and close their connections; the store and its Redis connection close last (the
+ * limiter shares it: nothing is decided after this).
  */
-export type RunningServices = { services: Services; quiesce: () => void; stop: () => Promise<void> };
+export function serviceParts(running: Services, settings: Settings, options: { newsletter?: boolean } = {}): Part[] {
+  const mailing = options.newsletter !== false;
+  let bounces: BounceReaders | undefined;
+  return [
+    { name: 'store', start: () => void running.store, stop: () => running.store.close() },
+    {
+      name: 'mail worker',
+      start: () => running.mailWorker.start(),
+      async stop() {
+        running.mailWorker.stop();
+        await running.mailWorker.drain();
+      },
+    },
+    ...(mailing
+      ? [
+          {
+            name: 'newsletter',
+            start: () => running.newsletter.start(),
+            // A shutdown begins: no new message, the ones on the wire finish.
+            quiesce: () => running.newsletter.stop(),
+            async stop() {
+              running.newsletter.stop();
+              await running.newsletter.drain();
+            },
+          },
+          {
+            // What comes back to the bounce address: the SMTP listener and the IMAP poller, when configured.
+            name: 'bounce readers',
+            start() {
+              bounces = startBounceReaders(settings, running.store);
+            },
+            async stop() {
+              bounces?.stop();
+              await bounces?.drain();
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Under this name lectern's server says it owns the process's runtime (instrumentation-node.ts then starts none). */
+export const SERVER_RUNTIME = 'server-runtime';
 
 /**
- * Starts the process's services: the store opens (a store that cannot open fails the start, not
- * a reader's request), the mail worker starts on it, sending what a previous run left, and the
- * newsletter and the readers of bounces start (unless `newsletter: false`: a platform keeps no process running between
- * requests, and in development a post being written must not be mailed). The entry point that
- * calls this owns the result and stops it, in the reverse order: the newsletter and the mail
- * worker start no new message, finish the ones on the wire and give their other claims back, then the store and its Redis connection close (the limiter shares it: nothing is
- * decided after this).
+ * The runtime of a host where only Next runs lectern (a platform, `next start`): the services'
+ * parts, made once per process whichever copy of lib/ asks, and started by instrumentation-node.ts.
  */
-export function startServices(options: { newsletter?: boolean } = {}): RunningServices {
-  const running = services();
-  void running.store;
-  const worker = running.mailWorker;
-  const newsletter = options.newsletter === false ? undefined : running.newsletter;
-  newsletter?.start();
-  // What comes back to the bounce address: the SMTP listener and the IMAP poller, when configured.
-  const bounces = options.newsletter === false ? undefined : startBounceReaders(settings(), running.store);
-  return {
-    services: running,
-    quiesce: () => newsletter?.stop(),
-    async stop() {
-      newsletter?.stop();
-      worker.stop();
-      bounces?.stop();
-      await Promise.all([newsletter?.drain(), worker.drain(), bounces?.drain()]);
-      await running.store.close();
-    },
-  };
+export function nextRuntime(options: { newsletter?: boolean } = {}): Runtime {
+  return shared('runtime', () => createRuntime(serviceParts(services(), settings(), options)));
 }

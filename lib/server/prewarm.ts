@@ -56,9 +56,10 @@ export function postsToPrewarm(): string[] {
  * reader or crawler arriving later finds them made. The requests go to Next directly, through a
  * server of their own on a loopback port closed when done: they do not pass lectern's read cache,
  * which keeps what readers ask for, not everything. Stops at the first failure, which it logs
- * (a post that fails here fails for a reader too, and is logged then).
+ * (a post that fails here fails for a reader too, and is logged then), and before its next request
+ * once `stopped` says the server is stopping.
  */
-export async function prewarm(render: Render, slugs: string[], log: (line: string) => void = console.log): Promise<void> {
+export async function prewarm(render: Render, slugs: string[], log: (line: string) => void = console.log, stopped: () => boolean = () => false): Promise<void> {
   if (slugs.length === 0) return;
   const started = Date.now();
   log(`generating ${slugs.length} older posts in the background (PRERENDER_POSTS)`);
@@ -66,6 +67,7 @@ export async function prewarm(render: Render, slugs: string[], log: (line: strin
     await withLoopback(render, async (get) => {
       for (const slug of slugs) {
         for (const url of postUrls(slug)) {
+          if (stopped()) throw new Error('the server is stopping');
           const { status } = await get(url);
           if (status !== 200) throw new Error(`${url} answered ${status}`);
         }

@@ -53,6 +53,8 @@ export type FromSearchWorker =
 export type ToSearchWorker = { id: number; query: SearchQuery } | { id: number; mcp: McpJob } | { refresh: true };
 
 export type SearchThread = {
+  /** Starts the thread (once); resolves as `ready` does. Jobs asked for before wait for it. */
+  start(): Promise<void>;
   /** Resolves once the thread has built its index; rejects if the first thread could not start. */
   ready: Promise<void>;
   /** The results of a search (and the posts' Last-Modified); rejects only after the thread has died on it twice (the caller then answers it another way). */
@@ -66,7 +68,7 @@ export type SearchThread = {
    * one meanwhile), so the first search after the time finds the post instead of starting that index.
    */
   refresh(): void;
-  /** Stops the thread; searches not answered yet reject. */
+  /** Stops the thread (or keeps it from starting); searches not answered yet reject. */
   stop(): Promise<void>;
   /** Threads started so far (1 until one dies). */
   readonly started: number;
@@ -87,7 +89,8 @@ export type SearchThreadOptions = {
   log?: Pick<Console, 'info' | 'warn'>;
 };
 
-export function startSearchThread(options: SearchThreadOptions = {}): SearchThread {
+/** The search thread, made idle: `start()` starts the worker, which builds its index. */
+export function createSearchThread(options: SearchThreadOptions = {}): SearchThread {
   const entry = (options.workerUrl ?? new URL('./search-worker.ts', import.meta.url)).href;
   const inThread = options.inThread ?? SEARCHES_IN_THREAD;
   const mcpInThread = Math.min(inThread, options.mcpInThread ?? MCP_IN_THREAD);
@@ -101,7 +104,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
   let nextId = 0;
   let started = 0;
   let stopping = false;
-  let worker: Worker;
+  let worker: Worker | undefined;
   let live = false;
 
   const fail = (pending: Pending, message: string) => pending.reject(new Error(message));
@@ -125,8 +128,8 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
       handed.set(pending.id, pending);
       if (pending.job.kind === 'mcp') {
         mcpHanded += 1;
-        worker.postMessage({ id: pending.id, mcp: pending.job.mcp } satisfies ToSearchWorker);
-      } else worker.postMessage({ id: pending.id, query: pending.job.query } satisfies ToSearchWorker);
+        worker?.postMessage({ id: pending.id, mcp: pending.job.mcp } satisfies ToSearchWorker);
+      } else worker?.postMessage({ id: pending.id, query: pending.job.query } satisfies ToSearchWorker);
     }
   }
 
@@ -146,7 +149,7 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
     markFailed = reject;
   });
 
-  function start(): void {
+  function spawn(): void {
     started += 1;
     live = false;
     const thread = new Worker(new URL('./search-worker.mjs', import.meta.url), { env, workerData: { entry } });
@@ -184,13 +187,16 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
         else waiting.unshift(pending);
       }
       // One that died before its index was built is not started again at once, so a thread that cannot start does not spin.
-      if (wasLive) start();
-      else setTimeout(() => stopping || start(), RESTART_DELAY_MS).unref();
+      if (wasLive) spawn();
+      else setTimeout(() => stopping || spawn(), RESTART_DELAY_MS).unref();
     });
   }
-  start();
 
   return {
+    start() {
+      if (started === 0 && !stopping) spawn();
+      return ready;
+    },
     ready,
     get started() {
       return started;
@@ -206,14 +212,14 @@ export function startSearchThread(options: SearchThreadOptions = {}): SearchThre
     },
     refresh() {
       // A thread not live yet (being started again) builds its index from the posts live when it starts.
-      if (live && !stopping) worker.postMessage({ refresh: true } satisfies ToSearchWorker);
+      if (live && !stopping) worker?.postMessage({ refresh: true } satisfies ToSearchWorker);
     },
     async stop() {
       stopping = true;
       for (const pending of [...waiting, ...handed.values()]) fail(pending, 'the search thread is stopped');
       waiting.length = 0;
       handed.clear();
-      await worker.terminate();
+      await worker?.terminate();
     },
   };
 }

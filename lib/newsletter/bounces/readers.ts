@@ -5,7 +5,7 @@ import { createBounceHandler, keepMessage } from '.';
 import type { ImapPoller } from './imap';
 import type { BounceListener } from './listener';
 
-/** The long-lived readers of what comes back, started by startServices and stopped with it. */
+/** The long-lived readers of what comes back, a part of the runtime (lib/runtime): started and stopped with it. */
 export type BounceReaders = { listenerPort: Promise<number | undefined>; stop: () => void; drain: () => Promise<void> };
 
 /**

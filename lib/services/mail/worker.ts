@@ -25,13 +25,20 @@ import { isPermanentFailure, type MailTransport } from './transport';
  * mail is deleted once it is older than the retention (checked at most once
  * per poll), so old links and texts do not stay in the store.
  */
-export type MailWorker = { kick: () => void; stop: () => void; drain: () => Promise<void> };
+export type MailWorker = {
+  /** Sends what is due now, then looks again every `pollMs` until stopped. */
+  start: () => void;
+  /** Looks at the outbox now (a request has just queued mail). */
+  kick: () => void;
+  stop: () => void;
+  drain: () => Promise<void>;
+};
 
 export function backoffMs(attempts: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 30 * 60 * 1000);
 }
 
-/** Starts a worker on `store`, sending by `transport`; it checks the outbox every `pollMs` until stopped. */
+/** A worker on `store`, sending by `transport`: made idle; once started it checks the outbox every `pollMs` until stopped. */
 export function createMailWorker(
   options: Pick<Settings['mail'], 'pollMs' | 'retryBaseMs' | 'retentionMs'> &
     Partial<Pick<Settings['mail'], 'retryForMs' | 'bounceAddress'>> & {
@@ -133,15 +140,23 @@ export function createMailWorker(
   });
   const kick = passes.kick;
 
-  const timer = setInterval(kick, pollMs);
-  timer.unref();
-  kick();
+  let timer: ReturnType<typeof setInterval> | undefined;
   return {
+    start() {
+      if (timer || stopped) return;
+      timer = setInterval(kick, pollMs);
+      timer.unref();
+      kick();
+    },
     kick,
     stop: () => {
       stopped = true;
       clearInterval(timer);
     },
-    drain: passes.idle,
+    // Once stopped and idle, its connection to the mail server is closed (a pooled one holds sockets).
+    drain: async () => {
+      await passes.idle();
+      if (stopped) transport.close?.();
+    },
   };
 }

@@ -95,9 +95,9 @@ describe('warmLists', () => {
   });
 });
 
-describe('startScheduler', () => {
+describe('siteScheduler', () => {
   it('when a post went live, makes its page, markdown and card and every list and feed anew before the read cache lets go of the old ones', async () => {
-    const { startScheduler } = await load();
+    const { siteScheduler } = await load();
     const events: string[] = [];
     const render = (req: IncomingMessage, res: ServerResponse) => {
       events.push(req.url ?? '');
@@ -105,11 +105,13 @@ describe('startScheduler', () => {
       res.end(req.url === '/api/publish' ? JSON.stringify({ live: 3, revalidated: true, wentLive: [], claimed: true }) : '{}');
     };
     const remade: string[] = [];
-    const scheduler = await startScheduler(
+    const scheduler = siteScheduler(
       render,
       () => events.push('read cache cleared'),
       (path) => remade.push(path),
     );
+    expect(events).toEqual([]);
+    await scheduler?.start();
     scheduler?.stop();
     expect(events[0]).toBe('/api/publish');
     // "ahead" (dated after the build, live by the real clock) went live: its page and markdown, and its card last of all.

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordVerifiedAgent } from '@/lib/http/client-ip';
 import { memoryLimiter } from '@/lib/limits/limiter';
 import { createRequestHandler } from '@/lib/server/handler';
-import { searchReads, startSearchThread, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
+import { createSearchThread, searchReads, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
 
 const workerUrl = new URL('../../fixtures/search-thread-worker.ts', import.meta.url);
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -26,15 +26,26 @@ async function thread(inThread?: number, waiting?: { search: number; mcp: number
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-search-thread-'));
   process.env.SEARCH_TEST_MARKER = path.join(dir, 'crashed');
   process.env.SEARCH_TEST_RELEASE = path.join(dir, 'release');
-  const started = startSearchThread({ workerUrl, inThread, waiting, log: quiet });
+  const started = createSearchThread({ workerUrl, inThread, waiting, log: quiet });
   threads.push(started);
-  await started.ready;
+  await started.start();
   return { thread: started, dir };
 }
 
 const search = (running: SearchThread, q: string) => running.search({ q, limit: 10 }).then((answer) => answer.results);
 
 describe("lectern's search thread", () => {
+  it('starts no thread until it is started, and answers a search asked before once it is', async () => {
+    const idle = createSearchThread({ workerUrl, log: quiet });
+    threads.push(idle);
+    expect(idle.started).toBe(0);
+    const early = search(idle, 'fast');
+    expect(idle.started).toBe(0);
+    await idle.start();
+    expect(idle.started).toBe(1);
+    expect(await early).toMatchObject({ query: 'fast' });
+  });
+
   it('answers every search, handing the thread at most its cap at once while the others wait (within the queue)', async () => {
     const { thread: running } = await thread(2);
     const answers = await Promise.all(Array.from({ length: 7 }, () => search(running, 'slow')));
@@ -91,9 +102,9 @@ describe("lectern's search thread", () => {
 
   it('fails its start when the first thread dies before its index is built', async () => {
     process.env.SEARCH_TEST_FAIL_START = '1';
-    const failing = startSearchThread({ workerUrl, log: quiet });
+    const failing = createSearchThread({ workerUrl, log: quiet });
     threads.push(failing);
-    await expect(failing.ready).rejects.toThrow(/before its index was built/);
+    await expect(failing.start()).rejects.toThrow(/before its index was built/);
   });
 
   it('stops: searches not answered and any asked later are refused to the caller, which answers them another way', async () => {

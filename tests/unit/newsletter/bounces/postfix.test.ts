@@ -252,6 +252,7 @@ describe('the newsletter in front of a real Postfix', () => {
       clock: () => Date.now() + offset,
       log: { warn: (line: string) => warnings.push(line) },
     });
+    worker.start();
     try {
       await worker.drain();
       offset = 24 * 60 * 60 * 1000;

@@ -6,7 +6,7 @@ import { Database } from '@/lib/services/store/sqlite-database';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseSettings } from '@/lib/settings';
 import { createTransport, type MailTransport } from '@/lib/services/mail/transport';
-import { backoffMs, createMailWorker, type MailWorker } from '@/lib/services/mail/worker';
+import { backoffMs, createMailWorker as createIdleMailWorker, type MailWorker } from '@/lib/services/mail/worker';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { verpToken } from '@/lib/services/mail/envelope';
 import { hashToken } from '@/lib/services/tokens';
@@ -39,6 +39,13 @@ function newStore() {
   return { store, file, entry };
 }
 
+/** A worker as the runtime has it once started: it looks at the outbox at once, then every `pollMs`. */
+function createMailWorker(...args: Parameters<typeof createIdleMailWorker>): MailWorker {
+  const worker = createIdleMailWorker(...args);
+  worker.start();
+  return worker;
+}
+
 const letter = (subject: string): OutgoingMail => ({ to: { address: 'reader@example.com' }, subject, text: `${subject} text`, html: `<p>${subject}</p>` });
 const queue = (store: Store, ...mails: OutgoingMail[]) =>
   store.support.save({ id: randomUUID(), name: 'A', email: 'a@example.com', subject: 's', message: 'm', createdAt: Date.now() }, mails);
@@ -53,6 +60,22 @@ function outboxRows(file: string): Row[] {
 }
 
 describe('mail worker', () => {
+  it('sends nothing until it is started, then what was queued before', async () => {
+    const { store, file, entry } = newStore();
+    await queue(store, letter('Waiting'));
+    const sent: string[] = [];
+    const recording: MailTransport = { kind: 'smtp', send: async (mail) => void sent.push(mail.subject) };
+    const worker = (entry.worker = createIdleMailWorker({ store, transport: recording, pollMs: 1, retryBaseMs: 1000, retentionMs: 60_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await worker.drain();
+    expect(sent).toEqual([]);
+    expect(outboxRows(file).every((row) => row.sent_at === null)).toBe(true);
+    worker.start();
+    await until(() => sent.length === 1, 'the message queued before the start');
+    await worker.drain();
+    expect(sent).toEqual(['Waiting']);
+  });
+
   it('sends what is queued by SMTP when kicked, and marks it sent', async () => {
     const { store, file, entry } = newStore();
     const worker = (entry.worker = createMailWorker({
