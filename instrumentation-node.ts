@@ -1,6 +1,6 @@
 import { prepareSearchIndex } from './lib/search/site';
-import { findShared } from './lib/process-shared';
-import { nextRuntime, SERVER_RUNTIME } from './lib/runtime';
+import { findShared, SERVER_RUNTIME } from './lib/process-shared';
+import { nextRuntime } from './lib/runtime';
 import { nodeEnv, platformProblems, settingsOrExit } from './lib/settings';
 
 /**

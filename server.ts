@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import nextEnv from '@next/env';
 import next from 'next';
 import { settingsOrExit } from './lib/settings';
-import { shared } from './lib/process-shared';
+import { SERVER_RUNTIME, shared } from './lib/process-shared';
 import type { Part } from './lib/runtime';
 import { createRequestHandler } from './lib/server/handler';
 import { createKeyDirectories } from './lib/http/key-directory';
@@ -26,8 +26,6 @@ nextEnv.loadEnvConfig(process.cwd(), dev);
 // Every setting is checked now: a bad value stops the start (status 1) with every bad value named.
 const settings = settingsOrExit();
 const { port, hostname, shutdownGraceMs: graceMs } = settings.server;
-// The runtime (lib/runtime): loaded once the settings are known, as everything it builds reads them.
-const runtimeModule = await import('./lib/runtime');
 
 // Next builds its own idea of the request URL from this name; one that differs from the
 // name it gives proxy.ts makes every rewrite a proxied request to itself (over https when
@@ -36,8 +34,10 @@ const app = next({ dev, hostname: 'localhost', port });
 const handle = app.getRequestHandler();
 // This server owns the process's runtime (below): instrumentation.ts, which Next runs now, starts none of its own.
 // Development keeps Next's (the store and the mail worker, no newsletter).
-if (!dev) shared(runtimeModule.SERVER_RUNTIME, () => true);
+if (!dev) shared(SERVER_RUNTIME, () => true);
 await app.prepare();
+// The runtime (lib/runtime), loaded once Next is prepared: what it builds uses Next's request-scoped storage (`after`).
+const runtimeModule = await import('./lib/runtime');
 // The services the routes use too (lib/process-shared.ts makes them one per process). Made here,
 // started below with everything else the server runs, in one place.
 const running = dev ? undefined : { services: runtimeModule.services() };

@@ -39,3 +39,6 @@ export function shared<T>(name: string, create: () => T): T {
   });
   return value;
 }
+
+/** Under this name lectern's server says it owns the process's runtime (lib/runtime): instrumentation-node.ts then starts none. */
+export const SERVER_RUNTIME = 'server-runtime';

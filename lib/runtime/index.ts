@@ -145,9 +145,6 @@ export function serviceParts(running: Services, settings: Settings, options: { n
   ];
 }
 
-/** Under this name lectern's server says it owns the process's runtime (instrumentation-node.ts then starts none). */
-export const SERVER_RUNTIME = 'server-runtime';
-
 /**
  * The runtime of a host where only Next runs lectern (a platform, `next start`): the services'
  * parts, made once per process whichever copy of lib/ asks, and started by instrumentation-node.ts.
