@@ -40,7 +40,7 @@ await app.prepare();
 const runtimeModule = await import('./lib/runtime');
 // The services the routes use too (lib/process-shared.ts makes them one per process). Made here,
 // started below with everything else the server runs, in one place.
-const running = dev ? undefined : { services: runtimeModule.services() };
+const services = dev ? undefined : runtimeModule.services();
 
 // /api/search and the MCP calls run in a thread of its own that holds the index (lib/server/search-thread.ts),
 // so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no
@@ -48,7 +48,7 @@ const running = dev ? undefined : { services: runtimeModule.services() };
 const searchThread = dev ? undefined : createSearchThread();
 
 // MCP calls: admitted here (the limit, priced by each call's work), answered in the search thread (lib/server/mcp-posts.ts).
-const posts = searchThread && running && mcpPosts(searchThread, () => running.services.limiter);
+const posts = searchThread && services && mcpPosts(searchThread, () => services.limiter);
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: settings.site.url, trustProxy: settings.deployment.trustProxy, csp: !dev };
@@ -71,10 +71,10 @@ const handler = createRequestHandler(
     contentError,
     stopping: () => shutdown.stopping,
     // A verified agent's searches are counted against its own budget (the limiter, as MCP's).
-    own: searchThread && searchReads(searchThread, undefined, running && (() => running.services.limiter)),
+    own: searchThread && searchReads(searchThread, undefined, services && (() => services.limiter)),
     posts,
     madeUp: dev ? undefined : madeUpReads(),
-    downloads: running && downloadReads(() => running.services.store, settings),
+    downloads: services && downloadReads(() => services.store, settings),
     refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
     verifyAgent,
   },
@@ -95,18 +95,18 @@ const scheduler = publishing?.siteScheduler(
   render,
   () => {
     handler.clearReads();
-    void running?.services.newsletter.check();
+    void services?.newsletter.check();
   },
   (path) => handler.forgetRead(path),
   // The search thread starts its new index at once, not after the lists are made anew.
   () => searchThread?.refresh(),
   // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.
-  running && bookings
+  services && bookings
     ? [
         {
           name: 'booking reminders',
           everyMs: settings.bookings.reminderCheckMs,
-          run: (now: number) => bookings.queueDueReminders(running.services.store, now, () => running.services.mailWorker.kick()),
+          run: (now: number) => bookings.queueDueReminders(services.store, now, () => services.mailWorker.kick()),
         },
       ]
     : [],
@@ -122,7 +122,7 @@ const scheduler = publishing?.siteScheduler(
 let prewarming: Promise<void> | undefined;
 let stopping = false;
 const parts: Part[] = [
-  ...(running ? runtimeModule.serviceParts(running.services, settings) : []),
+  ...(services ? runtimeModule.serviceParts(services, settings) : []),
   ...(searchThread ? [{ name: 'search thread', start: () => searchThread.start(), stop: () => searchThread.stop() }] : []),
   ...(scheduler
     ? [

@@ -14,25 +14,24 @@ import { createRuntime, type Part, type Runtime } from './runtime';
 
 export { createRuntime, type Part, type Runtime } from './runtime';
 
+/** Sends the mail a request has just queued, now (see `createServices`). */
+export type QueuedMail = { sendQueued: () => void };
+
 /**
- * The services a running site uses, each made on first use from the settings
+ * The services a running site uses, each made (not started) on first use from the settings
  * and from one another: one Redis connection (when configured) for the store
  * and the rate limits, the store, the limiter, Stripe and the mail worker.
  * The entry points (app/, server.ts, instrumentation-node.ts, the scripts) ask
  * for them and hand them to what in lib/ uses them: an action gets them in
  * its context (lib/write-routes/route.ts).
  */
-
-/** Sends the mail a request has just queued, now (see `createServices`). */
-export type QueuedMail = { sendQueued: () => void };
-
 export type Services = {
   readonly store: Store;
   readonly limiter: Limiter;
   readonly payments: Payments | undefined;
   readonly mailWorker: MailWorker;
   readonly mail: QueuedMail;
-  /** Made here, started by the entry point (server.ts, instrumentation.ts) with `start()`. */
+  /** Made here, started by the runtime (serviceParts). */
   readonly newsletter: Newsletter;
 };
 
@@ -88,7 +87,7 @@ export function createServices(settings: Settings, options: { afterResponse?: Af
 /**
  * The process's services: one set however many copies of this module the
  * process holds (lib/process-shared.ts), so the routes kick the mail worker
- * instrumentation.ts started and every route counts against the same limits.
+ * the runtime started and every route counts against the same limits.
  */
 export function services(): Services {
   return shared('services', () => createServices(settings()));
