@@ -1,4 +1,4 @@
-import { prepareSearchIndex } from './lib/search/site';
+import { prepareSearchIndex, searchesInThread } from './lib/search/site';
 import { findShared, SERVER_RUNTIME } from './lib/process-shared';
 import { nextRuntime } from './lib/runtime';
 import { nodeEnv, platformProblems, settingsOrExit } from './lib/settings';
@@ -23,6 +23,7 @@ export async function registerNode() {
   // post being written is published on the author's machine, which must not mail it to anyone.
   if (!findShared(SERVER_RUNTIME)) await nextRuntime({ newsletter: !settings.deployment.platform && nodeEnv() !== 'development' }).start();
   // The search index is built now, so a reader's search never waits for it (not in development,
-  // where the content changes under the author's hands).
-  if (nodeEnv() !== 'development') prepareSearchIndex();
+  // where the content changes under the author's hands, nor under lectern's server, whose search
+  // thread holds the process's one index and runs every search).
+  if (nodeEnv() !== 'development' && !searchesInThread()) prepareSearchIndex();
 }

@@ -9,7 +9,8 @@ import { createKeyDirectories } from './lib/http/key-directory';
 import { createAgentVerifier } from './lib/http/web-bot-auth';
 import { gracefulShutdown } from './lib/server/shutdown';
 import { postsToPrewarm, prewarm } from './lib/server/prewarm';
-import { createSearchThread, searchReads } from './lib/server/search-thread';
+import { createSearchThread, searchReads, ThreadBusyError } from './lib/server/search-thread';
+import { runSearchesInThread } from './lib/search/site';
 import { mcpPosts } from './lib/server/mcp-posts';
 import { madeUpReads } from './lib/server/made-up';
 import { downloadReads } from './lib/server/downloads';
@@ -35,6 +36,9 @@ const handle = app.getRequestHandler();
 // This server owns the process's runtime (below): instrumentation.ts, which Next runs now, starts none of its own.
 // Development keeps Next's (the store and the mail worker, no newsletter).
 if (!dev) shared(SERVER_RUNTIME, () => true);
+// Searches (/api/search, the search page, MCP) run in the search thread below, which holds the process's
+// one index: said before Next starts, so instrumentation.ts builds none in this thread.
+const inThread = dev ? undefined : runSearchesInThread();
 await app.prepare();
 // The runtime (lib/runtime), loaded once Next is prepared: what it builds uses Next's request-scoped storage (`after`).
 const runtimeModule = await import('./lib/runtime');
@@ -46,6 +50,15 @@ const services = dev ? undefined : runtimeModule.services();
 // so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no
 // reader's search waits for it. Development answers searches with the Next route, in this thread.
 const searchThread = dev ? undefined : createSearchThread();
+if (inThread && searchThread)
+  inThread.search = (query) =>
+    searchThread.search(query).then(
+      (answer) => answer.results,
+      (error: unknown) => {
+        if (error instanceof ThreadBusyError) return 'busy' as const;
+        throw error;
+      },
+    );
 
 // MCP calls: admitted here (the limit, priced by each call's work), answered in the search thread (lib/server/mcp-posts.ts).
 const posts = searchThread && services && mcpPosts(searchThread, () => services.limiter);
@@ -81,36 +94,42 @@ const handler = createRequestHandler(
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
 // the clock before the first request is taken: a post whose time came while no instance ran is
-// served from the first request on. When one goes live its pages and every list are made anew, the read
-// cache forgetting each old copy once the new one is made (readers wait for no render), then everything else
-// it kept; the search thread starts its new index and the newsletter looks for it at once (it also looks every NEWSLETTER_CHECK_MS). Two minutes before
-// the first post it makes live, the scheduler has every list and feed made once (warmLists).
-// Next's handler, for the server's own requests over a private loopback port (lib/server/loopback.ts).
+// served from the first request on. When one goes live, the reactions of lib/publishing/posts-changed.ts
+// run in this process, in their order, with this server's own: Next's outputs marked stale, the
+// search thread's new index, the new post's pages and every list made anew (the read cache forgetting
+// each old copy once the new one is made: readers wait for no render, then everything else it kept),
+// IndexNow, and the newsletter looking for it at once (it also looks every NEWSLETTER_CHECK_MS). Two
+// minutes before the first post it makes live, the scheduler has every list and feed made once (warmLists).
+// Next's handler, for the server's own requests, made in this process (lib/server/next-requests.ts).
 const render = (req: IncomingMessage, res: ServerResponse) => {
   handle(req, res).catch(() => res.destroy());
 };
 const publishing = dev ? undefined : await import('./lib/publishing/on-server');
 const bookings = dev ? undefined : await import('./lib/bookings/reminders');
-const scheduler = publishing?.siteScheduler(
-  render,
-  () => {
-    handler.clearReads();
-    void services?.newsletter.check();
-  },
-  (path) => handler.forgetRead(path),
-  // The search thread starts its new index at once, not after the lists are made anew.
-  () => searchThread?.refresh(),
-  // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.
-  services && bookings
-    ? [
-        {
-          name: 'booking reminders',
-          everyMs: settings.bookings.reminderCheckMs,
-          run: (now: number) => bookings.queueDueReminders(services.store, now, () => services.mailWorker.kick()),
-        },
-      ]
-    : [],
-);
+const scheduler =
+  services &&
+  publishing?.siteScheduler(
+    render,
+    {
+      // The search thread starts its new index at once, before the lists are made anew.
+      refreshSearch: () => searchThread?.refresh(),
+      remade: (path) => handler.forgetRead(path),
+      readsChanged: () => handler.clearReads(),
+      claims: () => services.store.settings,
+      indexNow: settings.indexNow,
+      newsletter: () => services.newsletter.check(),
+    },
+    // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.
+    bookings
+      ? [
+          {
+            name: 'booking reminders',
+            everyMs: settings.bookings.reminderCheckMs,
+            run: (now: number) => bookings.queueDueReminders(services.store, now, () => services.mailWorker.kick()),
+          },
+        ]
+      : [],
+  );
 
 // Everything this server runs beside answering requests, started here in this order before it
 // listens and stopped in the reverse order once requests in flight have finished (lib/runtime):

@@ -4,7 +4,7 @@ import { PostSummary } from '@/components/post-list';
 import { SearchForm } from '@/components/search-form';
 import { site } from '@/lib/content';
 import { pageMetadata } from '@/lib/seo';
-import { findPublishedPosts, parseSearchQuery, SEARCH_LIMIT_MAX } from '@/lib/search/site';
+import { findForPage, parseSearchQuery, SEARCH_LIMIT_MAX } from '@/lib/search/site';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +18,8 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
   const { q: given } = await searchParams;
   const text = (Array.isArray(given) ? given[0] : given) ?? '';
   const parsed = parseSearchQuery(new URLSearchParams({ q: text, limit: String(SEARCH_LIMIT_MAX) }));
-  const found = parsed.ok ? findPublishedPosts(parsed.query) : undefined;
+  const answer = parsed.ok ? await findForPage(parsed.query) : undefined;
+  const found = answer === 'busy' ? undefined : answer;
   // The reason a query is refused, as /api/search gives it (too long, too many words).
   const refused = !parsed.ok && text.trim() !== '' ? parsed.errors.find((error) => error.path === 'q')?.message : undefined;
   return (
@@ -27,7 +28,11 @@ export default async function SearchPage({ searchParams }: PageProps<'/search'>)
       <SearchForm id="search-q" label="Search posts" defaultValue={text} className="post-form search-form" />
       {!found ? (
         <p className="notice">
-          {refused ? `That search cannot be run: it ${refused}.` : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
+          {answer === 'busy'
+            ? 'Too many searches at once; try again in a moment.'
+            : refused
+              ? `That search cannot be run: it ${refused}.`
+              : 'Type one or more words to search the titles, descriptions, tags and text of every post.'}
         </p>
       ) : found.hits.length === 0 ? (
         <p className="notice">

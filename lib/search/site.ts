@@ -3,7 +3,7 @@ import { absoluteUrl } from '../config';
 import { publishedPost, publishedPosts, type Post } from '../content';
 import { parseQuery, type ParsedQuery } from '../http/query';
 import { nodeEnv } from '../settings';
-import { shared } from '../process-shared';
+import { findShared, shared } from '../process-shared';
 import { buildSearchIndex, buildSearchIndexInSlices, SEARCH_BOUNDS, type SearchHit, type SearchIndex } from './index';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './limits';
 import { queryWords } from './text';
@@ -117,7 +117,7 @@ export function prepareSearchIndex(log: (line: string) => void = console.log): v
  * from the previous one.
  */
 export function refreshSearchIndex(): void {
-  siteIndex();
+  if (!searchesInThread()) siteIndex();
 }
 
 /**
@@ -196,4 +196,41 @@ export function searchPublishedPosts(query: SearchQuery): SearchResults {
       marks,
     })),
   };
+}
+
+/** A search run in lectern's server's search thread: its results, or 'busy' when the thread's queue is full. */
+export type ThreadSearch = (query: SearchQuery) => Promise<SearchResults | 'busy'>;
+type InThread = { search?: ThreadSearch };
+const IN_THREAD = 'search:thread';
+
+/**
+ * Called by lectern's server before Next starts: every search runs in its search thread, which holds
+ * the process's one index (lib/server/search-thread.ts), so no copy of this module in the server's
+ * own thread builds one (`searchesInThread`), and the search page asks the thread once `search` is set.
+ */
+export function runSearchesInThread(): InThread {
+  return shared<InThread>(IN_THREAD, () => ({}));
+}
+
+/** Whether lectern's server runs the searches in its thread: then no copy of this module builds an index. */
+export function searchesInThread(): boolean {
+  return findShared<InThread>(IN_THREAD) !== undefined;
+}
+
+/**
+ * What the search page shows: the published posts that match, as `findPublishedPosts` finds them,
+ * from lectern's server's search thread where it runs one, or 'busy' when that thread's queue is full.
+ */
+export async function findForPage(query: SearchQuery): Promise<ReturnType<typeof findPublishedPosts> | 'busy'> {
+  const search = findShared<InThread>(IN_THREAD)?.search;
+  if (!search) return findPublishedPosts(query);
+  const found = await search(query);
+  if (found === 'busy') return found;
+  const hits = found.results.flatMap(({ slug, snippet, marks, section, sectionUrl }) => {
+    const post = publishedPost(slug);
+    if (!post) return [];
+    const id = section === null ? undefined : decodeURIComponent(new URL(sectionUrl).hash.slice(1));
+    return [{ post, snippet, marks, section: section === null || id === undefined ? null : { heading: section, id }, score: 0 }];
+  });
+  return { query: found.query, total: found.total, hits };
 }

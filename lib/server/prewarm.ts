@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clock } from '../clock';
 import { builtList, liveView } from '../content/published-set';
 import { pagePath } from '../content/pagination';
@@ -6,9 +5,7 @@ import { contentPaths } from '../content/urls';
 import { parseQuery } from '../http/query';
 import { publicEndpoints, type PublicEndpoint } from '../public-endpoints';
 import { describeError } from '../log';
-import { withLoopback } from './loopback';
-
-type Render = (req: IncomingMessage, res: ServerResponse) => void;
+import { nextRequests, type NextHandler } from './next-requests';
 
 /** The URLs of a post that a build generates for the newest posts: its page, its card and its markdown. */
 export function postUrls(slug: string): string[] {
@@ -53,26 +50,30 @@ export function postsToPrewarm(): string[] {
 
 /**
  * Generates, one request at a time, the posts the build left to their first request, so a
- * reader or crawler arriving later finds them made. The requests go to Next directly, through a
- * server of their own on a loopback port closed when done: they do not pass lectern's read cache,
- * which keeps what readers ask for, not everything. Stops at the first failure, which it logs
+ * reader or crawler arriving later finds them made. The requests go to Next's handler in this
+ * process (lib/server/next-requests.ts): they do not pass lectern's read cache, which keeps what
+ * readers ask for, not everything. Stops at the first failure, which it logs
  * (a post that fails here fails for a reader too, and is logged then), and before its next request
  * once `stopped` says the server is stopping.
  */
-export async function prewarm(render: Render, slugs: string[], log: (line: string) => void = console.log, stopped: () => boolean = () => false): Promise<void> {
+export async function prewarm(
+  render: NextHandler,
+  slugs: string[],
+  log: (line: string) => void = console.log,
+  stopped: () => boolean = () => false,
+): Promise<void> {
   if (slugs.length === 0) return;
   const started = Date.now();
   log(`generating ${slugs.length} older posts in the background (PRERENDER_POSTS)`);
   try {
-    await withLoopback(render, async (get) => {
-      for (const slug of slugs) {
-        for (const url of postUrls(slug)) {
-          if (stopped()) throw new Error('the server is stopping');
-          const { status } = await get(url);
-          if (status !== 200) throw new Error(`${url} answered ${status}`);
-        }
+    const get = nextRequests(render);
+    for (const slug of slugs) {
+      for (const url of postUrls(slug)) {
+        if (stopped()) throw new Error('the server is stopping');
+        const { status } = await get(url);
+        if (status !== 200) throw new Error(`${url} answered ${status}`);
       }
-    });
+    }
     log(`generated ${slugs.length} older posts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     log(`stopped generating older posts: ${describeError(error)}`);

@@ -1,5 +1,6 @@
 import { publishResponse } from '@/lib/publishing/route';
 import { services } from '@/lib/runtime';
+import { settings } from '@/lib/settings';
 
 // Run on every call: it acts on this moment (README, "Scheduling a post").
 export const dynamic = 'force-dynamic';
@@ -8,5 +9,5 @@ export const dynamic = 'force-dynamic';
 export const maxDuration = 60;
 
 export function GET(request: Request) {
-  return publishResponse(request, services());
+  return publishResponse(request, services(), settings());
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { publishResponse } from '@/lib/publishing/route';
+import { settings } from '@/lib/settings';
 import { otherRouteLimits } from '@/lib/limits/table';
 import { testServices } from '../../support/services';
 import { freshClient, setWriteRouteSettings } from '../../support/write-routes';
@@ -11,7 +12,11 @@ const LIMIT = otherRouteLimits.publish;
 
 /** GET /api/publish as a cron job or a guesser sends it, from one client address (the platform's edge header). */
 const call = (client: string, token: string) =>
-  publishResponse(new Request('http://localhost:3000/api/publish', { headers: { authorization: `Bearer ${token}`, 'x-real-ip': client } }), services);
+  publishResponse(
+    new Request('http://localhost:3000/api/publish', { headers: { authorization: `Bearer ${token}`, 'x-real-ip': client } }),
+    services,
+    settings(),
+  );
 
 describe('GET /api/publish', () => {
   it('throttles a flood of wrong tokens from one address: 401 up to the limit, then 429 with Retry-After and the RateLimit headers', async () => {

@@ -52,7 +52,7 @@ describe('warmLists', () => {
     const { asked, render } = fakeNext();
     const lines: string[] = [];
     await warmLists(render, { nextPost: 900_000, clock: () => 0, log: (line) => lines.push(line) });
-    expect(asked[0]).toEqual({ url: '/api/publish?regenerate=1', authorization: `Bearer ${token}` });
+    expect(asked[0]).toEqual({ url: '/api/publish', authorization: `Bearer ${token}` });
     const urls = asked.slice(1).map((request) => request.url);
     expect(urls).toEqual(expect.arrayContaining(['/', '/blog', '/blog/page/2', '/api/rss', '/atom.xml', '/feed.json', '/sitemap.xml', '/llms.txt']));
     expect(urls).toEqual(expect.arrayContaining(['/tags/large', '/tags/large.md', '/tags/large/rss.xml']));
@@ -81,7 +81,7 @@ describe('warmLists', () => {
     const { asked, render } = fakeNext({}, () => (now += 20_000));
     const lines: string[] = [];
     await warmLists(render, { nextPost: 20_000 + WARM_MARGIN_MS + 1, clock: () => now, log: (line) => lines.push(line) });
-    expect(asked.map((request) => request.url)).toEqual(['/api/publish?regenerate=1', '/']);
+    expect(asked.map((request) => request.url)).toEqual(['/api/publish', '/']);
     expect(lines).toEqual(['stopped making the lists and feeds ready for the next scheduled post: the next post is due soon']);
   });
 
@@ -95,35 +95,53 @@ describe('warmLists', () => {
   });
 });
 
+/** The store's settings, in memory: what claims a post that went live. */
+function memoryClaims() {
+  const values = new Map<string, string>();
+  return {
+    get: async (key: string) => values.get(key),
+    set: async (key: string, value: string) => void values.set(key, value),
+    claim: async (key: string, value: string) => {
+      if (values.has(key)) return false;
+      values.set(key, value);
+      return true;
+    },
+  };
+}
+
 describe('siteScheduler', () => {
-  it('when a post went live, makes its page, markdown and card and every list and feed anew before the read cache lets go of the old ones', async () => {
+  it('runs the reactions in their order when a post went live: Next revalidates, the search index starts anew, the outputs are made anew before the read cache lets go of the old ones, then the newsletter looks', async () => {
     const { siteScheduler } = await load();
     const events: string[] = [];
     const render = (req: IncomingMessage, res: ServerResponse) => {
       events.push(req.url ?? '');
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(req.url === '/api/publish' ? JSON.stringify({ live: 3, revalidated: true, wentLive: [], claimed: true }) : '{}');
+      res.end(req.url === '/api/publish' ? JSON.stringify({ revalidated: true }) : '{}');
     };
     const remade: string[] = [];
-    const scheduler = siteScheduler(
-      render,
-      () => events.push('read cache cleared'),
-      (path) => remade.push(path),
-    );
+    const scheduler = siteScheduler(render, {
+      refreshSearch: () => void events.push('search index'),
+      remade: (path) => remade.push(path),
+      readsChanged: () => void events.push('read cache cleared'),
+      claims: memoryClaims,
+      indexNow: {},
+      newsletter: async () => void events.push('newsletter'),
+    });
     expect(events).toEqual([]);
     await scheduler?.start();
     scheduler?.stop();
-    expect(events[0]).toBe('/api/publish');
+    expect(events.slice(0, 2)).toEqual(['/api/publish', 'search index']);
+    const made = events.slice(2, -2);
     // "ahead" (dated after the build, live by the real clock) went live: its page and markdown, and its card last of all.
-    expect(events).toEqual(expect.arrayContaining(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown']));
-    expect(events.at(-2)).toBe('/blog/ahead/opengraph-image');
-    expect(events.indexOf('/blog')).toBeLessThan(events.indexOf('/blog/ahead'));
-    expect(events.slice(1, -1)).toEqual(
+    expect(made).toEqual(expect.arrayContaining(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown']));
+    expect(made.at(-1)).toBe('/blog/ahead/opengraph-image');
+    expect(made.indexOf('/blog')).toBeLessThan(made.indexOf('/blog/ahead'));
+    expect(made).toEqual(
       expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large', '/tags/large.md', '/tags/large/rss.xml']),
     );
-    expect(new Set(events).size).toBe(events.length);
+    expect(new Set(made).size).toBe(made.length);
     // Each is handed over as soon as it is made, so the read cache lets go of its old copy then.
-    expect(remade).toEqual(events.slice(1, -1));
-    expect(events.at(-1)).toBe('read cache cleared');
+    expect(remade).toEqual(made);
+    expect(events.slice(-2)).toEqual(['read cache cleared', 'newsletter']);
   });
 });
