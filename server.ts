@@ -49,7 +49,7 @@ const services = dev ? undefined : runtimeModule.services();
 // /api/search and the MCP calls run in a thread of its own that holds the index (lib/server/search-thread.ts),
 // so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no
 // reader's search waits for it. Development answers searches with the Next route, in this thread.
-const searchThread = dev ? undefined : createSearchThread();
+const searchThread = dev ? undefined : createSearchThread({ buildTime: settings.build.time });
 if (inThread && searchThread)
   inThread.search = (query) =>
     searchThread.search(query).then(

@@ -12,6 +12,7 @@ import { sendContentError } from './content-error-page';
 import { sendFile, type DownloadReads } from './downloads';
 import type { MadeUpReads } from './made-up';
 import type { OwnPosts } from './mcp-posts';
+import type { NextHandler } from './next-requests';
 import { createReadCache, type OwnReads } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
 import { passThrough, requestIsHttps, type SecurityOptions } from './security';
@@ -24,8 +25,6 @@ import { originForm, unroutable, unroutableResponse } from './unroutable';
  * when it also asks for that answer.
  */
 const SERVER_ACTION_HEADERS = ['next-action', ...NEXT_ROUTER_HEADERS];
-
-export type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Sends a response lectern made itself, with the headers every response gets. */
 async function sendOwn(req: IncomingMessage, res: ServerResponse, response: Response, facts: RequestFacts): Promise<void> {
@@ -118,7 +117,7 @@ export type RequestHandler = ((req: IncomingMessage, res: ServerResponse) => voi
   forgetRead: (path: string) => void;
 };
 
-export function createRequestHandler(render: Render, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
+export function createRequestHandler(render: NextHandler, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
   const readCache = createReadCache({
     // In development every read is rendered afresh, so edits show on reload.
     maxBytes: options.dev ? 0 : undefined,
@@ -134,7 +133,7 @@ export function createRequestHandler(render: Render, security: SecurityOptions, 
     variant,
     read: false,
   });
-  const renderWithClientIp: Render = (req, res) => {
+  const renderWithClientIp: NextHandler = (req, res) => {
     recordClientIp(req.headers, req.socket.remoteAddress);
     render(req, res);
   };

@@ -6,6 +6,7 @@ import { CONDITIONAL_HEADERS, isNotModified, preconditionHolds } from './conditi
 import { codingFor, compressedCopies, copyOf, strongEtag, triesCompression } from './encodings';
 import { createReadStore, DEFAULT_MAX_BYTES, isShareable, type Entry, type HeadKey, type ReadStore } from './read-store';
 import type { MadeUpAnswer, MadeUpReads } from './made-up';
+import type { NextHandler } from './next-requests';
 import { headerValue, NEXT_ROUTER_HEADERS, responseHead, type RequestFacts } from './response-headers';
 
 /**
@@ -33,14 +34,13 @@ import { headerValue, NEXT_ROUTER_HEADERS, responseHead, type RequestFacts } fro
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
 
 /** Next's request handler: writes a response for a request. */
-type Render = (req: IncomingMessage, res: ServerResponse) => void;
 
 export type ReadCache = {
   /**
    * Takes a GET or HEAD (answering from memory, or rendering it with `render` and
    * keeping the result) and returns true; returns false for any other method.
    */
-  handle: (req: IncomingMessage, res: ServerResponse, render: Render) => boolean;
+  handle: (req: IncomingMessage, res: ServerResponse, render: NextHandler) => boolean;
   /**
    * Forgets every kept response, when what they were rendered from changed (a post went live).
    * A render under way when it is called is sent to its own request but not kept, and later
@@ -134,7 +134,7 @@ function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, setting
  * and the validators are checked here, against the bytes, not by Next), and hands the
  * finished response to `done`, uncompressed, with the request as it came.
  */
-function renderEntry(req: IncomingMessage, res: ServerResponse, render: Render, variant: Variant | undefined, done: (entry: Entry) => void): void {
+function renderEntry(req: IncomingMessage, res: ServerResponse, render: NextHandler, variant: Variant | undefined, done: (entry: Entry) => void): void {
   const method = req.method;
   const conditional = Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, req.headers[name]]));
   req.method = 'GET';
@@ -161,7 +161,7 @@ async function entryOf(response: Response, variant: Variant | undefined): Promis
 }
 
 /** A request answered by rendering it, kept nowhere: identity, so no client makes the server compress at will. */
-function pass(req: IncomingMessage, res: ServerResponse, render: Render, settings: Settings): void {
+function pass(req: IncomingMessage, res: ServerResponse, render: NextHandler, settings: Settings): void {
   const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
   renderEntry(req, res, render, negotiate(pathname, req.headers.accept)?.variant, (entry) => answer(req, res, entry, settings));
 }
@@ -206,7 +206,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const shared = new Map<string, Entry>();
 
   /** Answers a made-up value from the answer its kind shares, rendered by the first of them. */
-  function answerMadeUp(req: IncomingMessage, res: ServerResponse, render: Render, target: Target, madeUp: MadeUpAnswer): void {
+  function answerMadeUp(req: IncomingMessage, res: ServerResponse, render: NextHandler, target: Target, madeUp: MadeUpAnswer): void {
     const kept = shared.get(madeUp.key);
     if (kept) return send(req, res, kept, settings);
     const started = generation;

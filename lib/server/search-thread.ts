@@ -8,7 +8,6 @@ import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../search/limits';
 import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
-import { settings } from '../settings';
 
 /**
  * lectern's server runs `/api/search` and the MCP calls (POST /mcp) in a worker thread that holds the
@@ -78,6 +77,8 @@ type Job = { kind: 'search'; query: SearchQuery } | { kind: 'mcp'; mcp: McpJob }
 type Pending = { id: number; job: Job; tries: number; resolve: (answer: never) => void; reject: (error: Error) => void };
 
 export type SearchThreadOptions = {
+  /** The build's moment (the settings' `build.time`), handed to the thread as LECTERN_BUILD_TIME. */
+  buildTime: number;
   /** The thread's module (./search-worker.ts); tests give one of their own. */
   workerUrl?: URL;
   /** Jobs handed to the thread at once (SEARCHES_IN_THREAD). */
@@ -90,7 +91,7 @@ export type SearchThreadOptions = {
 };
 
 /** The search thread, made idle: `start()` starts the worker, which builds its index. */
-export function createSearchThread(options: SearchThreadOptions = {}): SearchThread {
+export function createSearchThread(options: SearchThreadOptions): SearchThread {
   const entry = (options.workerUrl ?? new URL('./search-worker.ts', import.meta.url)).href;
   const inThread = options.inThread ?? SEARCHES_IN_THREAD;
   const mcpInThread = Math.min(inThread, options.mcpInThread ?? MCP_IN_THREAD);
@@ -98,7 +99,7 @@ export function createSearchThread(options: SearchThreadOptions = {}): SearchThr
   const log = options.log ?? console;
   // The thread has this process's settings (its clock offset too, so it judges which posts are live as this thread
   // does) and the same time origin (lib/config.ts) for Last-Modified, also when it is started again later.
-  const env = { ...process.env, LECTERN_BUILD_TIME: String(settings().build.time) };
+  const env = { ...process.env, LECTERN_BUILD_TIME: String(options.buildTime) };
   const waiting: Pending[] = [];
   const handed = new Map<number, Pending>();
   let nextId = 0;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordVerifiedAgent } from '@/lib/http/client-ip';
 import { memoryLimiter } from '@/lib/limits/limiter';
 import { createRequestHandler } from '@/lib/server/handler';
+import { settings } from '@/lib/settings';
 import { createSearchThread, searchReads, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
 
 const workerUrl = new URL('../../fixtures/search-thread-worker.ts', import.meta.url);
@@ -26,7 +27,7 @@ async function thread(inThread?: number, waiting?: { search: number; mcp: number
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-search-thread-'));
   process.env.SEARCH_TEST_MARKER = path.join(dir, 'crashed');
   process.env.SEARCH_TEST_RELEASE = path.join(dir, 'release');
-  const started = createSearchThread({ workerUrl, inThread, waiting, log: quiet });
+  const started = createSearchThread({ buildTime: settings().build.time, workerUrl, inThread, waiting, log: quiet });
   threads.push(started);
   await started.start();
   return { thread: started, dir };
@@ -36,7 +37,7 @@ const search = (running: SearchThread, q: string) => running.search({ q, limit: 
 
 describe("lectern's search thread", () => {
   it('starts no thread until it is started, and answers a search asked before once it is', async () => {
-    const idle = createSearchThread({ workerUrl, log: quiet });
+    const idle = createSearchThread({ buildTime: settings().build.time, workerUrl, log: quiet });
     threads.push(idle);
     expect(idle.started).toBe(0);
     const early = search(idle, 'fast');
@@ -102,7 +103,7 @@ describe("lectern's search thread", () => {
 
   it('fails its start when the first thread dies before its index is built', async () => {
     process.env.SEARCH_TEST_FAIL_START = '1';
-    const failing = createSearchThread({ workerUrl, log: quiet });
+    const failing = createSearchThread({ buildTime: settings().build.time, workerUrl, log: quiet });
     threads.push(failing);
     await expect(failing.start()).rejects.toThrow(/before its index was built/);
   });
