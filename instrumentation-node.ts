@@ -21,7 +21,19 @@ export async function registerNode() {
   }
   // A platform keeps no process running between requests to look for new posts; in development a
   // post being written is published on the author's machine, which must not mail it to anyone.
-  if (!findShared(SERVER_RUNTIME)) await nextRuntime({ newsletter: !settings.deployment.platform && nodeEnv() !== 'development' }).start();
+  if (!findShared(SERVER_RUNTIME)) {
+    const runtime = nextRuntime({ newsletter: !settings.deployment.platform && nodeEnv() !== 'development' });
+    await runtime.start();
+    // Next gives instrumentation no hook for its own stop: at the signal Next stops taking requests and
+    // exits once those in flight are answered; the runtime stops beside it, the newsletter and the mail
+    // worker starting no new message from the signal on (what is cut short by Next's exit is sent again
+    // by the next run, README "Stopping").
+    for (const signal of ['SIGTERM', 'SIGINT'] as const)
+      process.once(signal, () => {
+        runtime.quiesce();
+        void runtime.stop();
+      });
+  }
   // The search index is built now, so a reader's search never waits for it (not in development,
   // where the content changes under the author's hands, nor under lectern's server, whose search
   // thread holds the process's one index and runs every search).
