@@ -290,8 +290,6 @@ export type Settings = {
   agents: {
     /** Training-only crawlers get 403 on content; robots.txt, the licence and llms.txt stay open (REFUSE_TRAINING_CRAWLERS). */
     refuseTrainingCrawlers: boolean;
-    /** Requests a minute one verified agent may send to /mcp and to /api/search (VERIFIED_AGENT_BUDGET). */
-    verifiedBudget: number;
     /** Tests only: agent key directories may be fetched from loopback over HTTP (WEB_BOT_AUTH_LOOPBACK_DIRECTORIES). */
     loopbackDirectories: boolean;
   };
@@ -318,6 +316,8 @@ export type Settings = {
     windowScale: number;
     /** How long a decision may wait for Redis before memory decides (RATE_LIMIT_REDIS_TIMEOUT_MS). */
     redisTimeoutMs: number;
+    /** Requests a minute one verified agent may send to /mcp and to /api/search (VERIFIED_AGENT_BUDGET). */
+    verifiedAgentBudget: number;
   };
   /** Mail and the mail worker. */
   mail: {
@@ -431,7 +431,6 @@ function grouped(env: Env): Settings {
     deployment: { trustProxy: env.TRUST_PROXY, clientIpHeader: env.CLIENT_IP_HEADER, platform: env.PLATFORM_MODE },
     agents: {
       refuseTrainingCrawlers: env.REFUSE_TRAINING_CRAWLERS,
-      verifiedBudget: env.VERIFIED_AGENT_BUDGET,
       loopbackDirectories: env.WEB_BOT_AUTH_LOOPBACK_DIRECTORIES,
     },
     publishing: { cronSecret: env.CRON_SECRET, clockOffsetMs: env.LECTERN_CLOCK_OFFSET_MS },
@@ -441,7 +440,7 @@ function grouped(env: Env): Settings {
       upstash:
         env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN ? { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN } : undefined,
     },
-    limits: { windowScale: env.RATE_LIMIT_WINDOW_SCALE, redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS },
+    limits: { windowScale: env.RATE_LIMIT_WINDOW_SCALE, redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS, verifiedAgentBudget: env.VERIFIED_AGENT_BUDGET },
     mail: {
       smtpUrl: env.SMTP_URL,
       outboxDir: path.resolve(/* turbopackIgnore: true */ env.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
