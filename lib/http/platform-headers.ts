@@ -58,11 +58,7 @@ export function platformHeaders(
  * Without lectern's server (PLATFORM_MODE), the security headers it would add;
  * proxy.ts does not see the write routes (nor /mcp), whose bodies they read themselves.
  */
-export function platformHeadersOf(
-  request: Request,
-  contentType: string,
-  { deployment, site }: Pick<Settings, 'deployment' | 'site'>,
-): Record<string, string> {
+export function platformHeadersOf(request: Request, contentType: string, { deployment, site }: Pick<Settings, 'deployment' | 'site'>): Record<string, string> {
   if (!deployment.platform) return {};
   return platformHeadersFor(contentType, {
     siteUrl: site.url,

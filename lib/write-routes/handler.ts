@@ -63,8 +63,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(
   settings: () => WriteSettings,
 ) {
   const queryFields = route.queryFields?.map((field) => field.name) ?? [];
-  const respond = (request: Request, result: WriteResult, headers: Record<string, string>) =>
-    shapeAnswer(result, answerFacts(request, headers, settings()));
+  const respond = (request: Request, result: WriteResult, headers: Record<string, string>) => shapeAnswer(result, answerFacts(request, headers, settings()));
 
   const notAllowed = (request: Request) =>
     respond(
@@ -145,10 +144,7 @@ type Handlers = Record<(typeof METHODS)[number], (request: Request) => Response 
  * path, and a 404 for any other path under /api/ that no route file of its own answers.
  * OPTIONS answers as Next answers it for a route file with these methods.
  */
-export function writeRouteHandlers(
-  services: () => WriteServices,
-  settings: () => WriteSettings,
-): Handlers & { OPTIONS: (request: Request) => Response } {
+export function writeRouteHandlers(services: () => WriteServices, settings: () => WriteSettings): Handlers & { OPTIONS: (request: Request) => Response } {
   // Each route's own schema types its action; here they are one list, so the definition is taken as the general one.
   const byPath = new Map<string, Handlers>(
     writeRoutes.map((route) => [route.path, handlersFor(route as WriteRouteDefinition<WriteRoute>, services, settings)]),

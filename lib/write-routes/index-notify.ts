@@ -37,7 +37,7 @@ const responses = { '401': problemStatus('Missing or wrong bearer token.'), '502
 async function notifyIndexNow(input: z.output<typeof schema>, { services, settings }: WriteContext): Promise<WriteResult> {
   const site = new URL(settings.site.url);
   const last = Number((await services.store.settings.get(LAST_SUBMISSION)) ?? Number.NaN);
-  const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
+  const changed = sitemapUrls(settings.site).filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
   if (foreign.length > 0)

@@ -20,7 +20,11 @@ export default function ApiDocsPage() {
       <DocsTable
         label="read endpoints"
         head={['GET', 'Content-Type', 'What it returns']}
-        rows={readEndpoints().map((endpoint) => [<code key="path">{endpoint.path}</code>, <code key="type">{endpoint.type}</code>, endpoint.what])}
+        rows={readEndpoints(settings().site).map((endpoint) => [
+          <code key="path">{endpoint.path}</code>,
+          <code key="type">{endpoint.type}</code>,
+          endpoint.what,
+        ])}
       />
       <h2 id="markdown-twins">Pages as markdown</h2>
       <p>{markdownTwinsText.lead}</p>

@@ -37,7 +37,7 @@ describe('OpenAPI: the read endpoints', () => {
   });
 
   it('describes every endpoint the docs page lists, with its path parameters', () => {
-    const documented = readEndpoints()
+    const documented = readEndpoints(settings().site)
       .map((row) => row.path.split(/[ ,?]/)[0]!)
       .filter((path) => !path.includes('/page/'));
     for (const path of documented) {

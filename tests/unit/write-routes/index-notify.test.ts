@@ -29,7 +29,7 @@ describe('POST /api/index-notify', () => {
   it('submits every page the first time, then only what changed since', async () => {
     const first = await POST(post('/api/index-notify', {}, { headers: owner }));
     expect(first.status).toBe(200);
-    const pages = sitemapUrls().map((url) => url.loc);
+    const pages = sitemapUrls(settings().site).map((url) => url.loc);
     expect(await first.json()).toEqual({
       submitted: pages.length,
       accepted: true,
