@@ -7,8 +7,9 @@ import { verifiedAgentLimit } from './routes/manifest';
  * and parsed once into one object grouped by concern (`Settings`). `.env.example`
  * lists the same variables with their defaults; an empty value counts as unset.
  * Nothing else in lib/, app/, components/, proxy.ts, server.ts, instrumentation.ts,
- * next.config.ts or scripts/ reads `process.env`: they ask `settings()` (or pass a
- * record of their own to `parseSettings`, in tests).
+ * next.config.ts or scripts/ reads `process.env`. The entry points and lib/runtime/ ask
+ * `settings()` and hand each part of lib/ the groups it uses (tests pass a record of their
+ * own to `parseSettings`).
  */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const hops = 'must be a whole number of proxy hops (0 or more)';
