@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { settings } from './settings';
+import type { Settings } from './settings';
 import { blogListSchema, blogQuerySchema } from './feeds/blog-json';
 import { FEED_ITEM_COUNT, feedTypes, jsonFeedSchema } from './feeds/feeds';
 import { markdownTwinOf } from './http/markdown-twins';
@@ -24,6 +24,9 @@ export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.
 /** The `##` section of llms.txt an entry is listed under. */
 export type LlmsSection = 'pages' | 'agent-files' | 'optional';
 
+/** What a row of the docs may say of this deployment: the page size of the lists (POSTS_PER_PAGE). */
+export type DocsSettings = Pick<Settings['site'], 'postsPerPage'>;
+
 export type PublicEndpoint = {
   kind: 'page' | 'markdown-twin' | 'feed' | 'agent-file' | 'api';
   /** The path (a parameter written `{name}`, as OpenAPI writes it) and the media type of a 200 answer. */
@@ -40,8 +43,11 @@ export type PublicEndpoint = {
   catalog: boolean;
   /** An HTML page in the sitemap: `posts` when its content changes with the posts (its lastmod is theirs), `undated` otherwise. */
   sitemap?: 'posts' | 'undated';
-  /** Its row in the read-endpoint table of /docs/api: the longer text, and the path or type shown when they differ. */
-  docs?: { text: string; path?: string; type?: string };
+  /**
+   * Its row in the read-endpoint table of /docs/api: the longer text (made from the settings when
+   * it names one), and the path or type shown when they differ.
+   */
+  docs?: { text: string | ((site: DocsSettings) => string); path?: string; type?: string };
   /** What /openapi.json says of its GET beyond what its kind gives; a page is documented there only with one. */
   operation?: ReadOperation;
 };
@@ -295,7 +301,8 @@ export function publicEndpoints(): PublicEndpoint[] {
       description: 'The later pages of /blog and of each tag page.',
       docs: {
         path: '/blog/page/{n}, /tags/{tag}/page/{n}',
-        text: `Older posts, ${settings().site.postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
+        text: ({ postsPerPage }) =>
+          `Older posts, ${postsPerPage} a page, newest first, from page 2 (page 1 is /blog or /tags/{tag}), with rel="prev" and rel="next" links; a page past the last is a 404.`,
       },
     }),
 

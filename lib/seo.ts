@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import { absoluteUrl } from './config';
 import { site, urls } from './content';
 import { markdownTwinOf } from './http/markdown-twins';
-import { settings } from './settings';
 
 type PageFacts = {
   title: string;
@@ -14,13 +13,15 @@ type PageFacts = {
   tag?: string;
 };
 
-/** Title, description, canonical URL, Open Graph, feed (RSS, Atom, JSON Feed) and markdown alternates for one page. */
+/**
+ * Title, description, canonical URL, Open Graph, feed (RSS, Atom, JSON Feed) and markdown alternates for one page.
+ * Its URLs are absolute; `metadataBase` is the root layout's (app/layout.tsx), which every page inherits.
+ */
 export function pageMetadata({ title, description, path, article, tag }: PageFacts): Metadata {
   const { name, author } = site();
   const url = absoluteUrl(path);
   const twin = markdownTwinOf(path);
   return {
-    metadataBase: new URL(settings().site.url),
     title,
     description,
     alternates: {

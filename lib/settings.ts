@@ -7,8 +7,9 @@ import { verifiedAgentLimit } from './routes/manifest';
  * and parsed once into one object grouped by concern (`Settings`). `.env.example`
  * lists the same variables with their defaults; an empty value counts as unset.
  * Nothing else in lib/, app/, components/, proxy.ts, server.ts, instrumentation.ts,
- * next.config.ts or scripts/ reads `process.env`: they ask `settings()` (or pass a
- * record of their own to `parseSettings`, in tests).
+ * next.config.ts or scripts/ reads `process.env`. The entry points and lib/runtime/ ask
+ * `settings()` and hand each part of lib/ the groups it uses (tests pass a record of their
+ * own to `parseSettings`).
  */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const hops = 'must be a whole number of proxy hops (0 or more)';
@@ -290,8 +291,6 @@ export type Settings = {
   agents: {
     /** Training-only crawlers get 403 on content; robots.txt, the licence and llms.txt stay open (REFUSE_TRAINING_CRAWLERS). */
     refuseTrainingCrawlers: boolean;
-    /** Requests a minute one verified agent may send to /mcp and to /api/search (VERIFIED_AGENT_BUDGET). */
-    verifiedBudget: number;
     /** Tests only: agent key directories may be fetched from loopback over HTTP (WEB_BOT_AUTH_LOOPBACK_DIRECTORIES). */
     loopbackDirectories: boolean;
   };
@@ -318,6 +317,8 @@ export type Settings = {
     windowScale: number;
     /** How long a decision may wait for Redis before memory decides (RATE_LIMIT_REDIS_TIMEOUT_MS). */
     redisTimeoutMs: number;
+    /** Requests a minute one verified agent may send to /mcp and to /api/search (VERIFIED_AGENT_BUDGET). */
+    verifiedAgentBudget: number;
   };
   /** Mail and the mail worker. */
   mail: {
@@ -431,7 +432,6 @@ function grouped(env: Env): Settings {
     deployment: { trustProxy: env.TRUST_PROXY, clientIpHeader: env.CLIENT_IP_HEADER, platform: env.PLATFORM_MODE },
     agents: {
       refuseTrainingCrawlers: env.REFUSE_TRAINING_CRAWLERS,
-      verifiedBudget: env.VERIFIED_AGENT_BUDGET,
       loopbackDirectories: env.WEB_BOT_AUTH_LOOPBACK_DIRECTORIES,
     },
     publishing: { cronSecret: env.CRON_SECRET, clockOffsetMs: env.LECTERN_CLOCK_OFFSET_MS },
@@ -441,7 +441,7 @@ function grouped(env: Env): Settings {
       upstash:
         env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN ? { url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN } : undefined,
     },
-    limits: { windowScale: env.RATE_LIMIT_WINDOW_SCALE, redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS },
+    limits: { windowScale: env.RATE_LIMIT_WINDOW_SCALE, redisTimeoutMs: env.RATE_LIMIT_REDIS_TIMEOUT_MS, verifiedAgentBudget: env.VERIFIED_AGENT_BUDGET },
     mail: {
       smtpUrl: env.SMTP_URL,
       outboxDir: path.resolve(/* turbopackIgnore: true */ env.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),

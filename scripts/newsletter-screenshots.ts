@@ -10,14 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { contentPost, sampleMail } from '../lib/newsletter/cli';
+import { settings } from '../lib/settings';
 
 const [slug = 'rate-limiting-small-write-forms', folder = 'docs/newsletter'] = process.argv.slice(2);
-const post = contentPost(slug);
+const post = contentPost(slug, settings().site);
 if (!post) {
   process.stderr.write(`No post "${slug}" in the content folder.\n`);
   process.exit(2);
 }
-const mail = await sampleMail(post, 'reader@example.com');
+const mail = await sampleMail(post, 'reader@example.com', settings().site);
 // A mail program shows `cid:` images from the message's own parts; a browser needs them inline.
 const html = (mail.images ?? []).reduce((page, image) => page.replaceAll(`cid:${image.cid}`, `data:${image.contentType};base64,${image.content}`), mail.html);
 

@@ -1,8 +1,9 @@
 import { openApiDocument } from '@/lib/agents/openapi';
 import { jsonResponse } from '@/lib/http/responses';
+import { settings } from '@/lib/settings';
 
 export const dynamic = 'force-static';
 
 export function GET() {
-  return jsonResponse(openApiDocument(), { signal: true });
+  return jsonResponse(openApiDocument(settings().site), { signal: true });
 }

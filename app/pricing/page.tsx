@@ -3,6 +3,7 @@ import { MarkdownHtml } from '@/components/markdown-html';
 import { products, site, type Product } from '@/lib/content';
 import { CANCELLATION_NOTICE_DAYS, MAX_HELD_SEATS_PER_CLIENT, SEAT_HOLD_MINUTES } from '@/lib/products';
 import { paymentsConfigured } from '@/lib/services/payments';
+import { settings } from '@/lib/settings';
 import { renderMarkdown } from '@/lib/content/render';
 import { formatPrice } from '@/lib/products/price';
 import { formatMeeting, formatMoment, sessionMeetings } from '@/lib/products/when';
@@ -50,7 +51,7 @@ function BuyForm({ product }: { product: Product }) {
 }
 
 export default async function PricingPage() {
-  const purchasable = paymentsConfigured();
+  const purchasable = paymentsConfigured(settings().payments);
   const list = await Promise.all(products().map(async (product) => ({ product, html: (await renderMarkdown(product.body)).html })));
   return (
     <>

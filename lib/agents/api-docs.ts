@@ -2,7 +2,7 @@ import { absoluteUrl } from '../config';
 import { site } from '../content';
 import { markdownTwinOf, NEGOTIATED_PATHS } from '../http/markdown-twins';
 import { problemTypes } from '../http/problem';
-import { publicEndpoints } from '../public-endpoints';
+import { publicEndpoints, type DocsSettings } from '../public-endpoints';
 
 /** The docs page (`/docs/api`) and its markdown twin (`/docs/api.md`) say the same, from here. */
 export const apiDocsFacts = () => ({
@@ -12,8 +12,10 @@ export const apiDocsFacts = () => ({
 });
 
 /** The rows of the read-endpoint table: the entries of the one list of public endpoints that the docs describe. */
-export function readEndpoints(): { path: string; type: string; what: string }[] {
-  return publicEndpoints().flatMap(({ path, type, docs }) => (docs ? [{ path: docs.path ?? path, type: docs.type ?? type, what: docs.text }] : []));
+export function readEndpoints(site: DocsSettings): { path: string; type: string; what: string }[] {
+  return publicEndpoints().flatMap(({ path, type, docs }) =>
+    docs ? [{ path: docs.path ?? path, type: docs.type ?? type, what: typeof docs.text === 'string' ? docs.text : docs.text(site) }] : [],
+  );
 }
 
 /** The pages with a markdown twin, as the docs list them. */
@@ -30,7 +32,7 @@ export const markdownTwinsText = {
 };
 
 /** `/docs/api.md`: the docs page as markdown. */
-export function apiDocsMarkdown(): string {
+export function apiDocsMarkdown(site: DocsSettings): string {
   const { title, description, intro } = apiDocsFacts();
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   return [
@@ -44,7 +46,7 @@ export function apiDocsMarkdown(): string {
     '',
     '| GET | Content-Type | What it returns |',
     '|---|---|---|',
-    ...readEndpoints().map((endpoint) => `| \`${endpoint.path}\` | \`${endpoint.type}\` | ${cell(endpoint.what)} |`),
+    ...readEndpoints(site).map((endpoint) => `| \`${endpoint.path}\` | \`${endpoint.type}\` | ${cell(endpoint.what)} |`),
     '',
     '## Pages as markdown',
     '',

@@ -9,7 +9,7 @@ import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
 import { problemStatus } from '../write-routes/route';
 import { pageContent, publicEndpoints, type PublicEndpoint } from '../public-endpoints';
-import { settings } from '../settings';
+import type { Settings } from '../settings';
 
 /** RFC 9457 problem details, as every /api/* error is sent. */
 export const problemSchema = z.object({
@@ -238,7 +238,7 @@ function mcp() {
 }
 
 /** /openapi.json: OpenAPI 3.1, from the same zod schemas and limits table the routes use. */
-export function openApiDocument() {
+export function openApiDocument(siteSettings: Pick<Settings['site'], 'url'>) {
   const { name, summary } = site();
   const requestSchemas = Object.fromEntries(writeRoutes.map((route) => [requestSchemaName(route), jsonSchema(route.schema, 'input')]));
   return {
@@ -249,7 +249,7 @@ export function openApiDocument() {
       summary,
       description: `Read endpoints and agent files are anonymous, GET and HEAD, never rate limited, with ETag and 304 on If-None-Match. Errors are RFC 9457 problem details; problem types: ${Object.keys(problemTypes).join(', ')}.`,
     },
-    servers: [{ url: settings().site.url }],
+    servers: [{ url: siteSettings.url }],
     externalDocs: { url: absoluteUrl('/docs/api') },
     paths: withOperationIds({
       ...reads(),

@@ -1,22 +1,23 @@
-import { settings } from '../settings';
-
 /** One page of a list of posts: its items, its number (from 1) and how many pages the list fills. */
 export type Page<T> = { items: readonly T[]; number: number; count: number };
 
-/** How many pages `total` items fill: at least one (a list with nothing in it is one empty page). */
-export function pageCount(total: number, perPage = settings().site.postsPerPage): number {
+/**
+ * How many pages `total` items fill, `perPage` a page (POSTS_PER_PAGE): at least one (a list with
+ * nothing in it is one empty page).
+ */
+export function pageCount(total: number, perPage: number): number {
   return Math.max(1, Math.ceil(total / perPage));
 }
 
 /** Page `number` (from 1) of a list, or undefined when there is no such page. */
-export function pageOf<T>(list: readonly T[], number: number, perPage = settings().site.postsPerPage): Page<T> | undefined {
+export function pageOf<T>(list: readonly T[], number: number, perPage: number): Page<T> | undefined {
   const count = pageCount(list.length, perPage);
   if (!Number.isSafeInteger(number) || number < 1 || number > count) return undefined;
   return { items: list.slice((number - 1) * perPage, number * perPage), number, count };
 }
 
 /** The numbers of a list's later pages, 2 to the last: the ones under `{base}/page/{n}` (page 1 is the list's own URL). */
-export function laterPageNumbers(total: number, perPage = settings().site.postsPerPage): number[] {
+export function laterPageNumbers(total: number, perPage: number): number[] {
   return Array.from({ length: pageCount(total, perPage) - 1 }, (_, index) => index + 2);
 }
 

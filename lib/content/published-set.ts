@@ -107,16 +107,16 @@ export function liveView(now: number): LiveView | undefined {
   const list = builtList();
   if (!list || !read) return undefined;
   const index = aheadCount(list.dates, now);
-  if (read.due?.index !== index) read.due = { index, view: viewOf(list, index) };
+  if (read.due?.index !== index) read.due = { index, view: viewOf(list, index, settings().site.postsPerPage) };
   return read.due.view;
 }
 
-function viewOf(list: PublishedSet, ahead: number): LiveView {
+function viewOf(list: PublishedSet, ahead: number, perPage: number): LiveView {
   const posts = new Map<string, number>();
   for (const tags of list.postTags.slice(ahead)) for (const tag of tags) posts.set(tag, (posts.get(tag) ?? 0) + 1);
   return {
     slugs: new Set(list.slugs.slice(ahead)),
-    blogPages: pageCount(list.slugs.length - ahead),
-    tagPages: new Map([...posts].map(([tag, count]) => [tag, pageCount(count)])),
+    blogPages: pageCount(list.slugs.length - ahead, perPage),
+    tagPages: new Map([...posts].map(([tag, count]) => [tag, pageCount(count, perPage)])),
   };
 }

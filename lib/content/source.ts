@@ -36,14 +36,16 @@ export function tagFileGet(found: (tag: Tag) => Response | Promise<Response>, mi
   };
 }
 
-/** `/blog/page/[page]`: the later pages of the blog, 2 to the last. */
-export function blogPageParams(): { page: string }[] {
-  return staticParams(() => laterPageNumbers(builtPosts().length).map((number) => ({ page: String(number) })));
+/** `/blog/page/[page]`: the later pages of the blog, 2 to the last, `perPage` posts a page. */
+export function blogPageParams(perPage: number): { page: string }[] {
+  return staticParams(() => laterPageNumbers(builtPosts().length, perPage).map((number) => ({ page: String(number) })));
 }
 
-/** `/tags/[tag]/page/[page]`: the later pages of every tag. */
-export function tagPageParams(): { tag: string; page: string }[] {
-  return staticParams(() => builtTags().flatMap((tag) => laterPageNumbers(tag.posts.length).map((number) => ({ tag: tag.slug, page: String(number) }))));
+/** `/tags/[tag]/page/[page]`: the later pages of every tag, `perPage` posts a page. */
+export function tagPageParams(perPage: number): { tag: string; page: string }[] {
+  return staticParams(() =>
+    builtTags().flatMap((tag) => laterPageNumbers(tag.posts.length, perPage).map((number) => ({ tag: tag.slug, page: String(number) }))),
+  );
 }
 
 /** When a list last changed: the newest `updated` or `date` among its posts (every published post by default), or undefined for none. */

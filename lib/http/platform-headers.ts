@@ -1,5 +1,5 @@
 import { carriesContentUsage, CONTENT_USAGE } from '../agents/terms';
-import { settings } from '../settings';
+import type { Settings } from '../settings';
 import { cameOverHttps, contentSecurityPolicy, documentPolicy, isHtml, securityHeaders } from './security-headers';
 
 /**
@@ -58,8 +58,7 @@ export function platformHeaders(
  * Without lectern's server (PLATFORM_MODE), the security headers it would add;
  * proxy.ts does not see the write routes (nor /mcp), whose bodies they read themselves.
  */
-export function platformHeadersOf(request: Request, contentType: string): Record<string, string> {
-  const { deployment, site } = settings();
+export function platformHeadersOf(request: Request, contentType: string, { deployment, site }: Pick<Settings, 'deployment' | 'site'>): Record<string, string> {
   if (!deployment.platform) return {};
   return platformHeadersFor(contentType, {
     siteUrl: site.url,

@@ -2,11 +2,15 @@ import type { Settings } from '../settings';
 import { clientAddress, limitKey, recordedVerifiedAgent } from '../http/client-ip';
 import type { ProblemType } from '../http/problem';
 import type { Limiter, LimitDecision } from './limiter';
-import { agentRoutes, appliedLimit, routeLimits, type LimitedRoute } from './table';
+import { agentRoutes, routeLimits, type LimitedRoute } from './table';
 
-/** The RateLimit-Policy header of a route, and RateLimit once a decision is made (IETF httpapi draft). */
+/**
+ * The RateLimit-Policy header of a route, and RateLimit once a decision is made (IETF httpapi draft).
+ * The limit is the decision's (the limiter applies a verified agent's budget); before one, the table's.
+ */
 export function rateLimitHeaders(route: LimitedRoute, decision?: LimitDecision): Record<string, string> {
-  const { requests, windowSeconds } = appliedLimit(route);
+  const { windowSeconds } = routeLimits[route];
+  const requests = decision?.limit ?? routeLimits[route].requests;
   const window = decision?.windowSeconds ?? windowSeconds;
   const headers: Record<string, string> = { 'RateLimit-Policy': `"${route}";q=${requests};w=${Math.round(window)}` };
   if (decision) headers.RateLimit = `"${route}";r=${decision.remaining};t=${decision.resetSeconds}`;

@@ -1,13 +1,13 @@
 import type { Redis as UpstashRedis } from '@upstash/redis';
 import type { Settings } from '../settings';
 import { failFastRedis, upstashRedis, type FailFastRedis, type RedisConnection } from '../redis/client';
-import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter } from './limiter';
+import { memoryLimiter, slidingWindowLimiter, withFallback, type Limiter, type WindowOptions } from './limiter';
 import { scriptWindowCounter } from './window-counters';
 import { withTimeout } from '../timeout';
 
 export type { LimitDecision, Limiter } from './limiter';
 
-type LimiterOptions = { timeoutMs: number; windowScale: number };
+type LimiterOptions = WindowOptions & { timeoutMs: number };
 
 /** The sliding window on a Redis server through node-redis: fails fast while disconnected, each decision waits at most `timeoutMs`. */
 export function redisClientLimiter(redis: FailFastRedis, options: LimiterOptions): Limiter {
@@ -38,8 +38,9 @@ export function upstashLimiter(url: string, token: string, options: LimiterOptio
  * one, falling back to memory while it is down; else in memory.
  */
 export function createLimiter(settings: Settings['limits'], redis: RedisConnection | undefined): Limiter {
-  const options = { timeoutMs: settings.redisTimeoutMs, windowScale: settings.windowScale };
-  const memory = memoryLimiter({ windowScale: settings.windowScale });
+  const { windowScale, verifiedAgentBudget } = settings;
+  const options = { timeoutMs: settings.redisTimeoutMs, windowScale, verifiedAgentBudget };
+  const memory = memoryLimiter({ windowScale, verifiedAgentBudget });
   if (redis?.kind === 'upstash') return withFallback(upstashClientLimiter(redis.redis, options), memory);
   if (redis?.kind === 'redis') return withFallback(redisClientLimiter(redis.redis, options), memory);
   return memory;

@@ -1,4 +1,5 @@
 import { describeError } from '../log';
+import { verifiedAgentLimit } from '../routes/manifest';
 import { appliedLimit, routeLimits, type LimitedRoute } from './table';
 import { memoryWindowCounter, weightedPrevious, type WindowCounter } from './window-counters';
 
@@ -43,19 +44,23 @@ export function nextAllowedAt(now: number, window: number, limit: number, curren
   return windowStart + window + 1;
 }
 
+/** How a limiter applies the table: every window scaled by `windowScale`, a verified agent's budget (the table's unless given). */
+export type WindowOptions = { windowScale: number; verifiedAgentBudget?: number; clock?: () => number };
+
 /**
  * One algorithm over any backend: the sliding window (two fixed windows per client and route,
  * the previous one weighted by how much of it still overlaps the last `window`), the same as
  * @upstash/ratelimit's, owned here. A backend only carries out the atomic step
  * (./window-counters.ts); every number the headers need comes from the counts it returns.
  */
-export function slidingWindowLimiter(name: string, counter: WindowCounter, options: { windowScale: number; clock?: () => number }): Limiter {
+export function slidingWindowLimiter(name: string, counter: WindowCounter, options: WindowOptions): Limiter {
   const clock = options.clock ?? Date.now;
+  const verifiedAgentBudget = options.verifiedAgentBudget ?? verifiedAgentLimit.requests;
   return {
     name,
     async check(route, client, cost = 1) {
       const window = windowMs(route, options.windowScale);
-      const limit = appliedLimit(route).requests;
+      const limit = appliedLimit(route, verifiedAgentBudget).requests;
       const price = Math.min(limit, Math.max(1, Math.ceil(cost)));
       const now = clock();
       const index = Math.floor(now / window);
@@ -74,7 +79,7 @@ export function slidingWindowLimiter(name: string, counter: WindowCounter, optio
   };
 }
 
-export function memoryLimiter(options: { windowScale: number; maxKeys?: number; clock?: () => number }): Limiter & { counts: { readonly size: number } } {
+export function memoryLimiter(options: WindowOptions & { maxKeys?: number }): Limiter & { counts: { readonly size: number } } {
   const counts = memoryWindowCounter({ maxKeys: options.maxKeys });
   return { ...slidingWindowLimiter('memory', counts, options), counts };
 }

@@ -8,7 +8,6 @@ import {
   type Ipv6Prefix,
   type WriteRoute,
 } from '../routes/manifest';
-import { settings } from '../settings';
 
 export type RouteLimit = {
   path: string;
@@ -48,11 +47,12 @@ export const agentRoutes = { [mcpRoute.path]: 'mcpAgent', '/api/search': 'search
 
 /**
  * A route's limit as this deployment applies it: the table's, except that a verified agent's
- * budget is VERIFIED_AGENT_BUDGET requests a window when set. The limiter and the RateLimit headers read this.
+ * budget is `verifiedAgentBudget` requests a window (VERIFIED_AGENT_BUDGET, the table's by
+ * default). The limiter and the docs page read this.
  */
-export function appliedLimit(route: LimitedRoute): RouteLimit {
+export function appliedLimit(route: LimitedRoute, verifiedAgentBudget: number): RouteLimit {
   const limit = routeLimits[route];
-  return limit.per === 'agent' ? { ...limit, requests: settings().agents.verifiedBudget } : limit;
+  return limit.per === 'agent' ? { ...limit, requests: verifiedAgentBudget } : limit;
 }
 
 const bodyLimits = new Map<string, number>([

@@ -51,7 +51,7 @@ export async function handleMcpPost(request: Request, limiter: Limiter, exchange
   const bytes = await readBody(request, MCP_BODY_LIMIT);
   const message = bytes === 'too-large' ? undefined : parsed(bytes);
   const admission = await admit(request, 'mcp', limiter, settings().deployment, Array.isArray(message) ? 1 : mcpCost(message));
-  const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json') };
+  const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json', settings()) };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });
   if (foreignOrigin(request)) return problem('forbidden-origin', `${MCP_PATH} does not answer web pages of other origins.`, { headers, cache: 'write' });

@@ -9,7 +9,7 @@ import type { Store } from '../services/store';
 import { unsubscribeLinks } from '../subscribers/links';
 import { mailSiteOf, personalMail, renderNewsletterMail, type MailPost, type MailSite } from './mail';
 import { watchStatus, type CliIo } from './status';
-import { settings, type Settings } from '../settings';
+import type { Settings } from '../settings';
 
 export const NEWSLETTER_USAGE = `usage: npm run newsletter -- <command>
   status                  every send: post, started, recipients, sent, waiting, failed, bounced (hard, soft), complaints; suspended addresses and why
@@ -35,13 +35,13 @@ export function parseNewsletterCommand(args: readonly string[]): { ok: true; com
 }
 
 /** Any post of the content folder, published or not: an author previews a post before it goes out. */
-export function contentPost(slug: string): MailPost | undefined {
-  const post = loadContent(settings().site.contentDir).posts.find((entry) => entry.slug === slug);
+export function contentPost(slug: string, site: Settings['site']): MailPost | undefined {
+  const post = loadContent(site.contentDir).posts.find((entry) => entry.slug === slug);
   return post && { ...post, url: urls.post(post.slug), markdownUrl: urls.postMarkdown(post.slug) };
 }
 
-function contentSite(): MailSite {
-  return mailSiteOf(loadContent(settings().site.contentDir).site, `${settings().site.url}/`);
+function contentSite({ contentDir, url }: Settings['site']): MailSite {
+  return mailSiteOf(loadContent(contentDir).site, `${url}/`);
 }
 
 /**
@@ -49,8 +49,8 @@ function contentSite(): MailSite {
  * unsubscribe link that unsubscribes nobody and a Message-ID of its own, so a
  * copy is never taken for the real message.
  */
-export async function sampleMail(post: MailPost, address: string) {
-  const site = contentSite();
+export async function sampleMail(post: MailPost, address: string, siteSettings: Settings['site']) {
+  const site = contentSite(siteSettings);
   const mail = personalMail(await renderNewsletterMail(post, site), { email: address }, unsubscribeLinks(randomBytes(24).toString('base64url')), site);
   return { ...mail, headers: { ...mail.headers, 'Message-ID': `<sample.${randomBytes(9).toString('base64url')}@${new URL(site.url).hostname}>` } };
 }
@@ -69,24 +69,24 @@ export async function runNewsletterCommand(command: NewsletterCommand, settings:
     );
     return 0;
   }
-  const post = contentPost(command.slug);
+  const post = contentPost(command.slug, settings.site);
   if (!post) {
     io.err(`No post "${command.slug}" in ${settings.site.contentDir}/posts.`);
     return 1;
   }
   if (command.name === 'preview') {
-    const mail = await sampleMail(post, 'reader@example.com');
+    const mail = await sampleMail(post, 'reader@example.com', settings.site);
     const folder = path.join(settings.store.dataDir, 'newsletter-preview');
     fs.mkdirSync(folder, { recursive: true });
-    const eml = await new MailComposer(message(mail, mailFrom(settings, contentSite().name))).compile().build();
+    const eml = await new MailComposer(message(mail, mailFrom(settings, contentSite(settings.site).name))).compile().build();
     fs.writeFileSync(path.join(folder, `${post.slug}.eml`), eml);
     fs.writeFileSync(path.join(folder, `${post.slug}.html`), mail.html);
     io.out(`Wrote ${path.join(folder, `${post.slug}.eml`)} (open it in a mail program) and ${path.join(folder, `${post.slug}.html`)} (open it in a browser).`);
     return 0;
   }
-  const transport = createTransport(settings, () => contentSite().name);
+  const transport = createTransport(settings, () => contentSite(settings.site).name);
   try {
-    await transport.send(await sampleMail(post, command.address));
+    await transport.send(await sampleMail(post, command.address, settings.site));
   } finally {
     transport.close?.();
   }

@@ -13,11 +13,14 @@ import type { Services } from '../runtime';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
 import { clock } from '../clock';
-import { settings } from '../settings';
+import type { Settings } from '../settings';
 import { downloadLinks } from '../downloads/grant';
 
 /** What the webhook uses: the store, Stripe, and the mail it queues sent. */
 type WebhookServices = Pick<Services, 'store' | 'payments' | 'mail'>;
+
+/** The settings groups a payment's record reads: when a booking's reminder goes, and how download links are signed. */
+type WebhookSettings = Pick<Settings, 'bookings' | 'downloads'>;
 
 /**
  * A payment for a session that filled up meanwhile (its hold lapsed and the
@@ -44,6 +47,7 @@ async function refundOversold(
 
 async function recordCompletedCheckout(
   services: WebhookServices,
+  settings: WebhookSettings,
   event: Stripe.Event,
   session: Stripe.Checkout.Session,
 ): Promise<'recorded' | 'duplicate' | 'refunded' | 'ignored'> {
@@ -72,7 +76,7 @@ async function recordCompletedCheckout(
     const trainingSession = training.sessions.find((entry) => entry.id === session.metadata?.session);
     if (!trainingSession) return 'ignored';
     const token = newToken();
-    const remindAt = reminderTime(trainingSession, clock(), settings().bookings.reminderLeadMs);
+    const remindAt = reminderTime(trainingSession, clock(), settings.bookings.reminderLeadMs);
     const booking: Booking = {
       id: `bk_${randomBytes(12).toString('base64url')}`,
       tokenHash: token.hash,
@@ -126,7 +130,7 @@ async function recordCompletedCheckout(
         title: product.title,
         amount,
         currency,
-        downloads: downloadLinks(product, session.id, clock(), settings().downloads),
+        downloads: downloadLinks(product, session.id, clock(), settings.downloads),
       }),
     ],
   });
@@ -139,9 +143,9 @@ async function recordCompletedCheckout(
  * a paid checkout is recorded once per event id (a replay changes nothing),
  * and a paid training seat is checked against the session's capacity again
  * (a full session's payment is refunded); an expired checkout gives its held
- * seats back. The route hands it the process's services.
+ * seats back. The route hands it the process's services and settings.
  */
-export async function handleStripeWebhook(request: Request, services: WebhookServices): Promise<Response> {
+export async function handleStripeWebhook(request: Request, services: WebhookServices, settings: WebhookSettings): Promise<Response> {
   const configured = services.payments;
   if (!configured?.webhookSecret) return problem('service-unavailable', 'Payments are not configured on this site.', { cache: 'write' });
   const body = await readBody(request, STRIPE_EVENT_BODY_LIMIT);
@@ -159,7 +163,7 @@ export async function handleStripeWebhook(request: Request, services: WebhookSer
   let outcome: string = 'ignored';
   try {
     if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
-      outcome = await recordCompletedCheckout(services, event, event.data.object);
+      outcome = await recordCompletedCheckout(services, settings, event, event.data.object);
       if (outcome === 'recorded' || outcome === 'refunded') services.mail.sendQueued();
     } else if (event.type === 'charge.refunded') {
       // A full refund ends the order's downloads; a partial one leaves them.

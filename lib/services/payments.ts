@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { settings, type Settings } from '../settings';
+import type { Settings } from '../settings';
 
 /**
  * Stripe, configured from the settings: STRIPE_SECRET_KEY and
@@ -24,6 +24,6 @@ export function createPayments(settings: PaymentSettings): Payments | undefined 
 }
 
 /** Whether purchases can be made: the pricing page says so when not. */
-export function paymentsConfigured(payments: PaymentSettings = settings().payments): boolean {
+export function paymentsConfigured(payments: PaymentSettings): boolean {
   return Boolean(payments.secretKey);
 }

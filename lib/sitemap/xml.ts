@@ -1,6 +1,6 @@
 import { absoluteUrl } from '../config';
 import { w3cDateTime } from '../content/dates';
-import { sitemapUrls, type SitemapUrl } from './urls';
+import type { SitemapUrl } from './urls';
 
 /** The sitemaps.org limit of URLs per file. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -37,7 +37,7 @@ export function sitemapPages(urls: readonly SitemapUrl[]): SitemapUrl[][] {
 }
 
 /** /sitemap.xml: a urlset, or past SITEMAP_MAX_URLS an index of /sitemaps/{n}.xml. */
-export function sitemapXml(urls: readonly SitemapUrl[] = sitemapUrls()): string {
+export function sitemapXml(urls: readonly SitemapUrl[]): string {
   if (urls.length <= SITEMAP_MAX_URLS) return urlset(urls);
   return sitemapIndex(
     sitemapPages(urls).map((page, index) => ({

@@ -6,7 +6,6 @@ import { formatMoment } from '../products/when';
 import { writeRouteAddresses } from '../routes/manifest';
 import { bookingMovedMail } from '../services/mail/templates';
 import { hashToken, sameSecret } from '../services/tokens';
-import { settings } from '../settings';
 import { required } from './fields';
 import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
 
@@ -35,7 +34,7 @@ const notFound: WriteResult = { ok: false, problem: 'not-found', detail: 'No boo
  * seat get one 200 and one 409; the mail carries the booking's calendar file with the same UIDs
  * and a SEQUENCE one higher, and the reminder is set for the new session.
  */
-async function moveBooking(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
+async function moveBooking(input: z.output<typeof schema>, { services, settings }: WriteContext): Promise<WriteResult> {
   const booking = await services.store.bookings.find(input.booking);
   const expected = booking?.tokenHash ?? hashToken('no booking has this token');
   if (!sameSecret(hashToken(input.token), expected) || !booking) return notFound;
@@ -69,7 +68,7 @@ async function moveBooking(input: z.output<typeof schema>, { services }: WriteCo
     { name: booking.name, address: booking.email },
     { ...bookingDetails(booking, training, target, { sequence: sequence + 1, now, manageUrl }), from: current.id, manageUrl },
   );
-  const remindAt = reminderTime(target, now, settings().bookings.reminderLeadMs);
+  const remindAt = reminderTime(target, now, settings.bookings.reminderLeadMs);
   const outcome = await services.store.bookings.move({
     id: booking.id,
     from: current.id,

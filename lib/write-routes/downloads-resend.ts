@@ -4,7 +4,6 @@ import { downloadLinks } from '../downloads/grant';
 import { productBySlug } from '../products';
 import { writeRouteAddresses } from '../routes/manifest';
 import { purchasesAgainMail } from '../services/mail/templates';
-import { settings } from '../settings';
 import { email, honeypot } from './fields';
 import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 
@@ -28,12 +27,12 @@ const schema = z.strictObject({ email, website: honeypot });
  * orders were paid with (as Stripe gave it, never the typed text), at most once per cooldown.
  * An address with no orders takes its turn too, so both take the same path.
  */
-async function resendPurchases(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
+async function resendPurchases(input: z.output<typeof schema>, { services, settings }: WriteContext): Promise<WriteResult> {
   const now = clock();
   const orders = await services.store.orders.paidBy(input.email);
   const withFiles = orders.flatMap((order) => {
     const product = productBySlug(order.product);
-    const downloads = product && downloadLinks(product, order.id, now, settings().downloads);
+    const downloads = product && downloadLinks(product, order.id, now, settings.downloads);
     return product && downloads ? [{ id: order.id, title: product.title, downloads }] : [];
   });
   const paidWith = orders[0]?.email;

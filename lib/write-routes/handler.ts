@@ -9,13 +9,12 @@ import { FORM_BODY_LIMIT } from '../routes/manifest';
 import { platformHeadersOf } from '../http/platform-headers';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
-import type { WriteResult, WriteRouteDefinition, WriteServices } from './route';
-import { settings } from '../settings';
+import type { WriteResult, WriteRouteDefinition, WriteServices, WriteSettings } from './route';
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
-function isCrossSite(request: Request): boolean {
+function isCrossSite(request: Request, siteUrl: string): boolean {
   const origin = request.headers.get('origin');
-  if (origin !== null) return origin !== new URL(settings().site.url).origin;
+  if (origin !== null) return origin !== new URL(siteUrl).origin;
   return request.headers.get('sec-fetch-site') === 'cross-site';
 }
 
@@ -24,8 +23,8 @@ function isCrossSite(request: Request): boolean {
  * page of this site (http or https, its origin), as a path; the home page otherwise. A Referer is
  * whatever the client sent: `javascript:` or another site's address never becomes a link.
  */
-function backLink(referer: string | null): string {
-  const site = new URL(settings().site.url);
+function backLink(referer: string | null, siteUrl: string): string {
+  const site = new URL(siteUrl);
   let url: URL;
   try {
     url = new URL(referer ?? '');
@@ -38,29 +37,34 @@ function backLink(referer: string | null): string {
 }
 
 /** The facts that shape every answer to this request (./respond.ts). */
-function answerFacts(request: Request, headers: Record<string, string>): AnswerFacts {
+function answerFacts(request: Request, headers: Record<string, string>, settings: WriteSettings): AnswerFacts {
   const form = isFormPost(request);
   return {
     form,
     page: form && (request.headers.get('accept') ?? '').includes('text/html'),
-    back: backLink(request.headers.get('referer')),
+    back: backLink(request.headers.get('referer'), settings.site.url),
     headers,
-    platformHeaders: (contentType) => platformHeadersOf(request, contentType),
+    platformHeaders: (contentType) => platformHeadersOf(request, contentType, settings),
   };
 }
-
-const respond = (request: Request, result: WriteResult, headers: Record<string, string>) => shapeAnswer(result, answerFacts(request, headers));
 
 /**
  * The handlers of one write route, its file under app/api/ being this one call.
  * In this order: method (405), the client address (500 when none can be
  * believed), limit (429, every request counts), origin (403), authorization,
  * content type (415), size (413, while reading), parse (400), validation (400
- * with errors), honeypot, then the route's action. `services` gives the services of each request
- * (the limiter's, and the action's in its context), asked for only when a request comes.
+ * with errors), honeypot, then the route's action. `services` and `writeSettings` give the
+ * services and the settings groups of each request (the limiter's, and the action's in its
+ * context), asked for only when a request comes.
  */
-export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(route: WriteRouteDefinition<Name, Schema>, services: () => WriteServices) {
+export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(
+  route: WriteRouteDefinition<Name, Schema>,
+  services: () => WriteServices,
+  writeSettings: () => WriteSettings,
+) {
   const queryFields = route.queryFields?.map((field) => field.name) ?? [];
+  const respond = (request: Request, result: WriteResult, headers: Record<string, string>) =>
+    shapeAnswer(result, answerFacts(request, headers, writeSettings()));
 
   const notAllowed = (request: Request) =>
     respond(
@@ -70,14 +74,14 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     );
 
   async function POST(request: Request): Promise<Response> {
-    const admission = await admit(request, route.name, services().limiter, settings().deployment);
+    const admission = await admit(request, route.name, services().limiter, writeSettings().deployment);
     if (!admission.ok) return respond(request, { ok: false, ...admission.refusal }, admission.headers);
     const { client, headers } = admission;
     const fail = (problemType: ProblemType, detail: string, errors?: FieldError[]) =>
       respond(request, { ok: false, problem: problemType, detail, errors }, headers);
 
-    if (isCrossSite(request)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');
-    const refused = route.authorize?.check(request);
+    if (isCrossSite(request, writeSettings().site.url)) return fail('forbidden-origin', 'Posts to this site must come from its own pages.');
+    const refused = route.authorize?.check(request, writeSettings());
     if (refused) return respond(request, refused, headers);
 
     const type = mediaType(request);
@@ -117,7 +121,7 @@ export function handlersFor<Name extends WriteRoute, Schema extends z.ZodType>(r
     if (route.honeypot && (data as { website?: string }).website) return respond(request, route.honeypot(data), headers);
     let result: WriteResult;
     try {
-      result = await route.action(data, { request, client, form: isFormPost(request), services: services() });
+      result = await route.action(data, { request, client, form: isFormPost(request), services: services(), settings: writeSettings() });
     } catch (error) {
       // Nothing was answered 2xx, so nothing is lost: the sender is told to try again.
       console.error(`${route.path}: ${describeError(error)}`);
@@ -141,13 +145,15 @@ type Handlers = Record<(typeof METHODS)[number], (request: Request) => Response 
  * path, and a 404 for any other path under /api/ that no route file of its own answers.
  * OPTIONS answers as Next answers it for a route file with these methods.
  */
-export function writeRouteHandlers(services: () => WriteServices): Handlers & { OPTIONS: (request: Request) => Response } {
+export function writeRouteHandlers(services: () => WriteServices, writeSettings: () => WriteSettings): Handlers & { OPTIONS: (request: Request) => Response } {
   // Each route's own schema types its action; here they are one list, so the definition is taken as the general one.
-  const byPath = new Map<string, Handlers>(writeRoutes.map((route) => [route.path, handlersFor(route as WriteRouteDefinition<WriteRoute>, services)]));
+  const byPath = new Map<string, Handlers>(
+    writeRoutes.map((route) => [route.path, handlersFor(route as WriteRouteDefinition<WriteRoute>, services, writeSettings)]),
+  );
   const at = (request: Request) => byPath.get(new URL(request.url).pathname);
   const noRoute = (request: Request) =>
     problem('not-found', 'No endpoint answers at this path: /openapi.json lists them.', {
-      headers: platformHeadersOf(request, 'application/problem+json'),
+      headers: platformHeadersOf(request, 'application/problem+json', writeSettings()),
       cache: 'error',
     });
   const dispatch = (method: keyof Handlers) => (request: Request) => (at(request)?.[method] ?? noRoute)(request);

@@ -2,16 +2,15 @@ import { z } from 'zod';
 import { accepted as allAccepted, INDEXNOW_BATCH, submitToIndexNow } from '../indexnow/submit';
 import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult, type WriteSettings } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
-import { settings } from '../settings';
 
 const LAST_SUBMISSION = 'indexnow:last-submission';
 
 /** `Authorization: Bearer INDEX_NOTIFY_TOKEN`, compared in constant time; checked before the body is read. */
-function authorizeIndexNotify(request: Request): WriteResult | undefined {
-  const token = settings().indexNow.notifyToken;
-  if (!token || !settings().indexNow.key)
+function authorizeIndexNotify(request: Request, { indexNow }: WriteSettings): WriteResult | undefined {
+  const token = indexNow.notifyToken;
+  if (!token || !indexNow.key)
     return { ok: false, problem: 'service-unavailable', detail: 'IndexNow is not configured on this site (INDEX_NOTIFY_TOKEN and INDEXNOW_KEY).' };
   const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!sameSecret(given, token))
@@ -35,10 +34,10 @@ const responses = { '401': problemStatus('Missing or wrong bearer token.'), '502
  * default the pages whose content changed since the last successful submission
  * (every page the first time).
  */
-async function notifyIndexNow(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
-  const site = new URL(settings().site.url);
+async function notifyIndexNow(input: z.output<typeof schema>, { services, settings }: WriteContext): Promise<WriteResult> {
+  const site = new URL(settings.site.url);
   const last = Number((await services.store.settings.get(LAST_SUBMISSION)) ?? Number.NaN);
-  const changed = sitemapUrls().filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
+  const changed = sitemapUrls(settings.site).filter((url) => Number.isNaN(last) || (url.lastmod ?? 0) > last);
   const urls = input.urls ?? changed.map((url) => url.loc);
   const foreign = urls.filter((url) => new URL(url).host !== site.host);
   if (foreign.length > 0)
@@ -48,7 +47,7 @@ async function notifyIndexNow(input: z.output<typeof schema>, { services }: Writ
       detail: `Only URLs of ${site.host} can be submitted.`,
       errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })),
     };
-  const endpoint = settings().indexNow.endpoint;
+  const endpoint = settings.indexNow.endpoint;
   const submission = await submitToIndexNow(urls);
   if (!submission.ok)
     return {

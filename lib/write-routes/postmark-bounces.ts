@@ -3,8 +3,7 @@ import { recordReport } from '../newsletter/bounces/record';
 import { writeRouteAddresses } from '../routes/manifest';
 import type { BounceKind } from '../services/store/types';
 import { sameSecret } from '../services/tokens';
-import { settings } from '../settings';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult, type WriteSettings } from './route';
 
 /**
  * Postmark's bounce types lectern acts on (https://postmarkapp.com/developer/api/bounce-api):
@@ -26,8 +25,8 @@ const BOUNCE_KINDS: Record<string, BounceKind> = {
  * `Authorization: Basic` with POSTMARK_WEBHOOK_AUTH (the `user:password` put in the webhook's URL in
  * Postmark), compared in constant time before the body is read. Unset: the webhook is not there (404).
  */
-function authorizePostmark(request: Request): WriteResult | undefined {
-  const expected = settings().bounces.postmarkAuth;
+function authorizePostmark(request: Request, settings: WriteSettings): WriteResult | undefined {
+  const expected = settings.bounces.postmarkAuth;
   if (!expected) return { ok: false, problem: 'not-found', detail: "Postmark's webhook is not set up on this site (POSTMARK_WEBHOOK_AUTH)." };
   const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!sameSecret(Buffer.from(encoded, 'base64').toString('utf8'), expected))
@@ -64,7 +63,7 @@ const responses = {
  * was read, acted on or not (a report naming no message of ours is logged): Postmark posts again
  * only what was not answered 200, and posting it again would change nothing.
  */
-async function postmarkBounce(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
+async function postmarkBounce(input: z.output<typeof schema>, { services, settings }: WriteContext): Promise<WriteResult> {
   const kind = input.RecordType === 'SpamComplaint' ? 'complaint' : input.RecordType === 'Bounce' ? BOUNCE_KINDS[input.Type] : undefined;
   if (!kind) return { ok: true, status: 200, body: { recorded: false, reason: `not a bounce lectern acts on (${input.RecordType} ${input.Type})` } };
   const token = input.Metadata?.['bounce-token'];
@@ -76,7 +75,7 @@ async function postmarkBounce(input: z.output<typeof schema>, { services }: Writ
       reportId: `postmark:${input.RecordType}:${input.ID}:${token ?? ''}`,
       detail: `Postmark ${input.Type}: ${input.Details || input.Description || ''}`.trim().slice(0, 300),
     },
-    { store: services.store, soft: settings().bounces.soft, clock: Date.now, log: console },
+    { store: services.store, soft: settings.bounces.soft, clock: Date.now, log: console },
   );
   return handled.kept
     ? { ok: true, status: 200, body: { recorded: false, reason: handled.reason } }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { FieldError, ProblemType } from '../http/problem';
 import type { WriteRouteAddress } from '../routes/manifest';
 import type { Services } from '../runtime';
+import type { Settings } from '../settings';
 
 /**
  * What a route's action answers: a result, or a problem. A form post is sent
@@ -14,8 +15,11 @@ export type WriteResult =
 /** The services a write route uses, made by the entry point (lib/services) and handed to the shared handler. */
 export type WriteServices = Pick<Services, 'store' | 'limiter' | 'payments' | 'mail'>;
 
-/** What an action gets besides its input: the request, the client's address, whether a form sent it, and the services. */
-export type WriteContext = { request: Request; client: string; form: boolean; services: WriteServices };
+/** The settings groups the write routes read, handed to the shared handler by the entry point. */
+export type WriteSettings = Pick<Settings, 'site' | 'deployment' | 'mail' | 'downloads' | 'bounces' | 'indexNow' | 'bookings'>;
+
+/** What an action gets besides its input: the request, the client's address, whether a form sent it, the services and the settings. */
+export type WriteContext = { request: Request; client: string; form: boolean; services: WriteServices; settings: WriteSettings };
 
 /** One response of an OpenAPI operation, as /openapi.json lists it. */
 export type OpenApiResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
@@ -31,7 +35,7 @@ export type WriteRouteHandling<Schema extends z.ZodType = z.ZodType> = {
   honeypot?: (input: z.output<Schema>) => WriteResult;
   action: (input: z.output<Schema>, context: WriteContext) => Promise<WriteResult>;
   /** Checked after the limit and before the body is read (bearer tokens); also named in /openapi.json. */
-  authorize?: { check: (request: Request) => WriteResult | undefined; security: Record<string, string[]> };
+  authorize?: { check: (request: Request, settings: WriteSettings) => WriteResult | undefined; security: Record<string, string[]> };
   /** A body may be absent (then `{}` is validated). */
   optionalBody?: boolean;
   /** Fields that may also come from the query string (a link's own parameters); one given in both places is refused. */

@@ -4,13 +4,13 @@ import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates
 import { email, honeypot, line, required } from './fields';
 import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
 import { writeRouteAddresses } from '../routes/manifest';
-import { settings } from '../settings';
+import type { Settings } from '../settings';
 
 export const SUPPORT_RESULT_PAGE = '/support/sent';
 
 /** Where support messages go: SUPPORT_EMAIL, or support@ the site's host. */
-function supportAddress(): string {
-  return settings().mail.supportEmail ?? `support@${new URL(settings().site.url).hostname}`;
+function supportAddress({ mail, site }: Pick<Settings, 'mail' | 'site'>): string {
+  return mail.supportEmail ?? `support@${new URL(site.url).hostname}`;
 }
 
 function supportAccepted(id: string): WriteResult {
@@ -31,7 +31,7 @@ const schema = z.strictObject({
 });
 
 /** Stores the message with the owner's copy (Reply-To the sender) and the sender's receipt, in one write. */
-async function sendSupportMessage(input: z.output<typeof schema>, { services }: WriteContext): Promise<WriteResult> {
+async function sendSupportMessage(input: z.output<typeof schema>, { services, settings }: WriteContext): Promise<WriteResult> {
   const message = {
     id: randomUUID(),
     name: input.name,
@@ -40,7 +40,7 @@ async function sendSupportMessage(input: z.output<typeof schema>, { services }: 
     message: input.message,
     createdAt: Date.now(),
   };
-  await services.store.support.save(message, [supportOwnerMail(supportAddress(), message), supportReceiptMail(message)]);
+  await services.store.support.save(message, [supportOwnerMail(supportAddress(settings), message), supportReceiptMail(message)]);
   services.mail.sendQueued();
   return supportAccepted(message.id);
 }

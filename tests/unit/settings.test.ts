@@ -33,11 +33,11 @@ describe('parseSettings', () => {
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, max: 4_096 },
       },
       deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false },
-      agents: { refuseTrainingCrawlers: true, verifiedBudget: 6000, loopbackDirectories: false },
+      agents: { refuseTrainingCrawlers: true, loopbackDirectories: false },
       publishing: { cronSecret: undefined, clockOffsetMs: 0 },
       store: { dataDir: path.resolve('.data') },
       redis: { url: undefined, upstash: undefined },
-      limits: { windowScale: 1, redisTimeoutMs: 250 },
+      limits: { windowScale: 1, redisTimeoutMs: 250, verifiedAgentBudget: 6000 },
       mail: {
         smtpUrl: undefined,
         outboxDir: path.resolve('.data', 'outbox'),

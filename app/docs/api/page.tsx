@@ -4,6 +4,7 @@ import { problemTypes } from '@/lib/http/problem';
 import { appliedLimit, routeLimits, type LimitedRoute } from '@/lib/limits/table';
 import { MCP_TOOLS } from '@/lib/agents/mcp-names';
 import { pageMetadata } from '@/lib/seo';
+import { settings } from '@/lib/settings';
 
 export function generateMetadata() {
   const { title, description } = apiDocsFacts();
@@ -19,7 +20,11 @@ export default function ApiDocsPage() {
       <DocsTable
         label="read endpoints"
         head={['GET', 'Content-Type', 'What it returns']}
-        rows={readEndpoints().map((endpoint) => [<code key="path">{endpoint.path}</code>, <code key="type">{endpoint.type}</code>, endpoint.what])}
+        rows={readEndpoints(settings().site).map((endpoint) => [
+          <code key="path">{endpoint.path}</code>,
+          <code key="type">{endpoint.type}</code>,
+          endpoint.what,
+        ])}
       />
       <h2 id="markdown-twins">Pages as markdown</h2>
       <p>{markdownTwinsText.lead}</p>
@@ -66,7 +71,7 @@ export default function ApiDocsPage() {
                   <code>{route.path}</code>
                   {route.per === 'agent' ? ' (per verified agent)' : ''}
                 </td>
-                <td>{appliedLimit(name as LimitedRoute).requests}</td>
+                <td>{appliedLimit(name as LimitedRoute, settings().limits.verifiedAgentBudget).requests}</td>
                 <td>{route.windowSeconds % 3600 === 0 ? `${route.windowSeconds / 3600} h` : `${route.windowSeconds / 60} min`}</td>
               </tr>
             ))}

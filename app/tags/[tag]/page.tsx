@@ -5,6 +5,7 @@ import { pageOf } from '@/lib/content/pagination';
 import { tagParams } from '@/lib/content/source';
 import { pageFacts } from '@/lib/feeds/page-markdown';
 import { pageMetadata } from '@/lib/seo';
+import { settings } from '@/lib/settings';
 
 export const dynamicParams = false;
 
@@ -21,5 +22,5 @@ export async function generateMetadata({ params }: PageProps<'/tags/[tag]'>) {
 export default async function TagFirstPage({ params }: PageProps<'/tags/[tag]'>) {
   const tag = tagBySlug((await params).tag);
   if (!tag) notFound();
-  return <TagPage tag={tag} page={pageOf(tag.posts, 1)!} />;
+  return <TagPage tag={tag} page={pageOf(tag.posts, 1, settings().site.postsPerPage)!} />;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readEndpoints } from '@/lib/agents/api-docs';
 import { openApiDocument } from '@/lib/agents/openapi';
+import { settings } from '@/lib/settings';
 import { publicEndpoints } from '@/lib/public-endpoints';
 import { NEGOTIATED_PATHS, markdownTwinOf } from '@/lib/http/markdown-twins';
 import { withFixtureContent } from '../../support/fixture-content';
@@ -12,7 +13,7 @@ type Operation = {
   parameters?: { name: string; in: string }[];
   responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
 };
-const paths = openApiDocument().paths as Record<string, { get?: Operation }>;
+const paths = openApiDocument(settings().site).paths as Record<string, { get?: Operation }>;
 
 describe('OpenAPI: the read endpoints', () => {
   it('describes every fixed file and read endpoint of the public list, with a 200 of its media type, its Last-Modified, and a 304', () => {
@@ -36,7 +37,7 @@ describe('OpenAPI: the read endpoints', () => {
   });
 
   it('describes every endpoint the docs page lists, with its path parameters', () => {
-    const documented = readEndpoints()
+    const documented = readEndpoints(settings().site)
       .map((row) => row.path.split(/[ ,?]/)[0]!)
       .filter((path) => !path.includes('/page/'));
     for (const path of documented) {
@@ -73,12 +74,12 @@ describe('OpenAPI: the read endpoints', () => {
     expect(paths['/api/blog']?.get?.responses['200']?.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/BlogList' } } });
     expect(paths['/feed.json']?.get?.responses['200']?.content).toEqual({ 'application/feed+json': { schema: { $ref: '#/components/schemas/JsonFeed' } } });
     expect(paths['/api/search']?.get?.responses['200']?.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/SearchResults' } } });
-    expect(Object.keys(openApiDocument().components.schemas)).toEqual(expect.arrayContaining(['BlogList', 'JsonFeed', 'SearchResults']));
+    expect(Object.keys(openApiDocument(settings().site).components.schemas)).toEqual(expect.arrayContaining(['BlogList', 'JsonFeed', 'SearchResults']));
   });
 });
 
 describe('OpenAPI: operations', () => {
-  const all = Object.entries(openApiDocument().paths as Record<string, Record<string, { operationId?: string }>>).flatMap(([path, operations]) =>
+  const all = Object.entries(openApiDocument(settings().site).paths as Record<string, Record<string, { operationId?: string }>>).flatMap(([path, operations]) =>
     Object.entries(operations).map(([method, operation]) => ({ path, method, id: operation.operationId })),
   );
 

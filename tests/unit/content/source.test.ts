@@ -28,8 +28,8 @@ describe('the content source', () => {
 
   it('builds the later pages of the blog and of each tag from the page size, counting the posts dated ahead', () => {
     // One post a page: four published posts and future-post fill /blog and /blog/page/2 to 5; "testing" has three.
-    expect(blogPageParams()).toEqual([{ page: '2' }, { page: '3' }, { page: '4' }, { page: '5' }]);
-    expect(tagPageParams()).toEqual([
+    expect(blogPageParams(1)).toEqual([{ page: '2' }, { page: '3' }, { page: '4' }, { page: '5' }]);
+    expect(tagPageParams(1)).toEqual([
       { tag: 'testing', page: '2' },
       { tag: 'testing', page: '3' },
     ]);

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { handleStripeWebhook } from '@/lib/payments/webhook';
+import { settings } from '@/lib/settings';
 import { testServices } from '../../support/services';
 import { setWriteRouteSettings } from '../../support/write-routes';
 
@@ -39,7 +40,7 @@ const paidBook = {
 
 describe('the Stripe webhook', () => {
   it('records a paid checkout once per event and mails the receipt', async () => {
-    const response = await handleStripeWebhook(delivery(paidBook), services);
+    const response = await handleStripeWebhook(delivery(paidBook), services, settings());
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, outcome: 'recorded' });
     const stored = storedData();
@@ -49,20 +50,20 @@ describe('the Stripe webhook', () => {
     await afterResponse();
     expect((await outboxMail()).map((mail) => mail.to?.[0]?.address)).toEqual(['buyer@example.com']);
 
-    const again = await handleStripeWebhook(delivery(paidBook), services);
+    const again = await handleStripeWebhook(delivery(paidBook), services, settings());
     expect(await again.json()).toEqual({ received: true, outcome: 'duplicate' });
     expect(await stored.orders()).toHaveLength(1);
     await stored.close();
   });
 
   it('refuses an event whose signature was made with another secret, 400, recording nothing', async () => {
-    const response = await handleStripeWebhook(delivery({ ...paidBook, id: 'evt_forged' }, 'whsec_other'), services);
+    const response = await handleStripeWebhook(delivery({ ...paidBook, id: 'evt_forged' }, 'whsec_other'), services, settings());
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ detail: 'The Stripe signature does not match this body.' });
   });
 
   it('ignores a checkout that is not paid yet', async () => {
     const unpaid = { ...paidBook, id: 'evt_unpaid', data: { object: { ...paidBook.data.object, id: 'cs_unpaid', payment_status: 'unpaid' } } };
-    expect(await (await handleStripeWebhook(delivery(unpaid), services)).json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(await (await handleStripeWebhook(delivery(unpaid), services, settings())).json()).toEqual({ received: true, outcome: 'ignored' });
   });
 });

@@ -4,11 +4,12 @@ import { setWriteRouteSettings } from '../../support/write-routes';
 setWriteRouteSettings({ SITE_URL: 'https://blog.example' });
 
 const { sitemapUrls } = await import('@/lib/sitemap/urls');
+const { settings } = await import('@/lib/settings');
 const { publishedPosts, tags } = await import('@/lib/content');
 const { lastChanged } = await import('@/lib/content/dates');
 
 describe('sitemapUrls', () => {
-  const urls = sitemapUrls();
+  const urls = sitemapUrls(settings().site);
   const byLoc = new Map(urls.map((url) => [url.loc, url]));
 
   it('lists the home page, the blog, every published post and tag page, and the fixed pages, each once', () => {

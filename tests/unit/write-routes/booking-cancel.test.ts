@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { bookingCancelRoute } from '@/lib/write-routes/booking-cancel';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { stripeForm } from '../../support/recorder';
 import { testServices } from '../../support/services';
 import { post, startStripeStandIn, setWriteRouteSettings } from '../../support/write-routes';
@@ -10,7 +11,7 @@ setWriteRouteSettings();
 const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
 const { services, afterResponse, outboxMail } = testServices(stripe.settings);
-const { POST } = handlersFor(bookingCancelRoute, () => services);
+const { POST } = handlersFor(bookingCancelRoute, () => services, settings);
 
 let bookings = 0;
 /** A paid booking of a session; its id and emailed token. */

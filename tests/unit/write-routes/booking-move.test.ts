@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { bookingMoveRoute } from '@/lib/write-routes/booking-move';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { testServices } from '../../support/services';
 import { post, startStripeStandIn, setWriteRouteSettings } from '../../support/write-routes';
 
@@ -9,7 +10,7 @@ setWriteRouteSettings();
 const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
 const { services } = testServices(stripe.settings);
-const { POST } = handlersFor(bookingMoveRoute, () => services);
+const { POST } = handlersFor(bookingMoveRoute, () => services, settings);
 
 let bookings = 0;
 /** A paid booking of a session of the fixture training; its id and emailed token. */

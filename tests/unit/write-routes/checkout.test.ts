@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { checkoutRoute } from '@/lib/write-routes/checkout';
 import { stripeForm } from '../../support/recorder';
 import { testServices } from '../../support/services';
@@ -9,7 +10,7 @@ setWriteRouteSettings();
 const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
 const { services } = testServices(stripe.settings);
-const { POST } = handlersFor(checkoutRoute, () => services);
+const { POST } = handlersFor(checkoutRoute, () => services, settings);
 
 describe('POST /api/payments/checkout', () => {
   it('starts a Checkout Session at the price of content/products and answers its URL', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { handlersFor, writeRouteHandlers } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { defineWriteRoute, type WriteServices } from '@/lib/write-routes/route';
 import { testServices } from '../../support/services';
 import { freshClient, post, setWriteRouteSettings } from '../../support/write-routes';
@@ -33,7 +34,7 @@ const testRoute = defineWriteRoute({
   },
   docs: { summary: 'A test route.' },
 });
-const route = handlersFor(testRoute, () => services);
+const route = handlersFor(testRoute, () => services, settings);
 
 const tokenRoute = handlersFor(
   defineWriteRoute({
@@ -57,6 +58,7 @@ const tokenRoute = handlersFor(
     docs: { summary: 'A test route.' },
   }),
   () => services,
+  settings,
 );
 
 afterAll(() => vi.restoreAllMocks());
@@ -183,7 +185,7 @@ describe('handlersFor', () => {
 });
 
 describe('writeRouteHandlers (app/api/[...path]/route.ts)', () => {
-  const handlers = writeRouteHandlers(() => services);
+  const handlers = writeRouteHandlers(() => services, settings);
 
   it("answers each write route of the registry at its path, through the route's own handler", async () => {
     const invalid = await handlers.POST(post('/api/support', { json: {} }));

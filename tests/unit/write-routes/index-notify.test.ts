@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sitemapUrls } from '@/lib/sitemap/urls';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { indexNotifyRoute } from '@/lib/write-routes/index-notify';
 import { startRecorder } from '../../support/recorder';
 import { testServices } from '../../support/services';
@@ -14,7 +15,7 @@ setWriteRouteSettings({
   INDEXNOW_ENDPOINT: `${indexNow.url}/indexnow`,
 });
 const { services } = testServices();
-const { POST } = handlersFor(indexNotifyRoute, () => services);
+const { POST } = handlersFor(indexNotifyRoute, () => services, settings);
 const owner = { authorization: 'Bearer owner-token-0123456789' };
 
 describe('POST /api/index-notify', () => {
@@ -28,7 +29,7 @@ describe('POST /api/index-notify', () => {
   it('submits every page the first time, then only what changed since', async () => {
     const first = await POST(post('/api/index-notify', {}, { headers: owner }));
     expect(first.status).toBe(200);
-    const pages = sitemapUrls().map((url) => url.loc);
+    const pages = sitemapUrls(settings().site).map((url) => url.loc);
     expect(await first.json()).toEqual({
       submitted: pages.length,
       accepted: true,

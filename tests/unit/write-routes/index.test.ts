@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openApiDocument } from '@/lib/agents/openapi';
+import { settings } from '@/lib/settings';
 import { otherRouteLimits, routeLimits, writeRouteLimits } from '@/lib/limits/table';
 import { writeRoutes } from '@/lib/write-routes';
 import { setWriteRouteSettings } from '../../support/write-routes';
@@ -27,7 +28,7 @@ describe('the write-route registry', () => {
   });
 
   it("is /openapi.json's write routes: each path with its summary, limit, own statuses and request schema", () => {
-    const document = openApiDocument();
+    const document = openApiDocument(settings().site);
     const paths = document.paths as unknown as Record<string, { post?: Operation }>;
     const limitedPosts = Object.entries(paths)
       .filter(([, item]) => item.post?.description?.startsWith('Rate limited'))
@@ -58,7 +59,7 @@ describe('the write-route registry', () => {
 
   it('is answered by app/api/[...path]/route.ts alone: no route file of its own stands in front of a write route', () => {
     expect(fs.readFileSync('app/api/[...path]/route.ts', 'utf8')).toMatch(
-      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(services\);$/m,
+      /^export const \{ POST, GET, PUT, PATCH, DELETE, OPTIONS \} = writeRouteHandlers\(services, settings\);$/m,
     );
     for (const route of writeRoutes) expect(fs.existsSync(`app${route.path}/route.ts`), route.path).toBe(false);
   });

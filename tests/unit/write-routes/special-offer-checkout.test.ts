@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { specialOfferCheckoutRoute } from '@/lib/write-routes/special-offer-checkout';
 import { stripeForm } from '../../support/recorder';
 import { testServices } from '../../support/services';
@@ -9,7 +10,7 @@ setWriteRouteSettings();
 const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
 const { services } = testServices(stripe.settings);
-const { POST } = handlersFor(specialOfferCheckoutRoute, () => services);
+const { POST } = handlersFor(specialOfferCheckoutRoute, () => services, settings);
 
 describe('POST /api/payments/special-offer/checkout', () => {
   it('starts a Checkout Session for an offer inside its window', async () => {

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 import { testServices } from '../../support/services';
 import { post, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
 const { services, afterResponse, outboxMail } = testServices();
-const { POST } = handlersFor(subscribeConfirmRoute, () => services);
+const { POST } = handlersFor(subscribeConfirmRoute, () => services, settings);
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A pending subscriber whose confirmation link was mailed `age` ms ago; its token. */

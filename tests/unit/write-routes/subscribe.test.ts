@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '@/lib/services/tokens';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { subscribeRoute } from '@/lib/write-routes/subscribe';
 import { testServices } from '../../support/services';
 import { post, tokenOfLink, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
 const { services, afterResponse, outboxMail } = testServices();
-const { POST } = handlersFor(subscribeRoute, () => services);
+const { POST } = handlersFor(subscribeRoute, () => services, settings);
 const pending = { status: 'pending', message: 'Check your inbox: a confirmation link is on its way, unless this address is already subscribed.' };
 
 describe('POST /api/subscribe', () => {

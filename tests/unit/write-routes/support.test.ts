@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { supportRoute } from '@/lib/write-routes/support';
 import { testServices } from '../../support/services';
 import { post, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings({ SUPPORT_EMAIL: 'help@example.com' });
 const { services, afterResponse, outboxMail, storedData } = testServices();
-const { POST } = handlersFor(supportRoute, () => services);
+const { POST } = handlersFor(supportRoute, () => services, settings);
 const message = { name: 'Ada', email: 'Ada@Example.com', subject: 'A question', message: 'How do feeds work?' };
 
 describe('POST /api/support', () => {

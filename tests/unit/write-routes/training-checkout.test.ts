@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { trainingCheckoutRoute } from '@/lib/write-routes/training-checkout';
 import { stripeForm } from '../../support/recorder';
 import { testServices } from '../../support/services';
@@ -9,7 +10,7 @@ setWriteRouteSettings();
 const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
 const { services } = testServices(stripe.settings);
-const { POST } = handlersFor(trainingCheckoutRoute, () => services);
+const { POST } = handlersFor(trainingCheckoutRoute, () => services, settings);
 
 const taken = (session: string) => services.store.bookings.seatsTaken('fixture-training', session, Date.now());
 

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { unsubscribeRoute } from '@/lib/write-routes/unsubscribe';
 import { testServices } from '../../support/services';
 import { post, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
 const { services } = testServices();
-const { POST, GET } = handlersFor(unsubscribeRoute, () => services);
+const { POST, GET } = handlersFor(unsubscribeRoute, () => services, settings);
 
 /** A subscriber mailed an unsubscribe link; its token. */
 async function subscriber(email: string): Promise<string> {

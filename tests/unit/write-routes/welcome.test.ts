@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handlersFor } from '@/lib/write-routes/handler';
+import { settings } from '@/lib/settings';
 import { subscribeRoute } from '@/lib/write-routes/subscribe';
 import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 import { unsubscribeRoute } from '@/lib/write-routes/unsubscribe';
@@ -26,9 +27,9 @@ afterAll(() => fs.rmSync(contentDir, { recursive: true, force: true }));
 setWriteRouteSettings({ CONTENT_DIR: contentDir });
 
 const { services, afterResponse, outboxMail } = testServices();
-const subscribe = handlersFor(subscribeRoute, () => services).POST;
-const confirm = handlersFor(subscribeConfirmRoute, () => services).POST;
-const unsubscribe = handlersFor(unsubscribeRoute, () => services).POST;
+const subscribe = handlersFor(subscribeRoute, () => services, settings).POST;
+const confirm = handlersFor(subscribeConfirmRoute, () => services, settings).POST;
+const unsubscribe = handlersFor(unsubscribeRoute, () => services, settings).POST;
 const statusOf = async (email: string) => (await services.store.subscribers.list()).find((subscriber) => subscriber.email === email)?.status;
 
 describe('the welcome mail', () => {

@@ -4,17 +4,18 @@ import { publishedPosts, site, tags } from '@/lib/content';
 import { laterPageNumber, pageOf, pagePath } from '@/lib/content/pagination';
 import { blogPageParams } from '@/lib/content/source';
 import { pageMetadata } from '@/lib/seo';
+import { settings } from '@/lib/settings';
 
 // Page 1 is /blog itself: /blog/page/1, a page past the last and anything not a page number are 404.
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return blogPageParams();
+  return blogPageParams(settings().site.postsPerPage);
 }
 
 function findPage(segment: string) {
   const number = laterPageNumber(segment);
-  return number === undefined ? undefined : pageOf(publishedPosts(), number);
+  return number === undefined ? undefined : pageOf(publishedPosts(), number, settings().site.postsPerPage);
 }
 
 export async function generateMetadata({ params }: PageProps<'/blog/page/[page]'>) {

@@ -4,18 +4,19 @@ import { tagBySlug } from '@/lib/content';
 import { laterPageNumber, pageOf, pagePath } from '@/lib/content/pagination';
 import { tagPageParams } from '@/lib/content/source';
 import { pageMetadata } from '@/lib/seo';
+import { settings } from '@/lib/settings';
 
 // Page 1 is /tags/{tag} itself: /tags/{tag}/page/1, a page past the last and anything not a page number are 404.
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return tagPageParams();
+  return tagPageParams(settings().site.postsPerPage);
 }
 
 function findPage(slug: string, segment: string) {
   const tag = tagBySlug(slug);
   const number = laterPageNumber(segment);
-  const page = tag && number !== undefined ? pageOf(tag.posts, number) : undefined;
+  const page = tag && number !== undefined ? pageOf(tag.posts, number, settings().site.postsPerPage) : undefined;
   return tag && page ? { tag, page } : undefined;
 }
 
