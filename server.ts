@@ -61,7 +61,7 @@ if (inThread && searchThread)
     );
 
 // MCP calls: admitted here (the limit, priced by each call's work), answered in the search thread (lib/server/mcp-posts.ts).
-const posts = searchThread && services && mcpPosts(searchThread, () => services.limiter);
+const posts = searchThread && services && mcpPosts(searchThread, () => services.limiter, settings);
 
 // Development: Next evaluates code and injects scripts of its own, so no Content-Security-Policy.
 const security = { siteUrl: settings.site.url, trustProxy: settings.deployment.trustProxy, csp: !dev };
@@ -116,7 +116,7 @@ const scheduler =
       remade: (path) => handler.forgetRead(path),
       readsChanged: () => handler.clearReads(),
       claims: () => services.store.settings,
-      indexNow: settings.indexNow,
+      indexNow: settings,
       newsletter: () => services.newsletter.check(),
     },
     // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.

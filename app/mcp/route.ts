@@ -1,11 +1,12 @@
 import { mcpExchange } from '@/lib/mcp/exchange';
+import { settings } from '@/lib/settings';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
 import { services } from '@/lib/runtime';
 
 export const dynamic = 'force-dynamic';
 
 export function POST(request: Request) {
-  return handleMcpPost(request, services().limiter, mcpExchange);
+  return handleMcpPost(request, services().limiter, settings(), mcpExchange);
 }
 
 export const OPTIONS = mcpOptions;

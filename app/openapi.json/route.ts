@@ -5,5 +5,5 @@ import { settings } from '@/lib/settings';
 export const dynamic = 'force-static';
 
 export function GET() {
-  return jsonResponse(openApiDocument(settings().site), { signal: true });
+  return jsonResponse(openApiDocument(settings().site), { signal: true, lastModified: settings().build.time });
 }

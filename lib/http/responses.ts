@@ -1,13 +1,12 @@
 import { cacheHeaders, type CacheProfile } from './cache';
 import { carriesContentUsage, CONTENT_SIGNAL, CONTENT_USAGE } from '../agents/terms';
 import { estimateTokens } from '../agents/tokens';
-import { settings } from '../settings';
 
 type Options = {
   status?: number;
   headers?: Record<string, string>;
   cache?: CacheProfile;
-  /** When the content last changed (epoch ms); defaults to the build time. */
+  /** When the content last changed (epoch ms): a read's `Last-Modified` (the build's moment for what only a build changes). An answer to a write has none. */
   lastModified?: number;
   /** Adds the Content-Signal header (markdown and agent files). */
   signal?: boolean;
@@ -16,7 +15,7 @@ type Options = {
 function respond(body: string, contentType: string, options: Options): Response {
   const { status = 200, headers = {}, cache = 'read', lastModified, signal = false } = options;
   const all: Record<string, string> = { 'Content-Type': contentType, ...cacheHeaders(cache) };
-  if (status === 200) all['Last-Modified'] = new Date(lastModified ?? settings().build.time).toUTCString();
+  if (status === 200 && lastModified !== undefined) all['Last-Modified'] = new Date(lastModified).toUTCString();
   if (signal) all['Content-Signal'] = CONTENT_SIGNAL;
   if (carriesContentUsage(contentType)) all['Content-Usage'] = CONTENT_USAGE;
   return new Response(body, { status, headers: { ...all, ...headers } });

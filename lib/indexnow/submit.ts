@@ -1,4 +1,4 @@
-import { settings } from '../settings';
+import type { Settings } from '../settings';
 
 /** IndexNow takes at most this many URLs a request. */
 export const INDEXNOW_BATCH = 10_000;
@@ -9,11 +9,11 @@ export type Submission = { ok: true; batches: { urls: number; status: number }[]
  * Submits URLs of this site to INDEXNOW_ENDPOINT (the key must be set), in batches of at most
  * 10,000; stops at the first batch IndexNow does not answer (`submitted` URLs went before it).
  */
-export async function submitToIndexNow(urls: readonly string[]): Promise<Submission> {
-  const { indexNow } = settings();
+export async function submitToIndexNow(urls: readonly string[], settings: Pick<Settings, 'indexNow' | 'site'>): Promise<Submission> {
+  const { indexNow } = settings;
   const key = indexNow.key;
   if (!key) throw new Error('INDEXNOW_KEY is not set');
-  const site = new URL(settings().site.url);
+  const site = new URL(settings.site.url);
   const batches: { urls: number; status: number }[] = [];
   for (let start = 0; start < urls.length; start += INDEXNOW_BATCH) {
     const urlList = urls.slice(start, start + INDEXNOW_BATCH);

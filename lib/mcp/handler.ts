@@ -7,7 +7,7 @@ import type { Limiter } from '../limits';
 import { platformHeadersOf } from '../http/platform-headers';
 import { MCP_ALLOW, MCP_PATH } from '../agents/mcp-names';
 import { mcpCost } from './cost';
-import { settings } from '../settings';
+import type { Settings } from '../settings';
 
 /**
  * An Origin header names the web page that made the request. MCP clients are
@@ -15,9 +15,9 @@ import { settings } from '../settings';
  * was re-pointed at a server on the reader's machine: DNS rebinding) is
  * refused, as the MCP transport asks. The site's own pages may call it.
  */
-function foreignOrigin(request: Request): boolean {
+function foreignOrigin(request: Request, siteUrl: string): boolean {
   const origin = request.headers.get('origin');
-  return origin !== null && origin !== new URL(settings().site.url).origin;
+  return origin !== null && origin !== new URL(siteUrl).origin;
 }
 
 /** A JSON-RPC error answered before the MCP server sees the message (the transport answers its own the same way). */
@@ -47,14 +47,20 @@ export type McpExchange = (request: Request, bytes: Uint8Array, message: unknown
  * one stateless MCP exchange (`exchange`: ./exchange.ts in place, or lectern's server's thread).
  * The route hands it the process's limiter.
  */
-export async function handleMcpPost(request: Request, limiter: Limiter, exchange: McpExchange): Promise<Response> {
+export async function handleMcpPost(
+  request: Request,
+  limiter: Limiter,
+  settings: Pick<Settings, 'site' | 'deployment'>,
+  exchange: McpExchange,
+): Promise<Response> {
   const bytes = await readBody(request, MCP_BODY_LIMIT);
   const message = bytes === 'too-large' ? undefined : parsed(bytes);
-  const admission = await admit(request, 'mcp', limiter, settings().deployment, Array.isArray(message) ? 1 : mcpCost(message));
-  const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json', settings()) };
+  const admission = await admit(request, 'mcp', limiter, settings.deployment, Array.isArray(message) ? 1 : mcpCost(message));
+  const headers = { ...cacheHeaders('write'), ...admission.headers, ...platformHeadersOf(request, 'application/json', settings) };
   if (!admission.ok)
     return problem(admission.refusal.problem, admission.refusal.detail, { headers: { ...headers, ...admission.refusal.headers }, cache: 'write' });
-  if (foreignOrigin(request)) return problem('forbidden-origin', `${MCP_PATH} does not answer web pages of other origins.`, { headers, cache: 'write' });
+  if (foreignOrigin(request, settings.site.url))
+    return problem('forbidden-origin', `${MCP_PATH} does not answer web pages of other origins.`, { headers, cache: 'write' });
   if (bytes === 'too-large')
     return problem('payload-too-large', `An MCP message may be at most ${MCP_BODY_LIMIT / 1024} KiB.`, {
       headers: { ...headers, Connection: 'close' },

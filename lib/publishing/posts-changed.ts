@@ -4,6 +4,7 @@ import { aheadCount, builtList } from '../content/published-set';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { describeError } from '../log';
 import type { StepResult } from '../newsletter';
+import type { Settings } from '../settings';
 import type { SettingsStore } from '../services/store/settings/types';
 import { claimWentLive, type LivePost } from './went-live';
 
@@ -24,8 +25,8 @@ export type PostsChangedHost = {
   remakeReads?: (ahead: number) => Promise<void>;
   /** 4. Where the posts that went live are claimed, so that each is announced once across instances and restarts (asked for when needed: building a host opens nothing). */
   claims: () => Pick<SettingsStore, 'get' | 'set' | 'claim'>;
-  /** 5. IndexNow's key, when the site submits to it. */
-  indexNow: { key?: string };
+  /** 5. IndexNow's settings (it is told when its key is set) and the site's. */
+  indexNow: Pick<Settings, 'indexNow' | 'site'>;
   /** 6. The newsletter looks for a post to mail (lectern's server: its sender; a platform: a batch within the call). */
   newsletter: () => Promise<StepResult | void>;
 };
@@ -104,11 +105,11 @@ export function revalidateOutputs(): void {
 }
 
 /** Step 5: IndexNow (when its key is set). A failure is logged: the post is live, and search engines find it by the sitemap. */
-async function announce(posts: readonly LivePost[], indexNow: { key?: string }): Promise<void> {
-  if (!indexNow.key) return;
+async function announce(posts: readonly LivePost[], settings: Pick<Settings, 'indexNow' | 'site'>): Promise<void> {
+  if (!settings.indexNow.key) return;
   const urls = posts.map((post) => post.url);
   try {
-    const submission = await submitToIndexNow(urls);
+    const submission = await submitToIndexNow(urls, settings);
     if (!submission.ok || !accepted(submission.batches)) console.warn(`publish: IndexNow did not accept ${urls.join(' ')}`);
   } catch (error) {
     console.warn(`publish: IndexNow failed (${describeError(error)})`);

@@ -19,7 +19,7 @@ export type Published = PostsChanged & {
 };
 
 type PublishServices = Pick<Services, 'store' | 'newsletter' | 'limiter' | 'mail'>;
-type PublishSettings = Pick<Settings, 'deployment' | 'publishing' | 'indexNow' | 'newsletter'>;
+type PublishSettings = Pick<Settings, 'deployment' | 'publishing' | 'indexNow' | 'newsletter' | 'site' | 'build'>;
 
 /**
  * GET /api/publish. With `Authorization: Bearer CRON_SECRET` (what Vercel's cron sends): the
@@ -68,7 +68,7 @@ async function publishFromCron(services: PublishServices, settings: PublishSetti
       revalidate: async () => revalidateOutputs(),
       refreshSearch: () => (platform ? prepareSearchIndex(() => undefined) : refreshSearchIndex()),
       claims: () => services.store.settings,
-      indexNow: settings.indexNow,
+      indexNow: settings,
       newsletter: async () => (platform ? sendSiteBatches(services.newsletter, settings.newsletter) : undefined),
     },
     { now: clock(), regenerate },

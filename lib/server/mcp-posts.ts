@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { MCP_PATH } from '../agents/mcp-names';
 import type { Limiter } from '../limits';
 import { handleMcpPost } from '../mcp/handler';
+import type { Settings } from '../settings';
 import { busyResponse, ThreadBusyError, type McpAnswer, type SearchThread } from './search-thread';
 
 /** A POST lectern's server answers itself (with the client address recorded), or undefined to hand it to Next. */
@@ -27,12 +28,12 @@ const responseOf = (answer: McpAnswer) =>
  * (./search-thread.ts), so no call's work holds the thread that answers reads. When MCP_WAITING
  * calls already wait for the thread, a call is refused before any of its work (503, Retry-After).
  */
-export function mcpPosts(thread: SearchThread, limiter: () => Limiter, busyDelayMs?: number): OwnPosts {
+export function mcpPosts(thread: SearchThread, limiter: () => Limiter, settings: Pick<Settings, 'site' | 'deployment'>, busyDelayMs?: number): OwnPosts {
   const refused = () => busyResponse('MCP calls', busyDelayMs);
   return (req, pathname) => {
     if (pathname !== MCP_PATH || req.method !== 'POST') return undefined;
     if (thread.busy('mcp')) return refused();
-    return handleMcpPost(webRequest(req), limiter(), (request, bytes, message) =>
+    return handleMcpPost(webRequest(req), limiter(), settings, (request, bytes, message) =>
       thread.mcp({ url: request.url, headers: [...request.headers], body: bytes, message }).then(responseOf, (error: unknown) => {
         if (error instanceof ThreadBusyError) return refused();
         console.error('MCP call failed in the search thread', error);

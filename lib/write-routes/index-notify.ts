@@ -48,7 +48,7 @@ async function notifyIndexNow(input: z.output<typeof schema>, { services, settin
       errors: foreign.slice(0, 10).map((url) => ({ path: 'urls', message: `${url} is not on ${site.host}` })),
     };
   const endpoint = settings.indexNow.endpoint;
-  const submission = await submitToIndexNow(urls);
+  const submission = await submitToIndexNow(urls, settings);
   if (!submission.ok)
     return {
       ok: false,

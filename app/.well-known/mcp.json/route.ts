@@ -1,8 +1,9 @@
 import { jsonResponse } from '@/lib/http/responses';
 import { mcpServerCard } from '@/lib/mcp/card';
+import { settings } from '@/lib/settings';
 
 export const dynamic = 'force-static';
 
 export async function GET() {
-  return jsonResponse(await mcpServerCard(), { signal: true });
+  return jsonResponse(await mcpServerCard(), { signal: true, lastModified: settings().build.time });
 }

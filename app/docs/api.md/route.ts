@@ -6,5 +6,5 @@ import { settings } from '@/lib/settings';
 export const dynamic = 'force-static';
 
 export function GET() {
-  return markdownPageResponse(apiDocsMarkdown(settings().site), '/docs/api');
+  return markdownPageResponse(apiDocsMarkdown(settings().site), '/docs/api', settings().build.time);
 }

@@ -15,5 +15,5 @@ export async function GET(_request: Request, { params }: RouteContext<'/sitemaps
   const { file } = await params;
   const pages = sitemapPages(sitemapUrls(settings().site));
   const page = /^[1-9]\d*\.xml$/.test(file) && pages.length > 1 ? pages[Number.parseInt(file, 10) - 1] : undefined;
-  return page ? xmlResponse(urlset(page), 'application/xml') : problem('not-found', 'No such sitemap page.');
+  return page ? xmlResponse(urlset(page), 'application/xml', { lastModified: settings().build.time }) : problem('not-found', 'No such sitemap page.');
 }

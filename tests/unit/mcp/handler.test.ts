@@ -9,12 +9,13 @@ import { otherRouteLimits } from '@/lib/limits/table';
 import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
 import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
+import { settings } from '@/lib/settings';
 import { testServices } from '../../support/services';
 import { freshClient, setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();
 const { limiter } = testServices().services;
-const mcpPost = (request: Request) => handleMcpPost(request, limiter, mcpExchange);
+const mcpPost = (request: Request) => handleMcpPost(request, limiter, settings(), mcpExchange);
 const LIMIT = otherRouteLimits.mcp;
 
 const MCP_URL = 'http://localhost:3000/mcp';

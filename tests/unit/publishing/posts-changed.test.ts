@@ -38,7 +38,7 @@ function recordingHost(options: { storeDown?: boolean } = {}) {
         claim: async (key, value) => !values.has(key) && Boolean(values.set(key, value)),
       };
     },
-    indexNow: {},
+    indexNow: { indexNow: { endpoint: 'http://127.0.0.1:9/indexnow' }, site: { url: 'http://localhost:3000' } } as PostsChangedHost['indexNow'],
     newsletter: async () => void events.push('newsletter'),
   };
   return { events, host };

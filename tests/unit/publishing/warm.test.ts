@@ -124,7 +124,7 @@ describe('siteScheduler', () => {
       remade: (path) => remade.push(path),
       readsChanged: () => void events.push('read cache cleared'),
       claims: memoryClaims,
-      indexNow: {},
+      indexNow: { indexNow: { endpoint: 'http://127.0.0.1:9/indexnow' }, site: { url: 'http://localhost:3000' } } as never,
       newsletter: async () => void events.push('newsletter'),
     });
     expect(events).toEqual([]);
