@@ -4,7 +4,7 @@ import next from 'next';
 import { settingsOrExit } from './lib/settings';
 import { SERVER_RUNTIME, shared } from './lib/process-shared';
 import type { Part } from './lib/runtime';
-import { createRequestHandler } from './lib/server/handler';
+import { createRequestHandler } from './lib/server/request-handler';
 import { createKeyDirectories } from './lib/http/key-directory';
 import { createAgentVerifier } from './lib/http/web-bot-auth';
 import { gracefulShutdown } from './lib/server/shutdown';

@@ -252,7 +252,7 @@ function askedLimit(params: URLSearchParams): number {
 /**
  * `/api/search` answered by the read cache with the thread's results (the same response as
  * app/api/search/route.ts); past the thread's queue, a 503 (`busyResponse`). A verified agent's
- * search (Web Bot Auth, recorded by ./handler.ts) is counted against its identity's budget
+ * search (Web Bot Auth, recorded by ./request-handler.ts) is counted against its identity's budget
  * (`searchAgent`, priced as an MCP search of as many results) and carries its RateLimit headers;
  * past the budget it is a 503 `overloaded` with the budget's Retry-After, never a 429 (a read is
  * never rate limited). Any other search is counted nowhere, as before.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_IP_HEADER } from '@/lib/http/client-ip';
 import { ContentError } from '@/lib/content/load';
-import { createRequestHandler, type HandlerOptions } from '@/lib/server/handler';
+import { createRequestHandler, type HandlerOptions } from '@/lib/server/request-handler';
 
 let server: Server | undefined;
 
