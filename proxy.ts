@@ -102,6 +102,6 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
 // (the write routes and the payments webhook): Next would buffer a body that passes here
 // before the route reads it (and cut it at proxyClientMaxBodySize), and each of those routes
 // counts its own body as it arrives (lib/http/body.ts) and sets its platform headers itself
-// (lib/write-routes/handler.ts). A new read route under /api/ is named here; a new write route
+// (lib/write-routes/front-door.ts). A new read route under /api/ is named here; a new write route
 // needs nothing.
 export const config = { matcher: ['/((?!_next/static/|mcp/?$|api/(?!blog|rss|search|home/|apps/)).*)'] };
