@@ -1,5 +1,5 @@
 import { mcpExchange } from '@/lib/mcp/exchange';
-import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
+import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/http';
 import { services } from '@/lib/runtime';
 
 export const dynamic = 'force-dynamic';

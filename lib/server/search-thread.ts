@@ -37,7 +37,7 @@ export class ThreadBusyError extends Error {
   }
 }
 
-/** An MCP POST as the thread is given it: already admitted, its body read and parsed (lib/mcp/handler.ts). */
+/** An MCP POST as the thread is given it: already admitted, its body read and parsed (lib/mcp/http.ts). */
 export type McpJob = { url: string; headers: [string, string][]; body: Uint8Array; message: unknown };
 /** The thread's answer to it. */
 export type McpAnswer = { status: number; headers: [string, string][]; body: Uint8Array };
