@@ -8,7 +8,7 @@ import { bookingMovedMail } from '../services/mail/templates';
 import { hashToken, sameSecret } from '../services/tokens';
 import { settings } from '../settings';
 import { required } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 
 const BOOKING_MOVED_PAGE = '/booking/moved';
 

@@ -9,7 +9,7 @@ import { FORM_BODY_LIMIT } from '../routes/manifest';
 import { platformHeadersOf } from '../http/platform-headers';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
-import type { WriteResult, WriteRouteDefinition, WriteServices } from './route';
+import type { WriteResult, WriteRouteDefinition, WriteServices } from './definition';
 import { settings } from '../settings';
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */

@@ -4,7 +4,7 @@ import { writeRouteAddresses } from '../routes/manifest';
 import type { BounceKind } from '../services/store/types';
 import { sameSecret } from '../services/tokens';
 import { settings } from '../settings';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 
 /**
  * Postmark's bounce types lectern acts on (https://postmarkapp.com/developer/api/bounce-api):
