@@ -1,4 +1,4 @@
-import { publishResponse } from '@/lib/publishing/route';
+import { publishResponse } from '@/lib/publishing/endpoint';
 import { services } from '@/lib/runtime';
 
 // Run on every call: it acts on this moment (README, "Scheduling a post").
