@@ -103,5 +103,6 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
 // before the route reads it (and cut it at proxyClientMaxBodySize), and each of those routes
 // counts its own body as it arrives (lib/http/body.ts) and sets its platform headers itself
 // (lib/write-routes/front-door.ts). A new read route under /api/ is named here; a new write route
-// needs nothing.
+// needs nothing. Next reads this literal when it builds (a computed value would be ignored), so
+// tests/unit/proxy.test.ts holds it to the endpoint list and the route manifest.
 export const config = { matcher: ['/((?!_next/static/|mcp/?$|api/(?!blog|rss|search|home/|apps/)).*)'] };
