@@ -1,9 +1,12 @@
 import * as staticInfo from 'next/dist/build/analysis/get-page-static-info';
+import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
 import { markdownTwinOf } from '@/lib/http/markdown-twins';
+import { VARIANT_HEADER } from '@/lib/http/negotiate';
 import { publicEndpoints } from '@/lib/public-endpoints';
 import { mcpRoute, postPaths } from '@/lib/routes/manifest';
-import { config } from '@/proxy';
+import { createRequestHandler } from '@/lib/server/request-handler';
+import { config, proxy } from '@/proxy';
 
 /**
  * Next reads proxy.ts's `config.matcher` as a literal when it builds (a value computed from the
@@ -38,5 +41,31 @@ describe("proxy.ts's matcher", () => {
     expect(passesProxy('/_next/static/chunks/main.js')).toBe(false);
     expect(passesProxy('/api/a-new-write-route')).toBe(false);
     expect(passesProxy('/0123456789abcdef.txt')).toBe(true);
+  });
+});
+
+/** Where proxy.ts sends a request for `path`: the markdown twin's route it rewrites to, or `page` when it lets the page answer. */
+function routed(path: string, headers: Record<string, string>): string {
+  const response = proxy(new NextRequest(`http://localhost:3000${path}`, { headers }));
+  const rewrite = response.headers.get('x-middleware-rewrite');
+  return rewrite ? new URL(rewrite).pathname : response.headers.get('x-middleware-next') ? 'page' : `status ${response.status}`;
+}
+
+// In this order: the first runs in a process where no lectern request handler has been made yet.
+describe('proxy.ts and the variant lectern decided', () => {
+  it("decides by Accept, whatever a client sends as lectern's record, where lectern's request handler does not run (next start, a platform host)", () => {
+    expect(routed('/pricing', { accept: 'text/html', [VARIANT_HEADER]: 'markdown' })).toBe('page');
+    expect(routed('/blog/a-post', { accept: 'text/markdown', [VARIANT_HEADER]: 'html' })).toBe('/blog/a-post/index.md');
+  });
+
+  it('takes the variant recorded by the request handler of a process where it runs, and decides nothing again', () => {
+    createRequestHandler(() => undefined, { siteUrl: 'http://localhost:3000', trustProxy: 0, csp: false });
+    // The record and Accept disagree here only to show which one routes.
+    expect(routed('/pricing', { accept: 'text/html', [VARIANT_HEADER]: 'markdown' })).toBe('/pricing.md');
+    expect(routed('/blog/a-post', { accept: 'text/markdown', [VARIANT_HEADER]: 'html' })).toBe('page');
+    // No record (the server's own requests over loopback): decided by Accept.
+    expect(routed('/blog/a-post', { accept: 'text/markdown' })).toBe('/blog/a-post/index.md');
+    // A path with one answer has no variant, whatever is recorded.
+    expect(routed('/api/blog', { accept: 'text/html', [VARIANT_HEADER]: 'markdown' })).toBe('page');
   });
 });
