@@ -7,7 +7,7 @@ import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl } from '@/lib/config';
 import { linkHeader } from '@/lib/http/links';
 import { markdownUrlRoute } from '@/lib/http/markdown-twins';
-import { NEGOTIATED_ON, negotiate } from '@/lib/http/negotiate';
+import { NEGOTIATED_ON, negotiationFor, type Negotiation } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
 import { platformHeaders, platformHeadersFor } from '@/lib/http/platform-headers';
@@ -23,7 +23,8 @@ import { settings } from '@/lib/settings';
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  const negotiated = negotiate(pathname, request.headers.get('accept'));
+  // Under lectern's server, the variant it decided and recorded; elsewhere decided here.
+  const negotiated = negotiationFor(pathname, request.headers);
   const { deployment, site, agents } = settings();
   const refused = agents.refuseTrainingCrawlers && refusesCrawler(request.headers.get('user-agent') ?? undefined, pathname);
   const response = refused ? crawlerRefusal() : answer(request, negotiated);
@@ -36,7 +37,7 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-function answer(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response {
+function answer(request: NextRequest, negotiated: Negotiation | undefined): Response {
   const { pathname } = request.nextUrl;
   const key = settings().indexNow.key;
   if (key && pathname === `/${key}.txt`) {
@@ -72,7 +73,7 @@ function validPost(pathname: string): boolean {
  * segment, 404s included, on disk and in memory: such a value is answered here, so nothing
  * renders and nothing is kept for it. (In development, and for values that exist, Next answers.)
  */
-function notInTheBuild(request: NextRequest, negotiated: ReturnType<typeof negotiate>): Response | undefined {
+function notInTheBuild(request: NextRequest, negotiated: Negotiation | undefined): Response | undefined {
   const { pathname } = request.nextUrl;
   const unknown = madeUpValue(pathname, clock());
   if (!unknown) return undefined;
@@ -102,6 +103,7 @@ function withHeaders(response: Response, headers: Record<string, string> | undef
 // (the write routes and the payments webhook): Next would buffer a body that passes here
 // before the route reads it (and cut it at proxyClientMaxBodySize), and each of those routes
 // counts its own body as it arrives (lib/http/body.ts) and sets its platform headers itself
-// (lib/write-routes/handler.ts). A new read route under /api/ is named here; a new write route
-// needs nothing.
+// (lib/write-routes/front-door.ts). A new read route under /api/ is named here; a new write route
+// needs nothing. Next reads this literal when it builds (a computed value would be ignored), so
+// tests/unit/proxy.test.ts holds it to the endpoint list and the route manifest.
 export const config = { matcher: ['/((?!_next/static/|mcp/?$|api/(?!blog|rss|search|home/|apps/)).*)'] };

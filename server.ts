@@ -4,7 +4,7 @@ import next from 'next';
 import { settingsOrExit } from './lib/settings';
 import { SERVER_RUNTIME, shared } from './lib/process-shared';
 import type { Part } from './lib/runtime';
-import { createRequestHandler } from './lib/server/handler';
+import { createRequestHandler } from './lib/server/request-handler';
 import { createKeyDirectories } from './lib/http/key-directory';
 import { createAgentVerifier } from './lib/http/web-bot-auth';
 import { gracefulShutdown } from './lib/server/shutdown';
@@ -16,7 +16,7 @@ import { madeUpReads } from './lib/server/made-up';
 import { downloadReads } from './lib/server/downloads';
 
 /**
- * lectern's server: Next's request handler behind lib/server/handler.ts, which
+ * lectern's server: Next's request handler behind lib/server/request-handler.ts, which
  * answers reads from memory, records the client IP for the write routes, and
  * puts the security headers (lib/http/security-headers.ts) on every response.
  */

@@ -7,7 +7,7 @@ import type { QuerySchema } from './http/query';
 import { licenseRoute, mcpRoute, mcpServerCardRoute } from './routes/manifest';
 import { SLUG_PATTERN } from './content/schema';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX_LENGTH, SEARCH_WORDS_MAX, searchQuerySchema, searchResultsSchema } from './search/site';
-import { problemStatus, type OpenApiResponse } from './write-routes/route';
+import { problemStatus, type OpenApiResponse } from './write-routes/definition';
 
 /**
  * THE list of what a reader or an agent can GET here: the fixed HTML pages,

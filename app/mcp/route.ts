@@ -1,6 +1,6 @@
 import { mcpExchange } from '@/lib/mcp/exchange';
 import { settings } from '@/lib/settings';
-import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
+import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/http';
 import { services } from '@/lib/runtime';
 
 export const dynamic = 'force-dynamic';

@@ -7,7 +7,7 @@ import { problemTypes } from '../http/problem';
 import { queryParameters } from '../http/query';
 import { otherRouteLimits } from '../limits/table';
 import { writeRoutes, type AnyWriteRoute } from '../write-routes';
-import { problemStatus } from '../write-routes/route';
+import { problemStatus } from '../write-routes/definition';
 import { pageContent, publicEndpoints, type PublicEndpoint } from '../public-endpoints';
 import type { Settings } from '../settings';
 

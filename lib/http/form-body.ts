@@ -1,7 +1,7 @@
 /*
  * Reading a write route's body into fields, in the forms the site's forms and programs send:
  * JSON (an object), urlencoded, and (where a route allows it) multipart text fields. Pure
- * functions of the request's bytes and headers; the write handler (lib/write-routes/handler.ts)
+ * functions of the request's bytes and headers; the write handler (lib/write-routes/front-door.ts)
  * decides what to do with the outcome.
  */
 

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { findShared, shared } from '../process-shared';
 import { parseWeightedList } from './q-values';
 import { markdownTwinOf, type MarkdownTwin } from './markdown-twins';
 
@@ -44,13 +46,17 @@ export function prefersMarkdown(accept: string | null | undefined): boolean {
 /** Which of a page's two answers a request gets. */
 export type Variant = 'html' | 'markdown';
 
+/** A negotiated path's markdown twin and the variant a request gets. */
+export type Negotiation = { twin: MarkdownTwin; variant: Variant };
+
 /**
  * The one decision about a path and an Accept header: undefined where the path
  * has a single answer, else the page's markdown twin and the variant the request
- * gets. proxy.ts routes by it, the read cache keys by it and the response head
- * varies on Accept by it.
+ * gets. The read cache keys by it and the response head varies on Accept by it;
+ * proxy.ts routes by it (under lectern's server, by the decision recorded for it:
+ * `negotiationFor`).
  */
-export function negotiate(pathname: string, accept: string | null | undefined): { twin: MarkdownTwin; variant: Variant } | undefined {
+export function negotiate(pathname: string, accept: string | null | undefined): Negotiation | undefined {
   const twin = markdownTwinOf(pathname);
   if (!twin) return undefined;
   return { twin, variant: prefersMarkdown(accept) ? 'markdown' : 'html' };
@@ -58,3 +64,52 @@ export function negotiate(pathname: string, accept: string | null | undefined): 
 
 /** The request header a negotiated answer varies on (its `Vary`). */
 export const NEGOTIATED_ON = 'Accept';
+
+/**
+ * One decision per request: lectern's server decides the variant of a read before it hands the
+ * request to Next (the read cache keys by it) and records it under this header; proxy.ts takes
+ * that record instead of deciding again. The header is lectern's own: every request its request
+ * handler hands to Next carries the handler's record there, or none (`recordVariant`), never a
+ * client's; proxy.ts believes it only in a process where that handler runs (`recordsVariants`).
+ * Under `next start` or on a platform host nothing replaces a client's, so there proxy.ts decides
+ * itself: a forged record never picks the variant a cache keeps under another Accept. (The
+ * server's own requests to Next over its loopback port carry no record and are decided there too.)
+ */
+export const VARIANT_HEADER = 'x-lectern-variant';
+
+/** Under this name (lib/process-shared.ts) lectern's request handler says it records every variant it hands to Next. */
+const RECORDS_VARIANTS = 'records-variants';
+
+/** Said once by lectern's request handler when it is made: from then on a recorded variant is believed. */
+export function recordsVariants(): void {
+  shared(RECORDS_VARIANTS, () => true);
+}
+
+/**
+ * Records the variant decided for a request handed to Next (nothing where its path has one
+ * answer), in place of whatever the client sent under VARIANT_HEADER.
+ */
+export function recordVariant(headers: IncomingHttpHeaders, variant: Variant | undefined): void {
+  if (variant) headers[VARIANT_HEADER] = variant;
+  else delete headers[VARIANT_HEADER];
+}
+
+let believed = false;
+
+/** Whether a recorded variant is lectern's: its request handler runs in this process (once true, always). */
+function recordIsBelieved(): boolean {
+  believed ||= findShared<boolean>(RECORDS_VARIANTS) === true;
+  return believed;
+}
+
+/**
+ * What proxy.ts routes by: the decision lectern's server recorded for this request, or where
+ * it recorded none (its path has one answer there, or no such server runs) `negotiate`'s.
+ */
+export function negotiationFor(pathname: string, headers: Headers): Negotiation | undefined {
+  const twin = markdownTwinOf(pathname);
+  if (!twin) return undefined;
+  const recorded = recordIsBelieved() ? headers.get(VARIANT_HEADER) : null;
+  if (recorded === 'html' || recorded === 'markdown') return { twin, variant: recorded };
+  return negotiate(pathname, headers.get('accept'));
+}

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { absoluteUrl } from '../config';
 import { site } from '../content';
 import { MCP_PATH, MCP_PROTOCOL_VERSIONS } from '../agents/mcp-names';
-import { createMcpServer } from './server';
+import { createMcpServer } from './tool-server';
 
 /**
  * The MCP server card at /.well-known/mcp.json (SEP-2127, a draft: the fields

@@ -1,12 +1,12 @@
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { MCP_BODY_LIMIT } from '../routes/manifest';
-import { createMcpServer } from './server';
+import { createMcpServer } from './tool-server';
 
 /**
  * One stateless MCP exchange over a message already read and parsed, answered as JSON (no
  * session, no stream left open), whatever the revision: a 2026-07-28 message goes to the SDK's
  * per-request entry, a 2025-era one to the Streamable HTTP transport, both with a server from
- * the one factory (./server.ts). The Next route runs it in place; lectern's server in its worker
+ * the one factory (./tool-server.ts). The Next route runs it in place; lectern's server in its worker
  * thread (lib/server/search-thread.ts), so no call's work holds the thread that answers reads.
  */
 export async function mcpExchange(request: Request, bytes: Uint8Array, message: unknown): Promise<Response> {

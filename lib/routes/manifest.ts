@@ -4,7 +4,8 @@
  * may read it: the limiter and the RateLimit headers (lib/limits/table.ts), lectern's server
  * (which paths take a body, which answer POST only), /openapi.json and the docs page. The
  * behaviour (schemas, actions, handlers) lives in the route modules, which take their address
- * from here (lib/write-routes/*.ts, lib/mcp, lib/payments/webhook.ts).
+ * from here (lib/write-routes/*.ts, lib/mcp, lib/payments/webhook.ts). Beside them, the pages
+ * with a markdown twin (markdownTwinRoutes), read by negotiation (lib/http/markdown-twins.ts).
  */
 
 /** The largest body a form (every write route) may send. */
@@ -97,3 +98,22 @@ export const mcpServerCardRoute = { path: '/.well-known/mcp.json' } as const;
 
 /** The terms as an RSL 1.0 licence (lib/agents/terms.ts writes it), with RSL's media type. */
 export const licenseRoute = { path: '/license.xml', type: 'application/rsl+xml' } as const;
+
+/**
+ * The pages with a markdown twin, as plain data: each fixed page with its twin's path (served by a
+ * static route of that path), and the sections whose every page (`/{section}/{param}`) has one at
+ * `/{section}/{param}.md`, served by the route `/{section}/{param}/index.md`.
+ * lib/http/markdown-twins.ts derives negotiation and the `.md` rewrites from it; the endpoint list
+ * (lib/public-endpoints.ts) describes each twin, held to this list by tests/unit/public-endpoints.test.ts.
+ */
+export const markdownTwinRoutes = {
+  fixed: {
+    '/': '/index.md',
+    '/blog': '/blog.md',
+    '/pricing': '/pricing.md',
+    '/apps': '/apps.md',
+    '/docs/api': '/docs/api.md',
+    '/support': '/support.md',
+  },
+  sections: { blog: 'slug', tags: 'tag' },
+} as const;

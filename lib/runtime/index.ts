@@ -23,7 +23,7 @@ export type QueuedMail = { sendQueued: () => void };
  * and the rate limits, the store, the limiter, Stripe and the mail worker.
  * The entry points (app/, server.ts, instrumentation-node.ts, the scripts) ask
  * for them and hand them to what in lib/ uses them: an action gets them in
- * its context (lib/write-routes/route.ts).
+ * its context (lib/write-routes/definition.ts).
  */
 export type Services = {
   readonly store: Store;

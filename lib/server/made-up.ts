@@ -1,6 +1,6 @@
 import { clock } from '../clock';
 import { madeUpValue } from '../content/made-up';
-import { negotiate } from '../http/negotiate';
+import type { Variant } from '../http/negotiate';
 
 /**
  * A made-up value under a dynamic segment (a slug, tag, page number, sitemap file or app the build
@@ -11,13 +11,13 @@ import { negotiate } from '../http/negotiate';
  * URLs cost nothing that stays"). The answers kept are a handful, however many values arrive.
  */
 export type MadeUpAnswer = { key: string };
-export type MadeUpReads = (path: string, accept: string | undefined) => MadeUpAnswer | undefined;
+/** By path (canonical spelling) and the variant the read cache decided for the request (undefined where the path has one answer). */
+export type MadeUpReads = (path: string, variant: Variant | undefined) => MadeUpAnswer | undefined;
 
 export function madeUpReads(now: () => number = clock): MadeUpReads {
-  return (path, accept) => {
+  return (path, variant) => {
     const unknown = madeUpValue(path, now());
     if (!unknown) return undefined;
-    const variant = negotiate(path, accept)?.variant;
     const key = `${unknown.answer} ${unknown.answer === 'problem' ? unknown.detail : ''} ${variant ?? 'one answer'}`;
     return { key };
   };

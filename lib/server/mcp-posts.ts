@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { MCP_PATH } from '../agents/mcp-names';
 import type { Limiter } from '../limits';
-import { handleMcpPost } from '../mcp/handler';
+import { handleMcpPost } from '../mcp/http';
 import type { Settings } from '../settings';
 import { busyResponse, ThreadBusyError, type McpAnswer, type SearchThread } from './search-thread';
 
@@ -23,7 +23,7 @@ const responseOf = (answer: McpAnswer) =>
   new Response(answer.status === 202 || answer.status === 204 ? null : (answer.body as BodyInit), { status: answer.status, headers: answer.headers });
 
 /**
- * POST /mcp under lectern's server: the handler of lib/mcp/handler.ts (body, client address and
+ * POST /mcp under lectern's server: the handler of lib/mcp/http.ts (body, client address and
  * priced limit, Origin) runs here, and the MCP exchange itself in the search thread
  * (./search-thread.ts), so no call's work holds the thread that answers reads. When MCP_WAITING
  * calls already wait for the thread, a call is refused before any of its work (503, Retry-After).

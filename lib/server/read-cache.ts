@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { negotiate, type Variant } from '../http/negotiate';
+import { negotiate, recordVariant, type Variant } from '../http/negotiate';
 import { canonicalPath } from './canonical-path';
 import { captureResponse } from './capture';
 import { CONDITIONAL_HEADERS, isNotModified, preconditionHolds } from './conditional-get';
@@ -132,12 +132,15 @@ function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, setting
 /**
  * Renders a GET or HEAD as a plain GET (a HEAD gets the same headers and ETag as its GET,
  * and the validators are checked here, against the bytes, not by Next), and hands the
- * finished response to `done`, uncompressed, with the request as it came.
+ * finished response to `done`, uncompressed, with the request as it came. The variant it is
+ * kept under goes to Next with the request (lib/http/negotiate.ts: `recordVariant`), so
+ * proxy.ts routes by the same decision and makes none of its own.
  */
 function renderEntry(req: IncomingMessage, res: ServerResponse, render: NextHandler, variant: Variant | undefined, done: (entry: Entry) => void): void {
   const method = req.method;
   const conditional = Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, req.headers[name]]));
   req.method = 'GET';
+  recordVariant(req.headers, variant);
   // Ranges are not served (every read is whole), so If-Range goes with Range.
   for (const name of [...CONDITIONAL_HEADERS, 'range']) delete req.headers[name];
   captureResponse(res, {
@@ -248,7 +251,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
           );
         return true;
       }
-      const madeUp = options.madeUp?.(target.path, req.headers.accept);
+      const madeUp = options.madeUp?.(target.path, target.variant);
       if (madeUp) {
         answerMadeUp(req, res, render, target, madeUp);
         return true;

@@ -36,7 +36,7 @@ export class ThreadBusyError extends Error {
   }
 }
 
-/** An MCP POST as the thread is given it: already admitted, its body read and parsed (lib/mcp/handler.ts). */
+/** An MCP POST as the thread is given it: already admitted, its body read and parsed (lib/mcp/http.ts). */
 export type McpJob = { url: string; headers: [string, string][]; body: Uint8Array; message: unknown };
 /** The thread's answer to it. */
 export type McpAnswer = { status: number; headers: [string, string][]; body: Uint8Array };
@@ -253,7 +253,7 @@ function askedLimit(params: URLSearchParams): number {
 /**
  * `/api/search` answered by the read cache with the thread's results (the same response as
  * app/api/search/route.ts); past the thread's queue, a 503 (`busyResponse`). A verified agent's
- * search (Web Bot Auth, recorded by ./handler.ts) is counted against its identity's budget
+ * search (Web Bot Auth, recorded by ./request-handler.ts) is counted against its identity's budget
  * (`searchAgent`, priced as an MCP search of as many results) and carries its RateLimit headers;
  * past the budget it is a 503 `overloaded` with the budget's Retry-After, never a 429 (a read is
  * never rate limited). Any other search is counted nowhere, as before.

@@ -9,7 +9,7 @@ import { formatMoment } from '../products/when';
 import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const BOOKING_CANCELLED_PAGE = '/booking/cancelled';

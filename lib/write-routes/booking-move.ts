@@ -7,7 +7,7 @@ import { writeRouteAddresses } from '../routes/manifest';
 import { bookingMovedMail } from '../services/mail/templates';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 
 const BOOKING_MOVED_PAGE = '/booking/moved';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { absoluteUrl } from '../config';
 import type { Product } from '../content';
-import type { WriteContext, WriteResult } from './route';
+import type { WriteContext, WriteResult } from './definition';
 import { SEAT_HOLD_MINUTES } from '../products';
 import type { Payments } from '../services/payments';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { productBySlug } from '../products';
 import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
-import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({ product: slug('bundle or the book'), attempt, website: honeypot });

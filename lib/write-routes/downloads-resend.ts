@@ -5,7 +5,7 @@ import { productBySlug } from '../products';
 import { writeRouteAddresses } from '../routes/manifest';
 import { purchasesAgainMail } from '../services/mail/templates';
 import { email, honeypot } from './fields';
-import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './definition';
 
 export const RESEND_RESULT_PAGE = '/downloads/sent';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accepted as allAccepted, INDEXNOW_BATCH, submitToIndexNow } from '../indexnow/submit';
 import { sitemapUrls } from '../sitemap/urls';
 import { sameSecret } from '../services/tokens';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult, type WriteSettings } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult, type WriteSettings } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const LAST_SUBMISSION = 'indexnow:last-submission';

@@ -3,7 +3,7 @@ import { recordReport } from '../newsletter/bounces/record';
 import { writeRouteAddresses } from '../routes/manifest';
 import type { BounceKind } from '../services/store/types';
 import { sameSecret } from '../services/tokens';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult, type WriteSettings } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult, type WriteSettings } from './definition';
 
 /**
  * Postmark's bounce types lectern acts on (https://postmarkapp.com/developer/api/bounce-api):

@@ -1,7 +1,7 @@
 import { cacheHeaders } from '../http/cache';
 import { messagePage } from '../http/html';
 import { problem, problemTypes } from '../http/problem';
-import type { WriteResult } from './route';
+import type { WriteResult } from './definition';
 
 /** What the shape of a write route's answer depends on besides its result, read off the request by the handler. */
 export type AnswerFacts = {

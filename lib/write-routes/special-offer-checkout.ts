@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { productBySlug, type OfferProduct } from '../products';
 import { backToPricing, singleItemCheckout, wrongKind } from './checkout-session';
 import { attempt, honeypot, slug } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({ product: slug('special offer'), attempt, website: honeypot });

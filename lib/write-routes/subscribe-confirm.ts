@@ -4,7 +4,7 @@ import { describeError } from '../log';
 import { welcomeMailTo } from '../newsletter';
 import { hashToken, newToken } from '../services/tokens';
 import { linkToken } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const CONFIRMED_PAGE = '/subscribe/confirmed';

@@ -3,7 +3,7 @@ import { CONFIRMATION_RESEND, confirmPageUrl, unsubscribeLinks } from '../subscr
 import { confirmSubscriptionMail } from '../services/mail/templates';
 import { newToken } from '../services/tokens';
 import { email, honeypot, line } from './fields';
-import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const SUBSCRIBE_RESULT_PAGE = '/subscribe/check-your-inbox';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { supportOwnerMail, supportReceiptMail } from '../services/mail/templates';
 import { email, honeypot, line, required } from './fields';
-import { defineWriteRoute, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 import type { Settings } from '../settings';
 

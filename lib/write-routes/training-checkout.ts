@@ -4,7 +4,7 @@ import { formatMoment } from '../products/when';
 import type { Hold } from '../services/store';
 import { attemptKey, backToPricing, checkoutUrls, createSession, HOLD_MS, lineItem, notConfigured, SESSION_MS, wrongKind } from './checkout-session';
 import { attempt, honeypot, required, slug } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 const schema = z.strictObject({

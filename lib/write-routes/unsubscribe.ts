@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cacheHeaders } from '../http/cache';
 import { hashToken } from '../services/tokens';
 import { linkToken } from './fields';
-import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './route';
+import { defineWriteRoute, problemStatus, type WriteContext, type WriteResult } from './definition';
 import { writeRouteAddresses } from '../routes/manifest';
 
 export const UNSUBSCRIBED_PAGE = '/subscribe/unsubscribed';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { markdownTwinOf, NEGOTIATED_PATHS } from '@/lib/http/markdown-twins';
 import { API_CATALOG_PATH, llmsEntries, mcpServer, publicEndpoints } from '@/lib/public-endpoints';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -58,6 +59,17 @@ describe('the public endpoints', () => {
 
   it('lists only fixed paths in the API catalog', () => {
     for (const entry of endpoints.filter((item) => item.catalog)) expect(entry.path, entry.path).not.toMatch(/[{?]/);
+  });
+
+  it('describes exactly the markdown twins of the route manifest, each served by a route of app/', () => {
+    // Each page with its twin as `page -> twin`, a parameter written `{name}` (the manifest's `:name`).
+    const pages = NEGOTIATED_PATHS.map((pattern) => pattern.replace(/:(\w+)/g, '{$1}'));
+    const manifest = pages.map((page) => `${page} -> ${markdownTwinOf(page)?.markdownPath}`);
+    const listed = endpoints.filter((entry) => entry.kind === 'markdown-twin').map((entry) => `${entry.page} -> ${entry.path}`);
+    const describedOnly = listed.filter((twin) => !manifest.includes(twin));
+    const undescribed = manifest.filter((twin) => !listed.includes(twin));
+    expect({ describedOnly, undescribed }).toEqual({ describedOnly: [], undescribed: [] });
+    expect(pages.map((page) => markdownTwinOf(page)!.route).filter((route) => !hasRoute(route))).toEqual([]);
   });
 
   it("gives llms.txt each section's entries in the list's order", () => {

@@ -1,4 +1,4 @@
-import { publishResponse } from '@/lib/publishing/route';
+import { publishResponse } from '@/lib/publishing/endpoint';
 import { services } from '@/lib/runtime';
 import { settings } from '@/lib/settings';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordVerifiedAgent } from '@/lib/http/client-ip';
 import { memoryLimiter } from '@/lib/limits/limiter';
-import { createRequestHandler } from '@/lib/server/handler';
+import { createRequestHandler } from '@/lib/server/request-handler';
 import { settings } from '@/lib/settings';
 import { createSearchThread, searchReads, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { bookingCancelRoute } from '@/lib/write-routes/booking-cancel';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { stripeForm } from '../../support/recorder';
 import { testServices } from '../../support/services';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { bookingMoveRoute } from '@/lib/write-routes/booking-move';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { testServices } from '../../support/services';
 import { post, startStripeStandIn, setWriteRouteSettings } from '../../support/write-routes';

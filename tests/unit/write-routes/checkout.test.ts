@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { checkoutRoute } from '@/lib/write-routes/checkout';
 import { stripeForm } from '../../support/recorder';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sitemapUrls } from '@/lib/sitemap/urls';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { indexNotifyRoute } from '@/lib/write-routes/index-notify';
 import { startRecorder } from '../../support/recorder';

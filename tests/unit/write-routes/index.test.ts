@@ -63,23 +63,4 @@ describe('the write-route registry', () => {
     );
     for (const route of writeRoutes) expect(fs.existsSync(`app${route.path}/route.ts`), route.path).toBe(false);
   });
-
-  it("is passed over by proxy.ts's matcher, which takes the read routes under /api/ and every other page", () => {
-    const [, matcher] = /matcher: \['([^']+)'\]/.exec(fs.readFileSync('proxy.ts', 'utf8')) ?? [];
-    const proxied = new RegExp(`^${matcher}$`);
-    for (const route of writeRoutes) expect(proxied.test(route.path), route.path).toBe(false);
-    expect(proxied.test('/api/a-new-write-route')).toBe(false);
-    for (const path of [
-      '/api/blog',
-      '/api/blog/a-post/markdown',
-      '/api/rss',
-      '/api/search',
-      '/api/home/markdown',
-      '/api/apps/an-app/download',
-      '/blog/a-post',
-      '/',
-    ]) {
-      expect(proxied.test(path), path).toBe(true);
-    }
-  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newToken } from '@/lib/services/tokens';
 import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';
 import { testServices } from '../../support/services';

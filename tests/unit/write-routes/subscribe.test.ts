@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '@/lib/services/tokens';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { subscribeRoute } from '@/lib/write-routes/subscribe';
 import { testServices } from '../../support/services';

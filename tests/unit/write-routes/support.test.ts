@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { supportRoute } from '@/lib/write-routes/support';
 import { testServices } from '../../support/services';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { handlersFor } from '@/lib/write-routes/handler';
+import { handlersFor } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
 import { subscribeRoute } from '@/lib/write-routes/subscribe';
 import { subscribeConfirmRoute } from '@/lib/write-routes/subscribe-confirm';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problemStatus } from '@/lib/write-routes/route';
+import { problemStatus } from '@/lib/write-routes/definition';
 
 describe('problemStatus', () => {
   it('describes a problem+json answer, with the headers it carries', () => {

@@ -7,7 +7,7 @@ import { cacheHeaders } from '../http/cache';
 import { recordClientIp, recordVerifiedAgent } from '../http/client-ip';
 import { isSigned, type AgentVerifier } from '../http/web-bot-auth';
 import { problem, problemDetails } from '../http/problem';
-import { negotiate } from '../http/negotiate';
+import { negotiate, recordsVariants, recordVariant } from '../http/negotiate';
 import { sendContentError } from './content-error-page';
 import { sendFile, type DownloadReads } from './downloads';
 import type { MadeUpReads } from './made-up';
@@ -164,9 +164,13 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
       return;
     }
     if (readCache.handle(req, res, renderWithClientIp)) return;
-    passThrough(req, res, factsOf(req, negotiate(pathname, req.headers.accept)?.variant));
+    const variant = negotiate(pathname, req.headers.accept)?.variant;
+    recordVariant(req.headers, variant);
+    passThrough(req, res, factsOf(req, variant));
     renderWithClientIp(req, res);
   };
+  // Every request this handler hands to Next carries the variant it decided (proxy.ts takes it).
+  recordsVariants();
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = postRoute(originForm(req.url ?? '/'));

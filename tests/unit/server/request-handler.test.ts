@@ -2,8 +2,9 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_IP_HEADER } from '@/lib/http/client-ip';
+import { VARIANT_HEADER } from '@/lib/http/negotiate';
 import { ContentError } from '@/lib/content/load';
-import { createRequestHandler, type HandlerOptions } from '@/lib/server/handler';
+import { createRequestHandler, type HandlerOptions } from '@/lib/server/request-handler';
 
 let server: Server | undefined;
 
@@ -125,6 +126,30 @@ describe("lectern's request handler", () => {
       body: '',
     });
     expect(seen).toEqual([{ action: undefined, rsc: undefined }]);
+  });
+
+  it('hands Next the variant it decided for each request under its own header (proxy.ts takes it), never what a client sent there', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const { base } = await serve((req, res) => {
+      seen.push({ url: req.url, variant: req.headers[VARIANT_HEADER] });
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end('page');
+    });
+    const forged = (variant: string, accept: string) => ({ [VARIANT_HEADER]: variant, Accept: accept });
+    await fetch(`${base}/pricing`, { headers: forged('html', 'text/markdown') });
+    await fetch(`${base}/blog/a-post`, { headers: forged('markdown', 'text/html, text/markdown;q=0.9') });
+    // A page Next's client router asks for passes the read cache: decided all the same.
+    await fetch(`${base}/blog/a-post`, { headers: { ...forged('html', 'text/markdown'), RSC: '1' } });
+    // A path with one answer: nothing recorded, and nothing of the client's left.
+    await fetch(`${base}/api/blog`, { headers: forged('markdown', 'text/markdown') });
+    await fetch(`${base}/api/subscribe`, { method: 'POST', headers: forged('markdown', 'text/markdown'), body: '{}' });
+    expect(seen).toEqual([
+      { url: '/pricing', variant: 'markdown' },
+      { url: '/blog/a-post', variant: 'html' },
+      { url: '/blog/a-post', variant: 'markdown' },
+      { url: '/api/blog', variant: undefined },
+      { url: '/api/subscribe', variant: undefined },
+    ]);
   });
 
   it('answers a path that does not decode with a 400 of its own, with the security headers, without reaching the renderer', async () => {

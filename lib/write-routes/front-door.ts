@@ -9,7 +9,7 @@ import { FORM_BODY_LIMIT } from '../routes/manifest';
 import { platformHeadersOf } from '../http/platform-headers';
 import { writeRoutes } from '.';
 import { shapeAnswer, type AnswerFacts } from './respond';
-import type { WriteResult, WriteRouteDefinition, WriteServices, WriteSettings } from './route';
+import type { WriteResult, WriteRouteDefinition, WriteServices, WriteSettings } from './definition';
 
 /** A browser's cross-site post: an Origin that is not ours, or Sec-Fetch-Site saying so. */
 function isCrossSite(request: Request, siteUrl: string): boolean {

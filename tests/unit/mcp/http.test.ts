@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MCP_PROTOCOL_VERSIONS } from '@/lib/agents/mcp-names';
 import { otherRouteLimits } from '@/lib/limits/table';
 import { mcpExchange } from '@/lib/mcp/exchange';
-import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/handler';
+import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/http';
 import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
 import { settings } from '@/lib/settings';
 import { testServices } from '../../support/services';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '@/lib/mcp/server';
+import { createMcpServer } from '@/lib/mcp/tool-server';
 import { setWriteRouteSettings } from '../../support/write-routes';
 
 setWriteRouteSettings();

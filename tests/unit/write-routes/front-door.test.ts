@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { handlersFor, writeRouteHandlers } from '@/lib/write-routes/handler';
+import { handlersFor, writeRouteHandlers } from '@/lib/write-routes/front-door';
 import { settings } from '@/lib/settings';
-import { defineWriteRoute, type WriteServices } from '@/lib/write-routes/route';
+import { defineWriteRoute, type WriteServices } from '@/lib/write-routes/definition';
 import { testServices } from '../../support/services';
 import { freshClient, post, setWriteRouteSettings } from '../../support/write-routes';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { publishResponse } from '@/lib/publishing/route';
+import { publishResponse } from '@/lib/publishing/endpoint';
 import { settings } from '@/lib/settings';
 import { otherRouteLimits } from '@/lib/limits/table';
 import { testServices } from '../../support/services';

@@ -24,7 +24,7 @@ export type WriteContext = { request: Request; client: string; form: boolean; se
 /** One response of an OpenAPI operation, as /openapi.json lists it. */
 export type OpenApiResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
 
-/** What the shared handler (./handler.ts) does with a request to the route. */
+/** What the shared handler (./front-door.ts) does with a request to the route. */
 export type WriteRouteHandling<Schema extends z.ZodType = z.ZodType> = {
   /** The request body, validated before the action runs and described in /openapi.json. */
   schema: Schema;
