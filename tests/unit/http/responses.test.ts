@@ -4,8 +4,8 @@ import { feedResponse, jsonResponse, markdownNotFound, markdownResponse, redirec
 import { settings } from '@/lib/settings';
 
 describe('read responses', () => {
-  it('sends markdown in UTF-8 with the read profile, the content signal and the build time as Last-Modified', async () => {
-    const response = markdownResponse('# Hi\n');
+  it('sends markdown in UTF-8 with the read profile, the content signal and the moment given as Last-Modified', async () => {
+    const response = markdownResponse('# Hi\n', { lastModified: settings().build.time });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('public, max-age=30, s-maxage=30, stale-while-revalidate=30');
@@ -13,6 +13,10 @@ describe('read responses', () => {
     expect(response.headers.get('content-usage')).toBe('train-ai=n, ai-use=y, search=y');
     expect(response.headers.get('last-modified')).toBe(new Date(settings().build.time).toUTCString());
     expect(await response.text()).toBe('# Hi\n');
+  });
+
+  it('sends no Last-Modified where no moment is given (an answer to a write)', () => {
+    expect(jsonResponse({ received: true }, { cache: 'write' }).headers.get('last-modified')).toBeNull();
   });
 
   it('states the length of markdown in tokens (characters / 4, rounded up), on a 200 only', () => {
