@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { copies, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
+import { copies, FUTURE_POST_DUE, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
 import { startRedis } from '../support/redis';
 import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 import { startSmtp } from '../support/smtp';
@@ -15,8 +15,6 @@ import { until } from '../support/until';
  * clock set past the post's time (LECTERN_CLOCK_OFFSET_MS), so they find it published and mail it.
  * Each server that makes the post live runs on a copy of the build, as the scheduling test's do.
  */
-// A date without a time is midnight in the site's time zone: the fixture's is America/New_York (UTC-5 in January).
-const FUTURE_DUE = Date.parse('2999-01-01T00:00:00-05:00');
 const SUBJECT = 'Future post';
 /** The shortest lease the settings allow; the relay answers each message later than that. */
 const LEASE_SECONDS = 5;
@@ -42,7 +40,7 @@ async function start(extraEnv: Record<string, string>, live: boolean): Promise<R
     siteUrl: inject('siteUrl'),
     port: await freePort(),
     extraEnv: {
-      ...(live ? { LECTERN_CLOCK_OFFSET_MS: String(FUTURE_DUE + 60_000 - Date.now()) } : {}),
+      ...(live ? { LECTERN_CLOCK_OFFSET_MS: String(FUTURE_POST_DUE + 60_000 - Date.now()) } : {}),
       NEWSLETTER_CHECK_MS: '200',
       NEWSLETTER_RATE: '0',
       NEWSLETTER_LEASE_SECONDS: String(LEASE_SECONDS),
