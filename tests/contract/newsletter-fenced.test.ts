@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { copies, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
+import { copies, FUTURE_POST_DUE, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
 import { startRedis } from '../support/redis';
 import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
 import { startSmtp } from '../support/smtp';
@@ -15,8 +15,6 @@ import { until } from '../support/until';
  * clock set past the post's time (LECTERN_CLOCK_OFFSET_MS), so they find it published and mail it.
  * Each server that makes the post live runs on a copy of the build, as the scheduling test's do.
  */
-// A date without a time is midnight in the site's time zone: the fixture's is America/New_York (UTC-5 in January).
-const FUTURE_DUE = Date.parse('2999-01-01T00:00:00-05:00');
 const SUBJECT = 'Future post';
 /** The shortest lease the settings allow; the relay answers each message later than that. */
 const LEASE_SECONDS = 5;
@@ -42,7 +40,7 @@ async function start(extraEnv: Record<string, string>, live: boolean): Promise<R
     siteUrl: inject('siteUrl'),
     port: await freePort(),
     extraEnv: {
-      ...(live ? { LECTERN_CLOCK_OFFSET_MS: String(FUTURE_DUE + 60_000 - Date.now()) } : {}),
+      ...(live ? { LECTERN_CLOCK_OFFSET_MS: String(FUTURE_POST_DUE + 60_000 - Date.now()) } : {}),
       NEWSLETTER_CHECK_MS: '200',
       NEWSLETTER_RATE: '0',
       NEWSLETTER_LEASE_SECONDS: String(LEASE_SECONDS),
@@ -95,29 +93,47 @@ describe('the newsletter with a relay slower than the lease', () => {
   }, 180_000);
 
   it('SIGTERM during a slow send starts no new message; after the restart every reader has the message once', async () => {
-    const smtp = await startSmtp(undefined, { answerAfterMs: 4_000 });
+    // Slow until the signal, so the send is still under way however long the start took; at once after it.
+    let answerAfterMs = 4_000;
+    const smtp = await startSmtp(undefined, { answerAfterMs: () => answerAfterMs });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-newsletter-fenced-'));
+    // Five turns of the three connections.
+    const readers = Array.from({ length: 15 }, (_, index) => `reader${index}@example.com`);
     try {
       // The grace for the services is longer than the relay takes to answer, shorter than two of its answers.
       const env = { SMTP_URL: smtp.url, DATA_DIR: dataDir, SHUTDOWN_GRACE_MS: '6000' };
       await recordBaseline(env);
-      seedSqlite(dataDir, emails);
+      seedSqlite(dataDir, readers);
       const stopping = await start(env, true);
-      // Three connections: three messages on the wire, the other three claimed and waiting their turn.
-      await until(() => mailed(smtp.messages).length >= 3, 'three messages on the wire', 60_000);
+      // The signal comes just after three messages arrived together (seen arriving, not found there): three
+      // connections each with a message on the wire, the answers seconds away, the claimed others waiting their turn.
+      let seen: number | undefined;
+      await until(
+        () => {
+          const count = mailed(smtp.messages).length;
+          const arrived = seen !== undefined && count !== seen && count % 3 === 0;
+          seen = count;
+          return arrived;
+        },
+        'three messages arriving on the wire',
+        60_000,
+      );
+      const onTheWire = mailed(smtp.messages).length;
+      expect(onTheWire).toBeLessThan(readers.length);
       const exited = new Promise<number | null>((resolve) => stopping.process.once('exit', (code) => resolve(code)));
       stopping.process.kill('SIGTERM');
       expect(await exited).toBe(0);
       // The three on the wire were answered and recorded; nothing was started after the signal.
-      expect(mailed(smtp.messages)).toHaveLength(3);
+      expect(mailed(smtp.messages)).toHaveLength(onTheWire);
 
+      answerAfterMs = 0;
       const restarted = await start(env, true);
       await until(() => done(restarted), 'the send to finish', 60_000);
       await restarted.stop();
       const { counts } = copies(mailed(smtp.messages));
-      expect([...counts.keys()].sort()).toEqual(emails.map((email) => `${SUBJECT} ${email}`).sort());
+      expect([...counts.keys()].sort()).toEqual(readers.map((email) => `${SUBJECT} ${email}`).sort());
       expect([...counts.values()].every((count) => count === 1)).toBe(true);
-      expect(restarted.output()).toContain('newsletter: "future-post" done: 6 sent, 0 failed, 0 skipped');
+      expect(restarted.output()).toContain(`newsletter: "future-post" done: ${readers.length} sent, 0 failed, 0 skipped`);
     } finally {
       await smtp.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freshAddress, postForm, postJson, request } from '../support/client';
 import { flushRedis, testRedisUrl } from '../support/redis';
 import { buildSite, copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
-import { copies, header, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
+import { copies, FUTURE_POST_DUE, header, newsletterMail, seedRedis, seedSqlite } from '../support/newsletter';
 import { startSmtp, type Refusal } from '../support/smtp';
 import { until } from '../support/until';
 
@@ -274,8 +274,6 @@ describe('the newsletter killed mid-send', () => {
 
 describe('the newsletter on a platform (next start, PLATFORM_MODE), sent by the cron calls of /api/publish', () => {
   const CRON_SECRET = 'cron-secret-for-the-newsletter-test';
-  // The fixture's future-post is dated 2999-01-01: midnight in the site's time zone (America/New_York, UTC-5 in January).
-  const FUTURE_DUE = Date.parse('2999-01-01T00:00:00-05:00');
   const BATCH = 3;
   const emails = Array.from({ length: 10 }, (_, index) => `reader${index}@example.com`);
   type Published = { newsletter?: { messages: number; more: boolean } };
@@ -310,7 +308,7 @@ describe('the newsletter on a platform (next start, PLATFORM_MODE), sent by the 
           SMTP_URL: smtp.url,
           CLIENT_IP_HEADER: 'x-real-ip',
           CRON_SECRET,
-          LECTERN_CLOCK_OFFSET_MS: String(FUTURE_DUE - due),
+          LECTERN_CLOCK_OFFSET_MS: String(FUTURE_POST_DUE - due),
           NEWSLETTER_BATCH_SIZE: String(BATCH),
           // Slow enough that the batches of the overlapping calls are on the wire together.
           NEWSLETTER_RATE: '20',

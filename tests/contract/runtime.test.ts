@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { SERVER_ARGS } from '@/lib/server/node-flags';
 import { until } from '../support/until';
-import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from '../support/site';
+import { copyContractBuild, freePort, portFree, ROOT, startSite, type RunningSite } from '../support/site';
 
 /** The Node.js release the `node` dependency brings: what every script of the project runs on. */
 const installed = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/node/package.json'), 'utf8')) as { version: string };
@@ -45,14 +44,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-
-/** Whether nothing listens on the port: a server of ours can bind it. */
-const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 
 describe('the runtime', () => {
   let site: RunningSite | undefined;

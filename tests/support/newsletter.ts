@@ -5,6 +5,13 @@ import type { ReceivedMail } from './smtp';
 
 /** The newsletter's mail as the contract tests find it at the SMTP server, and the subscribers they seed. */
 
+/**
+ * When the fixture's future-post (dated 2999-01-01) goes live: a date without a time is midnight in
+ * the site's time zone, the fixture's America/New_York (UTC-5 in January). A server whose clock is
+ * set past it (LECTERN_CLOCK_OFFSET_MS) finds the post published and mails it.
+ */
+export const FUTURE_POST_DUE = Date.parse('2999-01-01T00:00:00-05:00');
+
 export const header = (mail: ReceivedMail, name: string) => mail.headers.find((entry) => entry.key === name)?.value;
 export const newsletterMail = (mail: ReceivedMail) => header(mail, 'list-id') !== undefined && !mail.subject?.startsWith('Confirm');
 

@@ -12,9 +12,9 @@ export type Refusal = { code: number; message: string };
  * `refuse` answers a recipient with a refusal instead (called for every RCPT TO,
  * so it can refuse an address once and accept it later). `answerAfterMs`: a slow
  * relay, which has a message (and counts it received) as soon as its data ends,
- * and answers it that much later.
+ * and answers it that much later (a function: asked at each message).
  */
-export async function startSmtp(port?: number, options: { refuse?: (address: string) => Refusal | undefined; answerAfterMs?: number } = {}) {
+export async function startSmtp(port?: number, options: { refuse?: (address: string) => Refusal | undefined; answerAfterMs?: number | (() => number) } = {}) {
   const messages: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -40,7 +40,8 @@ export async function startSmtp(port?: number, options: { refuse?: (address: str
               envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             });
             for (const wake of waiters.splice(0)) wake();
-            if (options.answerAfterMs) setTimeout(callback, options.answerAfterMs);
+            const answerAfterMs = typeof options.answerAfterMs === 'function' ? options.answerAfterMs() : options.answerAfterMs;
+            if (answerAfterMs) setTimeout(callback, answerAfterMs);
             else callback();
           })
           .catch(callback);
