@@ -19,7 +19,7 @@ export type Published = PostsChanged & {
 };
 
 type PublishServices = Pick<Services, 'store' | 'newsletter' | 'limiter' | 'mail'>;
-type PublishSettings = Pick<Settings, 'deployment' | 'publishing' | 'indexNow' | 'newsletter' | 'site' | 'build'>;
+type PublishSettings = Pick<Settings, 'deployment' | 'publishing' | 'indexNow' | 'newsletter' | 'site'>;
 
 /**
  * GET /api/publish. With `Authorization: Bearer CRON_SECRET` (what Vercel's cron sends): the
