@@ -1,10 +1,10 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
 import { crawlerRefusal, refusesCrawler } from '@/lib/agents/terms';
-import { clock } from '@/lib/clock';
+import { clock } from '@/lib/runtime/site';
 import { madeUpValue } from '@/lib/content/made-up';
 import { SLUG_PATTERN } from '@/lib/content/schema';
-import { absoluteUrl } from '@/lib/config';
+import { absoluteUrl } from '@/lib/runtime/site';
 import { linkHeader } from '@/lib/http/links';
 import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiationFor, type Negotiation } from '@/lib/http/negotiate';

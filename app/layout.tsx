@@ -4,7 +4,7 @@ import { NewsletterForm } from '@/components/newsletter-form';
 import { SearchForm } from '@/components/search-form';
 import type { ReactNode } from 'react';
 import { site } from '@/lib/content';
-import { absoluteUrl } from '@/lib/config';
+import { absoluteUrl } from '@/lib/runtime/site';
 import { LICENSE_PATH, reuseRule, RSL_TYPE, usageRule } from '@/lib/agents/terms';
 import { pageMetadata } from '@/lib/seo';
 import { THEME_SCRIPT } from '@/lib/theme';

@@ -7,7 +7,7 @@ import { renderMarkdown } from '@/lib/content/render';
 import { HOME_LATEST_COUNT } from '@/lib/feeds/home-markdown';
 import { pageMetadata } from '@/lib/seo';
 import { JsonLd } from '@/components/json-ld';
-import { absoluteUrl } from '@/lib/config';
+import { absoluteUrl } from '@/lib/runtime/site';
 
 export function generateMetadata() {
   const { title, description } = homePage();

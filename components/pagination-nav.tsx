@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { absoluteUrl } from '@/lib/config';
+import { absoluteUrl } from '@/lib/runtime/site';
 import { pagePath, pageWindow, type Page } from '@/lib/content/pagination';
 
 /**

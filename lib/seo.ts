@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { absoluteUrl } from './config';
+import { absoluteUrl } from './runtime/site';
 import { site, urls } from './content';
 import { markdownTwinOf } from './http/markdown-twins';
 

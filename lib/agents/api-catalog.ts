@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { tags, urls } from '../content';
 import { feedTypes } from '../feeds/feeds';
 import { API_CATALOG_PATH, mcpServer, publicEndpoints } from '../public-endpoints';

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { site } from '../content';
 import { markdownTwinOf, NEGOTIATED_PATHS } from '../http/markdown-twins';
 import { problemTypes } from '../http/problem';

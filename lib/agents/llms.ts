@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { publishedPosts, site } from '../content';
 import { llmsEntries, mcpServer, type LlmsSection } from '../public-endpoints';
 import { LICENSE_PATH, reuseRule, usageRule } from './terms';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { site } from '../content';
 import { FORM_BODY_LIMIT, MCP_BODY_LIMIT, paymentsWebhookRoute, STRIPE_EVENT_BODY_LIMIT } from '../routes/manifest';
 import { MCP_ALLOW, MCP_TOOLS } from './mcp-names';

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { CONTENT_SIGNAL, CONTENT_USAGE, LICENSE_PATH, SEARCH_AGENTS, TRAINING_CRAWLERS } from './terms';
 
 export { SEARCH_AGENTS, TRAINING_CRAWLERS } from './terms';

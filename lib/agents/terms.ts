@@ -1,5 +1,5 @@
 import { licenseRoute } from '../routes/manifest';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { problem } from '../http/problem';
 
 /**

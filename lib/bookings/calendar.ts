@@ -1,5 +1,5 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { site } from '../content';
 import type { TrainingProduct, TrainingSession } from '../products';
 

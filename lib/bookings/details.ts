@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { sessionStart, type TrainingProduct, type TrainingSession } from '../products';
 import { sessionMeetings } from '../products/when';
 import type { BookingDetails } from '../services/mail/templates';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { nodeEnv, settings } from '../settings';
+import { nodeEnv } from '../settings';
 
 /**
  * Work kept between builds: a production build or server keeps each result in Next's build
@@ -11,8 +11,19 @@ import { nodeEnv, settings } from '../settings';
  * pipeline and the drawing of its card. Development makes everything afresh, as the code may be
  * changing, and so does code run outside Next's bundles (tests, scripts), which has no version.
  */
-export async function kept(kind: string, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-  const { distDir, rendererVersion } = settings().build;
+export type Kept = (kind: string, key: string, make: () => Promise<Buffer>) => Promise<Buffer>;
+
+/** What is kept in `build.distDir`'s cache, under `build.rendererVersion` (none kept without one). */
+export function keptIn(build: { distDir: string; rendererVersion: string | undefined }): Kept {
+  return (kind, key, make) => kept(build, kind, key, make);
+}
+
+async function kept(
+  { distDir, rendererVersion }: { distDir: string; rendererVersion: string | undefined },
+  kind: string,
+  key: string,
+  make: () => Promise<Buffer>,
+): Promise<Buffer> {
   if (!rendererVersion || nodeEnv() === 'development') return make();
   const hash = createHash('sha256').update(rendererVersion).update('\0').update(key).digest('hex');
   const file = path.join(distDir, 'cache', `lectern-${kind}`, hash.slice(0, 2), hash);

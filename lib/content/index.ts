@@ -1,241 +1,83 @@
-import { contentFingerprint } from './fingerprint';
-import { clock } from '../clock';
-import { aheadCount, building, builtSlugs, recordPublishedSet } from './published-set';
-import { ContentError, isPublished, loadContent, newestFirst, type App, type Content, type Post as LoadedPost, type Product } from './load';
-import { contentPaths, tagSlug, urls } from './urls';
-import { nodeEnv, settings } from '../settings';
+import type { ContentError, App, Product } from './load';
+import { siteContent } from '../runtime/content';
+import type { Post, Tag } from './site-content';
 
 export type { App, Product } from './load';
 export { ContentError } from './load';
+export type { Post, Tag } from './site-content';
 export { contentPaths, tagSlug, urls } from './urls';
 
-/**
- * `npm run dev`: the content folder is looked at on every call and reread when
- * it changed, and drafts and future posts are listed too, marked. Next's
- * development server loads this module once per module graph (pages, route
- * handlers), so the check is made per call rather than by a watcher in one of them.
+/*
+ * The content this process serves (lib/content/site-content.ts holds what each call does; the
+ * runtime makes it from the settings, lib/runtime/content.ts). Every page, feed and file asks here.
  */
-// Read on each use: lectern's server loads this module (for its prewarm) before Next sets NODE_ENV.
-const isLive = () => nodeEnv() === 'development';
-
-export type Post = LoadedPost & {
-  /** False only in development, for a draft or a post dated in the future; a production build never lists one. */
-  published: boolean;
-  /** The page's path, for links inside the site: `/blog/{slug}`. */
-  path: string;
-  /** The page's absolute URL. */
-  url: string;
-  /** The absolute URL of its markdown: `/blog/{slug}.md`. */
-  markdownUrl: string;
-};
-
-type State = {
-  content: Content;
-  /** Every post the site holds, newest first: published and dated ahead (in development, drafts too). */
-  posts: Post[];
-  bySlug: Map<string, Post>;
-  /** Their dates, in the same order. */
-  dates: number[];
-  /** The posts live at the last `now` asked, and how many posts were still ahead of it. */
-  view?: { ahead: number; posts: Post[] };
-};
-type Loaded = { fingerprint?: string } & ({ state: State; error?: undefined } | { state?: undefined; error: unknown });
-
-let cache: Loaded | undefined;
-let lookedThisTurn = false;
-
-/** "Now" for deciding what is live: the build's moment while it builds (the same in every worker), else the clock. */
-function now(): number {
-  return building() ? settings().build.time : clock();
-}
-
-function build(): State {
-  const { contentDir } = settings().site;
-  const content = loadContent(contentDir);
-  // In development "published" is judged now, for the marks; the list keeps every post.
-  const builtSet = isLive() ? undefined : builtSlugs();
-  const posts = content.posts
-    .map((post) => ({
-      ...post,
-      published: !isLive() || isPublished(post, Date.now()),
-      path: contentPaths.post(post.slug),
-      url: urls.post(post.slug),
-      markdownUrl: urls.postMarkdown(post.slug),
-    }))
-    .filter((post) => isLive() || (!post.draft && (!builtSet || builtSet.has(post.slug))))
-    .sort(newestFirst);
-  return { content, posts, bySlug: new Map(posts.map((post) => [post.slug, post])), dates: posts.map((post) => post.dateMillis) };
-}
-
-function load(fingerprint: string | undefined): Loaded {
-  try {
-    return { fingerprint, state: build() };
-  } catch (error) {
-    if (!isLive()) throw error;
-    // Kept until the folder changes again, so a broken file is not reread on every call.
-    return { fingerprint, error };
-  }
-}
-
-function state(): State {
-  if (isLive()) {
-    // One look at the folder per synchronous stretch: a page asking for posts, tags and site
-    // facts at once stats the files once; any later request looks again.
-    if (!lookedThisTurn || !cache) {
-      lookedThisTurn = true;
-      queueMicrotask(() => (lookedThisTurn = false));
-      const fingerprint = contentFingerprint(settings().site.contentDir);
-      if (cache?.fingerprint !== fingerprint) cache = load(fingerprint);
-    }
-  } else {
-    cache ??= load(undefined);
-  }
-  if (!cache.state) throw cache.error;
-  return cache.state;
-}
 
 /** In development, the ContentError of the content folder as it is now (undefined when it loads). */
 export function contentError(): ContentError | undefined {
-  try {
-    state();
-    return undefined;
-  } catch (error) {
-    if (error instanceof ContentError) return error;
-    throw error;
-  }
+  return siteContent().contentError();
 }
 
-/**
- * What a dynamic route's generateStaticParams returns: `params()` for a build,
- * nothing in development. Next's development server keeps a route's last list
- * and answers 404 (with dynamicParams false) to a value missing from it until a
- * later request has refreshed it, so a new post or tag would be missing on its
- * first request; with no list, every value is rendered on request, and the
- * route's own lookup answers 404 for one that does not exist.
- */
+/** What a dynamic route's generateStaticParams returns: `params()` for a build, nothing in development. */
 export function staticParams<T>(params: () => T[]): T[] {
-  if (isLive()) return [];
-  recordPublishedSet(() => {
-    const posts = state().posts;
-    return {
-      slugs: posts.map((post) => post.slug),
-      dates: posts.map((post) => post.dateMillis),
-      builtAt: now(),
-      prerendered: prerenderedPosts().length,
-      // The pages and tags a post fills are counted from the posts live at each moment (liveView).
-      postTags: posts.map((post) => [...new Set(post.tags.map(tagSlug))]),
-      apps: apps().map((entry) => entry.slug),
-    };
-  });
-  return params();
+  return siteContent().staticParams(params);
 }
 
-/**
- * Every post the site holds that is not a draft, newest first: the published ones and those
- * dated ahead. Only what must exist before a post goes live asks for them: the values of the
- * dynamic segments a build generates (a tag or a page that only a post dated ahead fills is
- * generated as a 404, and made again when the post goes live).
- */
+/** Every post the site holds that is not a draft, newest first: the published ones and those dated ahead. */
 export function builtPosts(): readonly Post[] {
-  return isLive() ? state().posts.filter((post) => !post.draft) : state().posts;
+  return siteContent().builtPosts();
 }
 
-/**
- * The posts a build generates: the newest PRERENDER_POSTS. The others are generated on their
- * first request, from the same code, and kept for the life of the build.
- */
+/** The posts a build generates: the newest PRERENDER_POSTS. */
 export function prerenderedPosts(): readonly Post[] {
-  return publishedPosts().slice(0, settings().build.prerenderPosts);
+  return siteContent().prerenderedPosts();
 }
 
-/**
- * THE list of posts: published only, newest first. Every output takes its
- * posts from here; nothing else filters drafts or future posts. "Published" is
- * judged at `at` (now by default): a post dated ahead joins the list at its
- * time, not a millisecond before. The array is the same object until a post
- * comes due, so whatever is derived from it (tags, the search index) is made
- * once per change. In development it also lists drafts and future posts, with
- * `published: false`, so the author sees them where they will appear.
- */
-export function publishedPosts(at: number = now()): readonly Post[] {
-  const current = state();
-  if (isLive()) return current.posts;
-  const ahead = aheadCount(current.dates, at);
-  if (current.view?.ahead !== ahead) current.view = { ahead, posts: current.posts.slice(ahead) };
-  return current.view.posts;
+/** THE list of posts: published at `at` (now by default) only, newest first; every output takes its posts from here. */
+export function publishedPosts(at?: number): readonly Post[] {
+  return siteContent().publishedPosts(at);
 }
 
 /** A published post by slug (in development, any post), or undefined. Never touches the file system with the slug. */
 export function publishedPost(slug: string): Post | undefined {
-  const post = state().bySlug.get(slug);
-  return post && (isLive() || post.dateMillis <= now()) ? post : undefined;
+  return siteContent().publishedPost(slug);
 }
 
 export function site() {
-  return state().content.site;
+  return siteContent().site();
 }
 
 /** The author's welcome mail (content/newsletter-welcome.md), if they wrote one. */
 export function welcomeContent() {
-  return state().content.welcome;
+  return siteContent().welcomeContent();
 }
 
 export function homePage() {
-  return state().content.home;
+  return siteContent().homePage();
 }
 
 export function apps(): readonly App[] {
-  return state().content.apps;
+  return siteContent().apps();
 }
 
 export function app(slug: string): App | undefined {
-  return state().content.apps.find((entry) => entry.slug === slug);
+  return siteContent().app(slug);
 }
 
 export function products(): readonly Product[] {
-  return state().content.products;
+  return siteContent().products();
 }
-
-export type Tag = {
-  name: string;
-  slug: string;
-  /** The tag page's path: `/tags/{slug}`. */
-  path: string;
-  posts: Post[];
-};
 
 /** Tags of published posts, by URL slug; tags that slug the same are one tag. */
 export function tags(): Tag[] {
-  return tagsOfPosts(publishedPosts());
+  return siteContent().tags();
 }
-
-/** The tags of a list of posts, made once per list: every list and tag page asks for them. */
-function tagsOfPosts(posts: readonly Post[]): Tag[] {
-  let list = tagsOf.get(posts);
-  if (!list) {
-    const bySlug = new Map<string, Tag>();
-    for (const post of posts) {
-      // A post listing two tags that slug the same is in that tag once.
-      for (const slug of new Set(post.tags.map(tagSlug))) {
-        const tag = bySlug.get(slug) ?? { name: post.tags.find((name) => tagSlug(name) === slug) ?? slug, slug, path: contentPaths.tag(slug), posts: [] };
-        tag.posts.push(post);
-        bySlug.set(slug, tag);
-      }
-    }
-    list = [...bySlug.values()].sort((a, b) => b.posts.length - a.posts.length || a.slug.localeCompare(b.slug));
-    tagsOf.set(posts, list);
-  }
-  return [...list];
-}
-
-const tagsOf = new WeakMap<readonly Post[], Tag[]>();
 
 /** The tags of every post the site holds, those dated ahead included (see builtPosts). */
 export function builtTags(): Tag[] {
-  return tagsOfPosts(builtPosts());
+  return siteContent().builtTags();
 }
 
 /** A tag of published posts by its URL slug, or undefined. */
 export function tagBySlug(slug: string): Tag | undefined {
-  return tags().find((tag) => tag.slug === slug);
+  return siteContent().tagBySlug(slug);
 }

@@ -1,6 +1,6 @@
 import { publicEndpoints } from '../public-endpoints';
 import { notBuilt, type NotBuilt } from './built-paths';
-import { builtList, liveView } from './published-set';
+import { buildRecord } from '../runtime/site';
 
 /** How many URLs the sitemap lists besides posts and list pages (lib/sitemap/urls.ts). */
 let fixedSitemap: number | undefined;
@@ -14,7 +14,7 @@ const fixedSitemapUrls = () => (fixedSitemap ??= publicEndpoints().filter((endpo
  * judgement proxy.ts and lectern's server answer such a value by.
  */
 export function madeUpValue(pathname: string, now: number): NotBuilt | undefined {
-  const list = builtList();
-  const live = list && liveView(now);
+  const list = buildRecord().builtList();
+  const live = list && buildRecord().liveView(now);
   return list && live ? notBuilt(pathname, list, live, fixedSitemapUrls()) : undefined;
 }

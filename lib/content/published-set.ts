@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pageCount } from './pagination';
-import { nodeEnv, settings } from '../settings';
+import { nodeEnv } from '../settings';
 
 /**
  * The posts a build holds (and their tags, and its apps), written by the build into its own
@@ -15,13 +15,6 @@ import { nodeEnv, settings } from '../settings';
  * before Next would keep a 404 page for it), and a post file added or re-dated after the build
  * waits for the next build.
  */
-function file(): string {
-  return path.join(settings().build.distDir, 'lectern', 'published.json');
-}
-
-export const building = () => settings().build.running;
-let recorded = false;
-
 export type PublishedSet = {
   /** Every post of the build that is not a draft, newest first. */
   slugs: string[];
@@ -37,18 +30,6 @@ export type PublishedSet = {
   apps: string[];
 };
 
-/** Called by the build (every generateStaticParams goes through it): writes the list once per worker. */
-export function recordPublishedSet(list: () => PublishedSet): void {
-  if (recorded || !building()) return;
-  recorded = true;
-  const target = file();
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  // Each build worker writes the same list; a rename keeps a reader from seeing half of one.
-  const temporary = `${target}.${process.pid}`;
-  fs.writeFileSync(temporary, JSON.stringify(list()));
-  fs.renameSync(temporary, target);
-}
-
 /** What exists at one moment: the live posts, and the pages and tags they fill. */
 export type LiveView = {
   /** The build's posts whose time has come. */
@@ -58,33 +39,6 @@ export type LiveView = {
   /** The tags they carry, each with how many pages its list fills. */
   tagPages: ReadonlyMap<string, number>;
 };
-
-type Read = { list?: PublishedSet; all?: ReadonlySet<string>; due?: { index: number; view: LiveView } };
-let read: Read | undefined;
-
-/** What the build recorded, or undefined where no build wrote it (see builtSlugs). */
-export function builtList(): PublishedSet | undefined {
-  if (building() || nodeEnv() === 'development') return undefined;
-  if (!read) {
-    try {
-      const list = JSON.parse(fs.readFileSync(file(), 'utf8')) as PublishedSet;
-      read = { list, all: new Set(list.slugs) };
-    } catch {
-      read = {};
-    }
-  }
-  return read.list;
-}
-
-/**
- * Every post of the build (published or dated ahead), or undefined during a build, in
- * development, or where no build wrote the list (a test loading the modules on their own):
- * then every loaded post counts.
- */
-export function builtSlugs(): ReadonlySet<string> | undefined {
-  builtList();
-  return read?.all;
-}
 
 /** How many of `dates` (newest first) are still ahead of `now`: the due posts are the ones after them. */
 export function aheadCount(dates: readonly number[], now: number): number {
@@ -98,19 +52,6 @@ export function aheadCount(dates: readonly number[], now: number): number {
   return low;
 }
 
-/**
- * What is live at `now` (undefined where builtSlugs is): the build's posts whose time has come, and
- * the blog pages and tags (with their pages) those posts fill, no more. The same object while no
- * post comes due, so what is derived from it is made once per change.
- */
-export function liveView(now: number): LiveView | undefined {
-  const list = builtList();
-  if (!list || !read) return undefined;
-  const index = aheadCount(list.dates, now);
-  if (read.due?.index !== index) read.due = { index, view: viewOf(list, index, settings().site.postsPerPage) };
-  return read.due.view;
-}
-
 function viewOf(list: PublishedSet, ahead: number, perPage: number): LiveView {
   const posts = new Map<string, number>();
   for (const tags of list.postTags.slice(ahead)) for (const tag of tags) posts.set(tag, (posts.get(tag) ?? 0) + 1);
@@ -118,5 +59,76 @@ function viewOf(list: PublishedSet, ahead: number, perPage: number): LiveView {
     slugs: new Set(list.slugs.slice(ahead)),
     blogPages: pageCount(list.slugs.length - ahead, perPage),
     tagPages: new Map([...posts].map(([tag, count]) => [tag, pageCount(count, perPage)])),
+  };
+}
+
+/** The build's list of posts, as one build writes it and one started site reads it (see the top of this file). */
+export type BuildRecord = {
+  /** Whether this process is a build. */
+  building(): boolean;
+  /** Called by the build (every generateStaticParams goes through it): writes the list once per worker. */
+  recordPublishedSet(list: () => PublishedSet): void;
+  /** What the build recorded, or undefined where no build wrote it (see builtSlugs). */
+  builtList(): PublishedSet | undefined;
+  /**
+   * Every post of the build (published or dated ahead), or undefined during a build, in
+   * development, or where no build wrote the list (a test loading the modules on their own):
+   * then every loaded post counts.
+   */
+  builtSlugs(): ReadonlySet<string> | undefined;
+  /**
+   * What is live at `now` (undefined where builtSlugs is): the build's posts whose time has come, and
+   * the blog pages and tags (with their pages) those posts fill, no more. The same object while no
+   * post comes due, so what is derived from it is made once per change.
+   */
+  liveView(now: number): LiveView | undefined;
+};
+
+/**
+ * The list of the build in `build.distDir` (`build.running`: this process is the build that
+ * writes it); its pages are counted `postsPerPage` to a page. It is read once, on first use.
+ */
+export function buildRecordIn(build: { distDir: string; running: boolean }, postsPerPage: number): BuildRecord {
+  const file = path.join(build.distDir, 'lectern', 'published.json');
+  const building = () => build.running;
+  let recorded = false;
+  let read: { list?: PublishedSet; all?: ReadonlySet<string>; due?: { index: number; view: LiveView } } | undefined;
+
+  function builtList(): PublishedSet | undefined {
+    if (building() || nodeEnv() === 'development') return undefined;
+    if (!read) {
+      try {
+        const list = JSON.parse(fs.readFileSync(file, 'utf8')) as PublishedSet;
+        read = { list, all: new Set(list.slugs) };
+      } catch {
+        read = {};
+      }
+    }
+    return read.list;
+  }
+
+  return {
+    building,
+    recordPublishedSet(list) {
+      if (recorded || !building()) return;
+      recorded = true;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      // Each build worker writes the same list; a rename keeps a reader from seeing half of one.
+      const temporary = `${file}.${process.pid}`;
+      fs.writeFileSync(temporary, JSON.stringify(list()));
+      fs.renameSync(temporary, file);
+    },
+    builtList,
+    builtSlugs() {
+      builtList();
+      return read?.all;
+    },
+    liveView(now) {
+      const list = builtList();
+      if (!list || !read) return undefined;
+      const index = aheadCount(list.dates, now);
+      if (read.due?.index !== index) read.due = { index, view: viewOf(list, index, postsPerPage) };
+      return read.due.view;
+    },
   };
 }

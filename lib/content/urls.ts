@@ -1,5 +1,5 @@
 import GithubSlugger from 'github-slugger';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 
 /** A tag's URL segment; tags that slug the same are one tag. */
 export function tagSlug(name: string): string {

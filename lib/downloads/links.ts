@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 
 /** The path every download link starts with. */
 export const DOWNLOADS_PATH = '/downloads/';

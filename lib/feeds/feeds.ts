@@ -1,7 +1,7 @@
 import { Feed } from 'feed';
 import { z } from 'zod';
 import { LICENSE_PATH, RSL_NAMESPACE, RSL_TYPE } from '../agents/terms';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { publishedPosts, site, urls, type Post, type Tag } from '../content';
 import { lastChanged } from '../content/dates';
 import { renderMarkdown } from '../content/render';

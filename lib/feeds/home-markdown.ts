@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { homePage, site } from '../content';
 import { latestPosts } from '../content/source';
 import { postLinkLine } from './page-markdown';

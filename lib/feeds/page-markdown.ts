@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { apps, contentPaths, publishedPosts, site, tags, type Post, type Tag } from '../content';
 import { supportRoute } from '../write-routes/support';
 

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { products, site } from '../content';
 import { decimalPrice } from '../products/price';
 import { formatMeeting } from '../products/when';

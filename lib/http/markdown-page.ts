@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { linkHeader } from './links';
 import { markdownResponse } from './responses';
 

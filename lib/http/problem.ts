@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { cacheHeaders, type CacheProfile } from './cache';
 
 /** Every problem type lectern answers with, documented at /docs/api#problems. */

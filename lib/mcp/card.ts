@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { site } from '../content';
 import { MCP_PATH, MCP_PROTOCOL_VERSIONS } from '../agents/mcp-names';
 import { createMcpServer } from './tool-server';

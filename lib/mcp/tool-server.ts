@@ -1,6 +1,6 @@
 import { McpServer, type CallToolResult, type McpServerOptions } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { publishedPost, site, type Post } from '../content';
 import { blogList, blogListSchema } from '../feeds/blog-json';
 import { llmsTxt } from '../agents/llms';

@@ -1,5 +1,5 @@
 import { after } from 'next/server';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { publishedPosts, site, welcomeContent, type Post } from '../content';
 import type { Settings } from '../settings';
 import { createTransport } from '../services/mail/transport';

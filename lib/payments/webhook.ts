@@ -12,7 +12,7 @@ import { bookingReceiptMail, orderReceiptMail, sessionFullRefundMail } from '../
 import type { Services } from '../runtime';
 import type { Booking } from '../services/store/types';
 import { newToken } from '../services/tokens';
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import type { Settings } from '../settings';
 import { downloadLinks } from '../downloads/grant';
 

@@ -1,4 +1,4 @@
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import { describeError } from '../log';
 import { problem } from '../http/problem';
 import { admit } from '../limits/admission';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { clock, type Clock } from '../clock';
-import { aheadCount, builtList, type PublishedSet } from '../content/published-set';
+import type { Clock } from '../clock';
+import { aheadCount, type PublishedSet } from '../content/published-set';
+import { buildRecord, clock } from '../runtime/site';
 import { contentPaths } from '../content/urls';
 import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
@@ -30,7 +31,7 @@ export type ServerReactions = Pick<PostsChangedHost, 'refreshSearch' | 'claims' 
  * undefined where no build wrote its list.
  */
 export function siteScheduler(render: NextHandler, reactions: ServerReactions, periodic: readonly Periodic[] = []): Scheduler | undefined {
-  const list = builtList();
+  const list = buildRecord().builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
   const get = nextRequests(render);

@@ -1,6 +1,7 @@
 import { revalidatePath } from 'next/cache';
 import { publishedPosts } from '../content';
-import { aheadCount, builtList } from '../content/published-set';
+import { aheadCount } from '../content/published-set';
+import { buildRecord } from '../runtime/site';
 import { accepted, submitToIndexNow } from '../indexnow/submit';
 import { describeError } from '../log';
 import type { StepResult } from '../newsletter';
@@ -67,7 +68,7 @@ let revalidatedAt: number | undefined;
 export async function postsChanged(host: PostsChangedHost, options: { now: number; regenerate?: boolean }): Promise<PostsChanged> {
   const { now } = options;
   const live = publishedPosts(now);
-  const list = builtList();
+  const list = buildRecord().builtList();
   const ahead = list ? aheadCount(list.dates, now) : undefined;
   const atBuild = list ? aheadCount(list.dates, list.builtAt) : undefined;
   let revalidated = false;

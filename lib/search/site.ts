@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { publishedPost, publishedPosts, type Post } from '../content';
 import { parseQuery, type ParsedQuery } from '../http/query';
 import { nodeEnv } from '../settings';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fs from 'node:fs';
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import { decideDownload, type FileAnswer } from '../downloads/serve';
 import { isDownloadPath } from '../downloads/links';
 import type { Settings } from '../settings';

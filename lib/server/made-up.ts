@@ -1,4 +1,4 @@
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import { madeUpValue } from '../content/made-up';
 import type { Variant } from '../http/negotiate';
 

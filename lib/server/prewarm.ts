@@ -1,5 +1,4 @@
-import { clock } from '../clock';
-import { builtList, liveView } from '../content/published-set';
+import { buildRecord, clock } from '../runtime/site';
 import { pagePath } from '../content/pagination';
 import { contentPaths } from '../content/urls';
 import { parseQuery } from '../http/query';
@@ -24,7 +23,7 @@ const LLMS_FULL = '/llms-full.txt';
  * for; it is made on its first request after the time. Empty where no build wrote its list.
  */
 export function listUrls(): string[] {
-  const live = liveView(clock());
+  const live = buildRecord().liveView(clock());
   if (!live) return [];
   const needsNoQuery = (endpoint: PublicEndpoint) => !endpoint.operation?.query || parseQuery(endpoint.operation.query, new URLSearchParams()).ok;
   const lists = publicEndpoints()
@@ -42,7 +41,7 @@ export function listUrls(): string[] {
  * time, and must not be asked for before.
  */
 export function postsToPrewarm(): string[] {
-  const list = builtList();
+  const list = buildRecord().builtList();
   if (!list) return [];
   const published = list.slugs.filter((_, index) => (list.dates[index] ?? Infinity) <= list.builtAt);
   return published.slice(list.prerendered);

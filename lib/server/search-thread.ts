@@ -98,7 +98,7 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
   const mayWait = options.waiting ?? { search: SEARCHES_WAITING, mcp: MCP_WAITING };
   const log = options.log ?? console;
   // The thread has this process's settings (its clock offset too, so it judges which posts are live as this thread
-  // does) and the same time origin (lib/config.ts) for Last-Modified, also when it is started again later.
+  // does) and the same time origin (LECTERN_BUILD_TIME) for Last-Modified, also when it is started again later.
   const env = { ...process.env, LECTERN_BUILD_TIME: String(options.buildTime) };
   const waiting: Pending[] = [];
   const handed = new Map<number, Pending>();

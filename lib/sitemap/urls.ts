@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { publishedPosts, tags, type Post } from '../content';
 import { lastChanged } from '../content/dates';
 import { laterPageNumbers, pageOf, pagePath } from '../content/pagination';

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import { w3cDateTime } from '../content/dates';
 import type { SitemapUrl } from './urls';
 

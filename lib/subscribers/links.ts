@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import type { UnsubscribeLinks } from '../services/mail/templates';
 import type { ConfirmationResend, SubscriberStore } from '../services/store/types';
 import { hashToken } from '../services/tokens';

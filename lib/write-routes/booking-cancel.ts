@@ -4,7 +4,7 @@ import { describeError } from '../log';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
 import { bookingDetails } from '../bookings/details';
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import { formatMoment } from '../products/when';
 import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';

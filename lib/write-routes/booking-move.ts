@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bookingDetails, bookingManageUrl, reminderTime } from '../bookings/details';
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import { laterSessions, productBySlug, sessionStart, type TrainingProduct } from '../products';
 import { formatMoment } from '../products/when';
 import { writeRouteAddresses } from '../routes/manifest';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
-import { absoluteUrl } from '../config';
+import { absoluteUrl } from '../runtime/site';
 import type { Product } from '../content';
 import type { WriteContext, WriteResult } from './definition';
 import { SEAT_HOLD_MINUTES } from '../products';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clock } from '../clock';
+import { clock } from '../runtime/site';
 import { downloadLinks } from '../downloads/grant';
 import { productBySlug } from '../products';
 import { writeRouteAddresses } from '../routes/manifest';

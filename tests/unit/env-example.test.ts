@@ -64,7 +64,7 @@ describe('.env.example', () => {
     const schema =
       'const limitsEnvSchema = z.object({\n  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),\n  NESTED: z.object({\n    INNER: z.string(),\n  }),\n});';
     expect(variablesReadBy(schema)).toEqual(['REDIS_URL', 'NESTED']);
-    // The scan sees lib/config.ts and lib/limits/index.ts, whose variables are only zod keys or spread reads.
+    // The scan sees lib/settings.ts, whose variables are only zod keys or spread reads.
     expect([...read.keys()]).toEqual(
       expect.arrayContaining(['SITE_URL', 'CONTENT_DIR', 'REDIS_URL', 'UPSTASH_REDIS_REST_TOKEN', 'RATE_LIMIT_WINDOW_SCALE', 'TRUST_PROXY', 'PORT']),
     );

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the ESLint config is plain JavaScript, without types.
-import { stillReadingSettings } from '../../eslint.config.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -23,15 +21,8 @@ function readsSettings(source: string): boolean {
 }
 
 describe('who reads settings()', () => {
-  const readers = libFiles('lib').filter((file) => readsSettings(fs.readFileSync(path.join(ROOT, file), 'utf8')));
-
-  it('is, inside lib/, only the runtime and the files still waiting to be handed their groups', () => {
-    const allowed = (file: string) => file.startsWith('lib/runtime/') || (stillReadingSettings as string[]).includes(file);
-    expect(readers.filter((file) => !allowed(file))).toEqual([]);
-  });
-
-  it('lists no file as still waiting that no longer reads settings()', () => {
-    const waiting = (stillReadingSettings as string[]).filter((file) => fs.existsSync(path.join(ROOT, file)));
-    expect(waiting.filter((file) => !readers.includes(file))).toEqual([]);
+  it('is, inside lib/, only the runtime (lib/runtime/) and lib/settings.ts itself', () => {
+    const readers = libFiles('lib').filter((file) => readsSettings(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(readers.filter((file) => !file.startsWith('lib/runtime/'))).toEqual([]);
   });
 });

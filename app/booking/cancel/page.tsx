@@ -1,4 +1,4 @@
-import { clock } from '@/lib/clock';
+import { clock } from '@/lib/runtime/site';
 import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, laterSessions, productBySlug, sessionStart, type TrainingProduct } from '@/lib/products';
 import { formatMoment, sessionMeetings } from '@/lib/products/when';
 import { services } from '@/lib/runtime';

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../../config';
+import { absoluteUrl } from '../../runtime/site';
 import { site } from '../../content';
 import { escapeHtml } from '../../http/html';
 import { formatMoment } from '../../products/when';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl } from '@/lib/config';
+import { absoluteUrl } from '@/lib/runtime/site';
 import { problem, problemDetails, problemTypes } from '@/lib/http/problem';
 
 describe('problem details (RFC 9457)', () => {

@@ -1,4 +1,4 @@
-import { clock } from '@/lib/clock';
+import { clock } from '@/lib/runtime/site';
 import { decideDownload, fileResponse } from '@/lib/downloads/serve';
 import { services } from '@/lib/runtime';
 import { settings } from '@/lib/settings';

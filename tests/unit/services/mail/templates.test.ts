@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl } from '@/lib/config';
+import { absoluteUrl } from '@/lib/runtime/site';
 import { site } from '@/lib/content';
 import {
   bookingCancelledMail,
