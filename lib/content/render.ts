@@ -15,7 +15,7 @@ import remarkRehype from 'remark-rehype';
 import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
 import { absoluteUrls } from './absolute-urls';
-import { kept } from '../runtime/site';
+import { kept } from './build-cache';
 import { CODE_THEMES, codeClasses } from './code-theme';
 
 export type TocEntry = { depth: 2 | 3; id: string; text: string };

@@ -1,5 +1,5 @@
 import { offsetClock, type Clock } from '../clock';
-import { keptIn, type Kept } from '../content/build-cache';
+import { keptIn, type Kept } from '../content/kept';
 import { buildRecordIn, type BuildRecord } from '../content/published-set';
 import { settings } from '../settings';
 
@@ -36,5 +36,5 @@ export function buildRecord(): BuildRecord {
   return served().buildRecord;
 }
 
-/** Work kept between builds in the build's cache folder (lib/content/build-cache.ts). */
+/** Work kept between builds in the build's cache folder (lib/content/kept.ts). */
 export const kept: Kept = (kind, key, make) => served().kept(kind, key, make);

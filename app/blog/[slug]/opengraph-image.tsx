@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { ImageResponse } from 'next/og';
 import { OG_SIZE, OgCard } from '@/components/og-card';
 import { publishedPost, site } from '@/lib/content';
-import { kept } from '@/lib/runtime/site';
+import { kept } from '@/lib/content/build-cache';
 import { longDate } from '@/lib/content/dates';
 import { postParams } from '@/lib/content/source';
 

@@ -10,12 +10,12 @@ afterEach(() => {
   for (const dist of dists.splice(0)) fs.rmSync(dist, { recursive: true, force: true });
 });
 
-/** `kept` as a fresh process's runtime makes it (the settings are read once per process), in a build folder of its own. */
+/** `kept` of a fresh module (the settings are read once per process), in a build folder of its own. */
 async function keptIn(dist: string, version: string | undefined) {
   vi.resetModules();
   vi.stubEnv('NEXT_DIST_DIR', dist);
   vi.stubEnv('LECTERN_RENDERER_VERSION', version ?? '');
-  return (await import('@/lib/runtime/site')).kept;
+  return (await import('@/lib/content/build-cache')).kept;
 }
 
 function newDist(): string {
