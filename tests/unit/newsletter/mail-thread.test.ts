@@ -11,6 +11,7 @@ import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { parseSettings } from '@/lib/settings';
 import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 import { startSmtp, type Refusal } from '../../support/smtp';
+import { osThreads, threadNiceness } from '../../support/threads';
 
 const site = { name: 'Notes', url: 'https://notes.example/', language: 'en' };
 const refusals = new Map<string, Refusal>();
@@ -34,13 +35,6 @@ const post = {
   markdownUrl: 'https://notes.example/blog/hello.md',
   dateMillis: 1000,
 };
-
-/** The niceness of each of this process's OS threads (Linux: field 19 of /proc/self/task/<id>/stat). */
-const niceness = () =>
-  fs.readdirSync('/proc/self/task').map((id) => Number(fs.readFileSync(`/proc/self/task/${id}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
-
-/** This process's OS threads (Linux): a mail thread is one. */
-const osThreads = () => Number(/^Threads:\s+(\d+)$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]);
 
 let opened: MessageTransport<ThreadMessage>[] = [];
 function thread(options: { entry?: URL } = {}) {
@@ -78,7 +72,7 @@ describe('the mail thread', () => {
     expect(verpToken(a.envelopeFrom, 'bounces@notes.example')).toBe('A'.repeat(32));
     expect(b.from?.address).toBe('no-reply@notes.example');
     // The thread runs at the lowest CPU priority; the test's own thread does not.
-    expect(niceness()).toContain(19);
+    expect(threadNiceness()).toContain(19);
     expect(os.getPriority()).toBe(0);
   });
 
