@@ -44,7 +44,8 @@ await app.prepare();
 const runtimeModule = await import('./lib/runtime');
 // The services the routes use too (lib/process-shared.ts makes them one per process). Made here,
 // started below with everything else the server runs, in one place.
-const services = dev ? undefined : runtimeModule.services();
+// Over SMTP, the newsletter makes and sends each reader's copy in a mail thread of its own (lib/newsletter/mail-thread.ts).
+const services = dev ? undefined : runtimeModule.services({ mailThread: (await import('./lib/newsletter/mail-thread')).mailThread });
 
 // /api/search and the MCP calls run in a thread of its own that holds the index (lib/server/search-thread.ts),
 // so reads answered from memory do not wait behind them. The server listens once that thread has built its index, so no

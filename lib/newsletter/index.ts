@@ -16,6 +16,7 @@ import {
   type EncodedMail,
   type NewsletterMail,
 } from './mail';
+import type { MailThreadFactory, ThreadMessage } from './mail-thread';
 import { sendBatches, type BatchSettings } from './platform';
 import { createNewsletter, type Newsletter, type NewsletterMailer, type StepResult } from './sender';
 
@@ -61,18 +62,35 @@ export async function welcomeMailTo(email: string, unsubscribeToken: string): Pr
 /**
  * The newsletter of this site: its own pooled SMTP transport, sent on at NEWSLETTER_RATE
  * (so a long send never holds up the forms' mail, which has its own worker and
- * connection), the published posts, and the real clock.
+ * connection), the published posts, and the real clock. `thread`: over SMTP, the copies are
+ * made and sent in a mail thread made by it (lectern's server gives ./mail-thread.ts's).
  */
-export function siteNewsletter(settings: NewsletterEnv, store: Store, log: Pick<Console, 'log' | 'warn'> = console): Newsletter {
-  return createNewsletter({
+export function siteNewsletter(
+  settings: NewsletterEnv,
+  store: Store,
+  log: Pick<Console, 'log' | 'warn'> = console,
+  options: { thread?: MailThreadFactory } = {},
+): Newsletter {
+  const common = {
     store,
-    transport: createTransport(settings, () => site().name, true),
     clock: newsletterClock,
     settings: { ...settings.newsletter, retryBaseMs: settings.mail.retryBaseMs, bounceAddress: settings.mail.bounceAddress },
     log,
     posts: publishedPosts,
-    mailer: siteMailer,
-  });
+  };
+  // Over SMTP on lectern's server, each reader's copy is made and sent in the mail thread (./mail-thread.ts).
+  if (options.thread && settings.mail.smtpUrl) {
+    const { name, url, replyTo } = mailSite();
+    return createNewsletter<Post, ThreadMessage>({
+      ...common,
+      transport: options.thread({ settings, site: { name, url, ...(replyTo ? { replyTo } : {}) } }),
+      mailer: {
+        render: siteMailer.render,
+        personalize: (mail, recipient, token) => ({ mail, to: { email: recipient.email }, unsubscribe: unsubscribeLinks(token) }),
+      },
+    });
+  }
+  return createNewsletter({ ...common, transport: createTransport(settings, () => site().name, true), mailer: siteMailer });
 }
 
 /** A cron call's sending on a platform (lib/newsletter/platform.ts): one batch before the answer, the rest in `after()`. */

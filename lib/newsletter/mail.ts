@@ -1,25 +1,25 @@
-import { createHash } from 'node:crypto';
 import { convert } from 'html-to-text';
 import juice from 'juice';
 import { CODE_BACKGROUNDS } from '../content/code-theme';
 import { renderMarkdown } from '../content/render';
 import type { Site } from '../content/schema';
 import { escapeHtml } from '../http/html';
-import { newsletterHeaders, type UnsubscribeLinks } from '../services/mail/templates';
-import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp';
-import type { InlineImage, OutgoingMail, SendableMail } from '../services/store/types';
+import { UNSUBSCRIBE_PLACEHOLDER, type MailSite, type NewsletterMail } from './copies';
 import { svgImagesToPng } from './mail-images';
 
-/** A post's mail as a send stores it, once: everything but the recipient and their unsubscribe link. */
-export type NewsletterMail = { slug: string; subject: string; html: string; text: string; images?: InlineImage[] };
+export {
+  encodeMail,
+  newsletterListId,
+  newsletterMessageId,
+  personalEncodedMail,
+  personalMail,
+  type EncodedMail,
+  type MailSite,
+  type NewsletterMail,
+} from './copies';
 
 /** What the mail is made from: a published post and the site. */
 export type MailPost = { slug: string; title: string; description: string; body: string; url: string; markdownUrl: string; dateMillis: number };
-/**
- * `replyTo`: where a reader's reply goes (the author's address, `author.email` in site.yaml), when set.
- * `postalAddress`: the sender's postal address for the footer (`postalAddress` in site.yaml), when set.
- */
-export type MailSite = { name: string; url: string; language: string; replyTo?: { name: string; address: string }; postalAddress?: string };
 
 /** The mail's view of site.yaml, at the site's address `url`. */
 export function mailSiteOf(site: Site, url: string): MailSite {
@@ -34,9 +34,6 @@ export function mailSiteOf(site: Site, url: string): MailSite {
 
 /** The author's welcome mail (content/newsletter-welcome.md): its subject and markdown body. */
 export type WelcomeContent = { subject: string; body: string };
-
-/** Stands for each recipient's own unsubscribe page in the stored mail; never a real address (RFC 2606 `.invalid`). */
-const UNSUBSCRIBE_PLACEHOLDER = 'https://unsubscribe.invalid/lectern';
 
 /*
  * Mail clients keep little of a stylesheet: juice copies each rule into the
@@ -151,109 +148,4 @@ export async function renderNewsletterMail(post: MailPost, site: MailSite): Prom
 export async function renderWelcomeMail(welcome: WelcomeContent, site: MailSite): Promise<NewsletterMail> {
   const { html: body } = await renderMarkdown(welcome.body, { baseUrl: site.url });
   return { slug: 'welcome', subject: welcome.subject, ...mailPage({ title: welcome.subject, url: site.url, body }, site) };
-}
-
-/** The Message-ID of a post's mail to one address: the same every time it is sent, so a repeat is recognisably the same message. */
-export function newsletterMessageId(slug: string, email: string, siteUrl: string): string {
-  const digest = createHash('sha256').update(`${slug}\n${email.toLowerCase()}`).digest('base64url').slice(0, 24);
-  return `<${slug}.${digest}@${new URL(siteUrl).hostname}>`;
-}
-
-/**
- * RFC 2919 List-Id: the site's name and the newsletter's id under the site's
- * host. The name is kept to characters a phrase takes unquoted: a quoted one
- * would be sent encoded (RFC 2047), which list filters do not all read.
- */
-export function newsletterListId(siteName: string, siteUrl: string): string {
-  const name = siteName
-    .replace(/["(),.:;<>@[\]\\\r\n]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return `${name} <newsletter.${new URL(siteUrl).hostname}>`;
-}
-
-/**
- * A post's mail encoded once per send: its plain-text and HTML parts as quoted-printable, cut where
- * each reader's unsubscribe link goes. Quoted-printable pieces join with soft line breaks (`=` at a
- * line's end, RFC 2045 6.7), so a reader's copy encodes only the link: a send of 10,000 does not
- * make 10,000 MIME encodings of the same post (lib/newsletter/sender.ts).
- */
-export type EncodedMail = { mail: NewsletterMail; text: EncodedPart; html: EncodedPart };
-type EncodedPart = { head: Buffer; pieces: Buffer[] };
-
-const SOFT_BREAK = Buffer.from('=\r\n');
-const quotedPrintable = (value: string) => qpWrap(qpEncode(Buffer.from(value)), 76);
-
-function encodedPart(contentType: string, value: string): EncodedPart {
-  return {
-    head: Buffer.from(`Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n`),
-    pieces: value.split(UNSUBSCRIBE_PLACEHOLDER).map((piece) => Buffer.from(quotedPrintable(piece))),
-  };
-}
-
-/** Encodes a post's mail for a send: once, however many readers it goes to. */
-export function encodeMail(mail: NewsletterMail): EncodedMail {
-  return { mail, text: encodedPart('text/plain', mail.text), html: encodedPart('text/html', mail.html) };
-}
-
-/** One part of a reader's copy: the pieces encoded for the send, with the reader's link between them. */
-function joined(part: EncodedPart, link: string): Buffer {
-  const encodedLink = Buffer.from(quotedPrintable(link));
-  const chunks = [part.head];
-  part.pieces.forEach((piece, index) => {
-    if (index > 0) chunks.push(SOFT_BREAK, encodedLink, SOFT_BREAK);
-    chunks.push(piece);
-  });
-  return Buffer.concat(chunks);
-}
-
-/** A reader's copy of a post's mail encoded for the send: the same message as personalMail's, its parts encoded already. */
-export function personalEncodedMail(
-  encoded: EncodedMail,
-  to: { email: string },
-  unsubscribe: UnsubscribeLinks,
-  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
-): SendableMail {
-  return {
-    ...envelopeOf(encoded.mail, to, unsubscribe, site),
-    encoded: { text: joined(encoded.text, unsubscribe.page), html: joined(encoded.html, escapeHtml(unsubscribe.page)) },
-  };
-}
-
-/** Everything of a reader's copy but its text and HTML: the address, the subject, the headers with the reader's links, the images. */
-function envelopeOf(
-  mail: NewsletterMail,
-  to: { email: string },
-  unsubscribe: UnsubscribeLinks,
-  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
-): Omit<OutgoingMail, 'text' | 'html'> {
-  return {
-    to: { address: to.email },
-    ...(site.replyTo ? { replyTo: site.replyTo } : {}),
-    subject: mail.subject,
-    headers: {
-      ...newsletterHeaders(unsubscribe),
-      'List-Id': newsletterListId(site.name, site.url),
-      'Message-ID': newsletterMessageId(mail.slug, to.email, site.url),
-    },
-    ...(mail.images ? { images: mail.images } : {}),
-  };
-}
-
-/**
- * The stored mail for one recipient: their address, their own unsubscribe links, the fixed
- * Message-ID. The name typed with a subscription never goes into a header: anyone may have typed
- * it for the address (README, Mail bombing).
- */
-export function personalMail(
-  mail: NewsletterMail,
-  to: { email: string },
-  unsubscribe: UnsubscribeLinks,
-  site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,
-): OutgoingMail {
-  return {
-    ...envelopeOf(mail, to, unsubscribe, site),
-    html: mail.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, escapeHtml(unsubscribe.page)),
-    text: mail.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, unsubscribe.page),
-  };
 }

@@ -4,7 +4,7 @@ import { holdClaim, newClaim, CLAIM_OWNER } from '../services/claims';
 import { newBounceToken } from '../services/mail/envelope';
 import { backoffMs } from '../services/mail/worker';
 import { singlePass } from '../services/single-pass';
-import { isPermanentFailure, POOL_CONNECTIONS, type MailTransport } from '../services/mail/transport';
+import { isPermanentFailure, POOL_CONNECTIONS } from '../services/mail/transport';
 import type { HeldMessage, NewsletterDelivery, NewsletterSend, Store } from '../services/store/types';
 import { SUSPEND_AFTER_REJECTIONS } from '../services/store/newsletter/types';
 import { newToken } from '../services/tokens';
@@ -29,10 +29,24 @@ export type NewsletterSettings = {
   bounceAddress?: string;
 };
 
-/** Makes a post's mail once per send, and each recipient's copy of it. */
-export type NewsletterMailer<P extends NewsletterPost> = {
+/**
+ * Makes a post's mail once per send, and each recipient's copy of it: the message `M` its transport
+ * takes (a whole message, or what the mail thread makes one from: lib/newsletter/mail-thread.ts).
+ */
+export type NewsletterMailer<P extends NewsletterPost, M = SendableMail> = {
   render(post: P): Promise<NewsletterMail>;
-  personalize(mail: NewsletterMail, recipient: NewsletterDelivery, unsubscribeToken: string): SendableMail;
+  personalize(mail: NewsletterMail, recipient: NewsletterDelivery, unsubscribeToken: string): M;
+};
+
+/**
+ * Hands a reader's copy to the mail server (lib/services/mail/transport.ts's MailTransport is one):
+ * `start` (when it has one) is called when the newsletter starts, `close` once it has stopped and
+ * drained.
+ */
+export type MessageTransport<M> = {
+  send(message: M, id?: string, bounceToken?: string): Promise<void>;
+  start?(): void;
+  close?(): void | Promise<void>;
 };
 
 export type Newsletter = {
@@ -94,9 +108,9 @@ const MAX_BATCH = 100;
 const DEFAULT_LEASE_MS = 120_000;
 const DEFAULT_MAX_ATTEMPTS = 8;
 
-export function createNewsletter<P extends NewsletterPost>(options: {
+export function createNewsletter<P extends NewsletterPost, M = SendableMail>(options: {
   store: Pick<Store, 'newsletter' | 'bounces'>;
-  transport: MailTransport;
+  transport: MessageTransport<M>;
   clock: () => number;
   /** The heartbeat's timers (renewing claims while messages are on the wire); Node's by default. */
   timers?: Timers;
@@ -105,7 +119,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
   settings: NewsletterSettings;
   log: Pick<Console, 'log' | 'warn'>;
   posts: () => readonly P[];
-  mailer: NewsletterMailer<P>;
+  mailer: NewsletterMailer<P, M>;
 }): Newsletter {
   const { store, transport, clock, settings, log, mailer } = options;
   const timers = options.timers ?? nodeTimers;
@@ -337,6 +351,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
   return {
     start() {
       if (timer || stopped) return;
+      transport.start?.();
       void check();
       timer = setInterval(() => void check(), settings.checkMs);
       timer.unref();
@@ -350,7 +365,7 @@ export function createNewsletter<P extends NewsletterPost>(options: {
     step,
     async drain() {
       while (passes.running || checking) await (passes.running ?? checking);
-      if (stopped) transport.close?.();
+      if (stopped) await transport.close?.();
     },
   };
 }

@@ -3,6 +3,7 @@ import { site } from '../content';
 import { settings, type Settings } from '../settings';
 import { createLimiter, type Limiter } from '../limits';
 import { siteNewsletter, type Newsletter } from '../newsletter';
+import type { MailThreadFactory } from '../newsletter/mail-thread';
 import { startBounceReaders, type BounceReaders } from '../newsletter/bounces/readers';
 import { shared } from '../process-shared';
 import { createTransport } from '../services/mail/transport';
@@ -49,14 +50,20 @@ function once<T>(make: () => T): () => T {
  * short-lived instance) is asked to wait until the sending is done (`afterResponse`, Next's
  * `after` unless given); on a long-lived server this changes nothing.
  */
-export function createServices(settings: Settings, options: { afterResponse?: AfterResponse } = {}): Services {
+export type ServiceOptions = {
+  afterResponse?: AfterResponse;
+  /** Over SMTP, the newsletter makes and sends each reader's copy in a mail thread made by this (lib/newsletter/mail-thread.ts). */
+  mailThread?: MailThreadFactory;
+};
+
+export function createServices(settings: Settings, options: ServiceOptions = {}): Services {
   const afterResponse = options.afterResponse ?? after;
   const redis = once(() => connectRedis(settings.redis));
   const store = once(() => openStore(settings, { redis: redis() }));
   const limiter = once(() => createLimiter(settings.limits, redis()));
   const payments = once(() => createPayments(settings.payments));
   const mailWorker = once(() => createMailWorker({ ...settings.mail, store: store(), transport: createTransport(settings, () => site().name) }));
-  const newsletter = once(() => siteNewsletter(settings, store()));
+  const newsletter = once(() => siteNewsletter(settings, store(), console, { thread: options.mailThread }));
   const mail: QueuedMail = {
     sendQueued() {
       const worker = mailWorker();
@@ -87,10 +94,11 @@ export function createServices(settings: Settings, options: { afterResponse?: Af
 /**
  * The process's services: one set however many copies of this module the
  * process holds (lib/process-shared.ts), so the routes kick the mail worker
- * the runtime started and every route counts against the same limits.
+ * the runtime started and every route counts against the same limits. The first to ask (the entry
+ * point: lectern's server gives its mail thread) decides the `options`.
  */
-export function services(): Services {
-  return shared('services', () => createServices(settings()));
+export function services(options: Pick<ServiceOptions, 'mailThread'> = {}): Services {
+  return shared('services', () => createServices(settings(), options));
 }
 
 /**

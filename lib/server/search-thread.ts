@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { recordedVerifiedAgent } from '../http/client-ip';
 import { problem } from '../http/problem';
 import type { Limiter } from '../limits';
@@ -8,6 +8,7 @@ import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../search/limits';
 import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
+import { LOWEST_PRIORITY, startThread } from '../runtime/threads';
 
 /**
  * lectern's server runs `/api/search` and the MCP calls (POST /mcp) in a worker thread that holds the
@@ -92,7 +93,7 @@ export type SearchThreadOptions = {
 
 /** The search thread, made idle: `start()` starts the worker, which builds its index. */
 export function createSearchThread(options: SearchThreadOptions): SearchThread {
-  const entry = (options.workerUrl ?? new URL('./search-worker.ts', import.meta.url)).href;
+  const entry = options.workerUrl ?? new URL('./search-worker.ts', import.meta.url);
   const inThread = options.inThread ?? SEARCHES_IN_THREAD;
   const mcpInThread = Math.min(inThread, options.mcpInThread ?? MCP_IN_THREAD);
   const mayWait = options.waiting ?? { search: SEARCHES_WAITING, mcp: MCP_WAITING };
@@ -153,7 +154,8 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
   function spawn(): void {
     started += 1;
     live = false;
-    const thread = new Worker(new URL('./search-worker.mjs', import.meta.url), { env, workerData: { entry } });
+    // At the lowest CPU priority: a flood of searches or MCP calls takes only the CPU the readers leave.
+    const thread = startThread(entry, { env, niceness: LOWEST_PRIORITY });
     worker = thread;
     thread.on('message', (message: FromSearchWorker) => {
       if ('ready' in message) {

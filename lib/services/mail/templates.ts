@@ -3,6 +3,9 @@ import { site } from '../../content';
 import { escapeHtml } from '../../http/html';
 import { formatMoment } from '../../products/when';
 import type { OutgoingMail } from '../store/types';
+import { newsletterHeaders, type UnsubscribeLinks } from './list-headers';
+
+export type { UnsubscribeLinks } from './list-headers';
 
 type Address = { name?: string; address: string };
 
@@ -45,14 +48,6 @@ ${options.footer.map((line) => `<p style="font-size:.85rem;color:#5b5e66">${esca
     html,
     ...(options.headers ? { headers: options.headers } : {}),
   };
-}
-
-/** Where a newsletter message lets its reader leave: the page with a button, and the one-click address. */
-export type UnsubscribeLinks = { page: string; oneClick: string };
-
-/** RFC 2369 List-Unsubscribe with RFC 8058 one-click: a provider's POST of `List-Unsubscribe=One-Click` unsubscribes. */
-export function newsletterHeaders(unsubscribe: UnsubscribeLinks): Record<string, string> {
-  return { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
 export function confirmSubscriptionMail(to: Address, links: { confirm: string; unsubscribe: UnsubscribeLinks }): OutgoingMail {

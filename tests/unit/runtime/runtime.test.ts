@@ -6,6 +6,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseSettings } from '@/lib/settings';
 import { createRuntime, createServices, serviceParts, type Part } from '@/lib/runtime';
+import { mailThread } from '@/lib/newsletter/mail-thread';
+import { startSmtp } from '../../support/smtp';
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-runtime-'));
 afterAll(() => fs.rmSync(data, { recursive: true, force: true }));
@@ -156,6 +158,27 @@ describe("the services' parts", () => {
       expect(made.kinds()).toEqual([]);
     } finally {
       made.disable();
+    }
+  });
+
+  it("over SMTP, start the newsletter's mail thread with the newsletter and leave nothing of it after the stop", async () => {
+    const smtp = await startSmtp();
+    const settings = parseSettings({ DATA_DIR: path.join(data, 'smtp-site'), SMTP_URL: smtp.url, NEWSLETTER_CHECK_MS: '50' });
+    const made = resources();
+    try {
+      const services = createServices(settings, { mailThread });
+      const runtime = createRuntime(serviceParts(services, settings));
+      expect(services.newsletter).toBeDefined();
+      await made.wait(50);
+      expect(made.kinds()).not.toContain('WORKER');
+      await runtime.start();
+      expect(made.kinds()).toContain('WORKER');
+      await runtime.stop();
+      await made.wait(50);
+      expect(made.kinds()).toEqual([]);
+    } finally {
+      made.disable();
+      await smtp.close();
     }
   });
 });
