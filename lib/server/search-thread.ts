@@ -8,7 +8,7 @@ import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../search/limits';
 import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
-import { LOWEST_PRIORITY, startThread } from '../runtime/threads';
+import { startThread } from '../runtime/threads';
 
 /**
  * lectern's server runs `/api/search` and the MCP calls (POST /mcp) in a worker thread that holds the
@@ -154,8 +154,9 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
   function spawn(): void {
     started += 1;
     live = false;
-    // At the lowest CPU priority: a flood of searches or MCP calls takes only the CPU the readers leave.
-    const thread = startThread(entry, { env, niceness: LOWEST_PRIORITY });
+    // At the server's own CPU priority: at the lowest, a machine busy with other work starved the thread's first
+    // index (the server listens once it is built) for minutes (BENCHMARKS.md, "Readers first under load").
+    const thread = startThread(entry, { env });
     worker = thread;
     thread.on('message', (message: FromSearchWorker) => {
       if ('ready' in message) {

@@ -9,7 +9,6 @@ import { memoryLimiter } from '@/lib/limits/limiter';
 import { createRequestHandler } from '@/lib/server/request-handler';
 import { settings } from '@/lib/settings';
 import { createSearchThread, searchReads, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
-import { threadNiceness } from '../../support/threads';
 
 const workerUrl = new URL('../../fixtures/search-thread-worker.ts', import.meta.url);
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -46,13 +45,6 @@ describe("lectern's search thread", () => {
     await idle.start();
     expect(idle.started).toBe(1);
     expect(await early).toMatchObject({ query: 'fast' });
-  });
-
-  it('runs its thread at the lowest CPU priority, the rest of the process at its own', async () => {
-    expect(threadNiceness()).not.toContain(19);
-    await thread();
-    expect(threadNiceness()).toContain(19);
-    expect(os.getPriority()).toBe(0);
   });
 
   it('answers every search, handing the thread at most its cap at once while the others wait (within the queue)', async () => {
