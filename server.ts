@@ -21,6 +21,9 @@ import { downloadReads } from './lib/server/downloads';
  * puts the security headers (lib/http/security-headers.ts) on every response.
  */
 const dev = process.argv.includes('--dev');
+// Output that can no longer be written (the process reading the server's log went away: EPIPE) is dropped. Left
+// unhandled, each failed write was reported as an error on the same closed output, and the server spun on it.
+for (const output of [process.stdout, process.stderr]) output.on('error', () => undefined);
 // The .env files Next.js reads (.env.production.local, .env.local, .env.production, .env; in development
 // the .env.development ones), loaded before the settings are read, which Next itself loads later.
 nextEnv.loadEnvConfig(process.cwd(), dev);

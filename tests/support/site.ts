@@ -67,6 +67,12 @@ export type RunningSite = {
   output: () => string;
 };
 
+/** How to kill each server started here and not known to have ended: all are killed when the test process exits. */
+const runningServers = new Set<() => void>();
+process.once('exit', () => {
+  for (const kill of runningServers) kill();
+});
+
 /**
  * Starts lectern's server (what `npm start` runs) and waits until it answers;
  * with `nextStart`, Next's own server (`next start`) on the same build instead; with `npmStart`,
@@ -91,19 +97,6 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const baseUrl = `http://${host}:${site.port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}\n${output}`);
-    try {
-      const response = await fetch(`${baseUrl}/api/blog`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start within 60 s\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Under `npm start` the server is npm's child, in the process group npm leads: a SIGKILL of npm
   // alone would leave the server running, orphaned, for the rest of the test run.
@@ -115,6 +108,28 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
       // the group is gone already
     }
   };
+  // A server the test did not stop (it failed first, or never stopped it) ends with the test process: an
+  // orphan would keep running, and taking CPU, for the rest of the test run.
+  runningServers.add(kill);
+  child.once('exit', () => {
+    if (!site.npmStart) runningServers.delete(kill);
+  });
+  const baseUrl = `http://${host}:${site.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/blog`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      kill();
+      throw new Error(`server did not start within 60 s\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   return {
     baseUrl,
     dataDir,
