@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { Database } from '@/lib/services/store/sqlite-database';
 import { createClient } from 'redis';
+import type { SubscriberStore } from '@/lib/services/store/types';
+import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 import type { ReceivedMail } from './smtp';
 
 /** The newsletter's mail as the contract tests find it at the SMTP server, and the subscribers they seed. */
@@ -44,4 +46,17 @@ export function copies(messages: ReceivedMail[]) {
     byKey.set(key, (byKey.get(key) ?? new Set()).add(mail.messageId ?? ''));
   }
   return { counts, messageIds: byKey };
+}
+
+/** A reader subscribed and confirmed through the store's own calls, at `now`. */
+export async function confirmedReader(subscribers: Pick<SubscriberStore, 'subscribe' | 'confirm'>, email: string, now: number): Promise<void> {
+  await subscribers.subscribe({
+    email,
+    confirmTokenHash: `c-${email}`,
+    unsubscribeTokenHash: `u-${email}`,
+    resend: CONFIRMATION_RESEND,
+    now,
+    mail: { to: { address: email }, subject: 'c', text: 't', html: 'h' },
+  });
+  await subscribers.confirm(`c-${email}`, now, 0);
 }

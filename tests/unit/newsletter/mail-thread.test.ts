@@ -9,7 +9,7 @@ import { verpToken } from '@/lib/services/mail/envelope';
 import { isPermanentFailure } from '@/lib/services/mail/transport';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { parseSettings } from '@/lib/settings';
-import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
+import { confirmedReader } from '../../support/newsletter';
 import { startSmtp, type Refusal } from '../../support/smtp';
 import { osThreads, threadNiceness } from '../../support/threads';
 
@@ -123,17 +123,7 @@ describe('the newsletter through the mail thread', () => {
   it('mails a new post once to each confirmed reader, each with their own unsubscribe link', async () => {
     const store = openSqliteStore(path.join(tmp, 'store.db'));
     let now = 1_000_000;
-    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
-      await store.subscribers.subscribe({
-        email,
-        confirmTokenHash: `c-${email}`,
-        unsubscribeTokenHash: `u-${email}`,
-        resend: CONFIRMATION_RESEND,
-        now,
-        mail: { to: { address: email }, subject: 'c', text: 't', html: 'h' },
-      });
-      await store.subscribers.confirm(`c-${email}`, now, 0);
-    }
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await confirmedReader(store.subscribers, email, now);
     const posts: (NewsletterPost & typeof post)[] = [];
     const transport = thread();
     const tokens = new Map<string, string>();

@@ -14,6 +14,7 @@ import { verpToken } from '@/lib/services/mail/envelope';
 import { fakeTime } from '../../support/fake-time';
 import { startSmtp, type Refusal } from '../../support/smtp';
 import { until } from '../../support/until';
+import { confirmedReader } from '../../support/newsletter';
 import { CONFIRMATION_RESEND } from '@/lib/subscribers/links';
 
 const site = { name: 'Notes', url: 'https://notes.example/', language: 'en' };
@@ -99,17 +100,7 @@ function newsletter(
   return made;
 }
 
-async function confirmed(email: string) {
-  await store.subscribers.subscribe({
-    email,
-    confirmTokenHash: `c-${email}`,
-    unsubscribeTokenHash: `u-${email}`,
-    resend: CONFIRMATION_RESEND,
-    now,
-    mail: { to: { address: email }, subject: 'c', text: 't', html: 'h' },
-  });
-  await store.subscribers.confirm(`c-${email}`, now, 0);
-}
+const confirmed = (email: string) => confirmedReader(store.subscribers, email, now);
 
 /** Runs checks and sends until nothing is due now. */
 async function settle(sender: Newsletter) {
