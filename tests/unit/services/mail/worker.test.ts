@@ -320,7 +320,6 @@ describe('mail worker: bounces and failures for good', () => {
 
   it('stops retrying a temporary failure once the message is older than MAIL_RETRY_DAYS', async () => {
     const { store, file, entry } = newStore();
-    const time = { now: Date.now() };
     const failing: MailTransport = {
       kind: 'smtp',
       send: async () => {
@@ -328,6 +327,8 @@ describe('mail worker: bounces and failures for good', () => {
       },
     };
     await queue(store, letter('Deferred'));
+    // The injected clock starts once the message is queued (by the real clock), so it is due at once.
+    const time = { now: Date.now() };
     const worker = (entry.worker = createMailWorker({
       store,
       transport: failing,
