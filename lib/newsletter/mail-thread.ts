@@ -28,8 +28,11 @@ export type ToMailThread =
   { mail: NewsletterMail } | { id: number; slug: string; to: { email: string }; unsubscribe: UnsubscribeLinks; bounceToken?: string } | { close: true };
 export type FromMailThread = { id: number; failed?: { message: string; responseCode?: number } };
 
-/** The thread's heap: its copies are made and sent a few at a time, and a small young generation keeps its collections short. */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+/**
+ * The thread's heap: its copies are made and sent a few at a time, so a small young generation (a
+ * semi-space of about 1 MiB) is collected often and cheaply, and what it holds stays small.
+ */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 4 };
 /** How long a closing thread has to end its SMTP connections (QUIT) before it is ended. */
 const CLOSE_MS = 2000;
 

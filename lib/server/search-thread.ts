@@ -43,6 +43,13 @@ export type McpJob = { url: string; headers: [string, string][]; body: Uint8Arra
 export type McpAnswer = { status: number; headers: [string, string][]; body: Uint8Array };
 type JobKind = 'search' | 'mcp';
 
+/**
+ * The thread's heap: the young generation the server's own thread has (--max-semi-space-size=16,
+ * lib/server/node-flags.ts: three semi-spaces of 16 MiB), so building the index promotes no more
+ * than it did when the thread took the process's flag; the old generation as V8 sizes it.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 48 };
+
 /** The wait before starting a thread again when the one before it died while building its index. */
 const RESTART_DELAY_MS = 1000;
 
@@ -156,7 +163,7 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
     live = false;
     // At the server's own CPU priority: at the lowest, a machine busy with other work starved the thread's first
     // index (the server listens once it is built) for minutes (BENCHMARKS.md, "Readers first under load").
-    const thread = startThread(entry, { env });
+    const thread = startThread(entry, { env, resourceLimits: RESOURCE_LIMITS });
     worker = thread;
     thread.on('message', (message: FromSearchWorker) => {
       if ('ready' in message) {
