@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import v8 from 'node:v8';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
@@ -33,4 +35,17 @@ export function startThread(
     resourceLimits: options.resourceLimits,
     ...(options.env ? { env: options.env } : {}),
   });
+}
+
+/**
+ * Lowers the CPU priority of the calling thread alone (`niceness`, 0 to 19): Linux gives each thread
+ * its own niceness, and /proc/thread-self names this thread's id. Elsewhere, or where the process may
+ * not set it, the thread keeps its priority. A thread cannot raise its priority again.
+ */
+export function lowerThisThreadPriority(niceness: number): void {
+  try {
+    os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), niceness);
+  } catch {
+    // No /proc, or a priority this process may not set: the thread runs at the process's priority.
+  }
 }

@@ -161,8 +161,7 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
   function spawn(): void {
     started += 1;
     live = false;
-    // At the server's own CPU priority: at the lowest, a machine busy with other work starved the thread's first
-    // index (the server listens once it is built) for minutes (BENCHMARKS.md, "Readers first under load").
+    // At the server's own CPU priority until its first index is built (./search-worker.ts, INDEXED_PRIORITY).
     const thread = startThread(entry, { env, resourceLimits: RESOURCE_LIMITS });
     worker = thread;
     thread.on('message', (message: FromSearchWorker) => {

@@ -4,6 +4,7 @@ import { describeError } from '../log';
 import { mcpExchange } from '../mcp/exchange';
 import { searchHere } from '../search/response';
 import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
+import { lowerThisThreadPriority } from '../runtime/threads';
 import type { FromSearchWorker, McpJob, ToSearchWorker } from './search-thread';
 
 /**
@@ -16,6 +17,16 @@ const port = parentPort;
 if (!port) throw new Error("lib/server/search-worker.ts runs as a worker thread of lectern's server");
 
 const send = (message: FromSearchWorker) => port.postMessage(message);
+
+/**
+ * The thread's CPU priority once its first index is built (Linux's niceness, on the thread alone):
+ * where both want the CPU, the server's thread, which answers reads, gets about nine tenths of it, so
+ * an MCP or search flood slows the floods rather than the readers. The first index is built at the
+ * server's own priority: the server listens once it is built, and at a lower one a machine busy with
+ * other work starved it for minutes. Not the lowest (19): a post that goes live is indexed anew at
+ * this priority, and should be found within seconds on a busy machine.
+ */
+const INDEXED_PRIORITY = 10;
 
 // Built before the thread says it is ready: the server does not listen before that. The server logs
 // the thread's build in a line of its own; `search index of … built` stays the line of the app's index.
@@ -38,3 +49,5 @@ port.on('message', (message: ToSearchWorker) => {
   else send({ id: message.id, ...searchHere(message.query) });
 });
 send({ ready: true, posts: publishedPosts().length, ms: Math.round(performance.now() - started) });
+// Its first index built at the server's priority, the thread gives way to the server's own thread.
+lowerThisThreadPriority(INDEXED_PRIORITY);

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { SERVER_ARGS } from '@/lib/server/node-flags';
+import { threadNiceness } from '../support/threads';
 import { until } from '../support/until';
 import { copyContractBuild, freePort, portFree, ROOT, startSite, type RunningSite } from '../support/site';
 
@@ -82,6 +84,9 @@ describe('the runtime', () => {
     expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(fs.realpathSync(path.join(ROOT, 'node_modules/.bin/node')));
     // With the flags every start of the server gives it (lib/server/node-flags.ts).
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1, -1)).toEqual(SERVER_ARGS);
+    // Its search thread built its first index before the server listened, then gave way to the thread that answers reads.
+    await until(() => threadNiceness(pid).includes(10), 'the search thread at niceness 10');
+    expect(os.getPriority(pid)).toBe(0);
   });
 
   for (const [signal, to] of [

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 
-/** The niceness of each OS thread of this process (Linux: field 19 of /proc/self/task/<id>/stat). */
-export function threadNiceness(): number[] {
-  return fs.readdirSync('/proc/self/task').map((id) => Number(fs.readFileSync(`/proc/self/task/${id}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+/** The niceness of each OS thread of a process, this one unless named (Linux: field 19 of /proc/<pid>/task/<id>/stat). */
+export function threadNiceness(pid: number | 'self' = 'self'): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((id) => Number(fs.readFileSync(`/proc/${pid}/task/${id}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
 }
 
 /** This process's OS threads (Linux): each worker thread is one. */
