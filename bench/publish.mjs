@@ -102,14 +102,15 @@ async function untilEverywhere(baseUrl, post, due) {
   }
 }
 
-/** READERS clients, each looping over `urls` until `stop()`; every read's send time and duration. */
+/** READERS clients, each looping over `urls` until `stop()`; every read's send time, duration and path. */
 function startReaders(baseUrl, urls, stop) {
   const reads = [];
   const client = async (first) => {
     for (let index = first; !stop(); index += 1) {
       const sent = Date.now();
-      const { ms } = await get(baseUrl, urls[index % urls.length], readerAgent);
-      reads.push({ sent, ms });
+      const pathname = urls[index % urls.length];
+      const { ms } = await get(baseUrl, pathname, readerAgent);
+      reads.push({ sent, ms, pathname });
     }
   };
   return Promise.all(Array.from({ length: READERS }, (_, index) => client(index))).then(() => reads);
@@ -201,6 +202,13 @@ async function measure(size) {
         .map((read) => read.ms)
         .sort((a, b) => a - b);
       const slowest = Object.entries(arrived).sort((a, b) => b[1] - a[1])[0];
+      // The slowest reads and what they asked for: which outputs hold readers up, before the time and at it.
+      const slowestReads = (from, to) =>
+        reads
+          .filter((read) => read.sent >= from && read.sent <= to)
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 5)
+          .map((read) => ({ pathname: read.pathname, ms: Math.round(read.ms) }));
       runs.push({
         slug: post.slug,
         delayMs: everywhere - due,
@@ -210,11 +218,15 @@ async function measure(size) {
         readMaxAtTheMinuteMs: atTheMinute.at(-1),
         readP99AtTheMinuteMs: percentile(atTheMinute, 99),
         readP99BeforeMs: percentile(beforeTheMinute, 99),
+        slowestReadsAtTheMinute: slowestReads(due, everywhere),
+        slowestReadsBefore: slowestReads(0, due - 1),
       });
       log(
         `${size} posts: ${post.slug} everywhere ${everywhere - due} ms after its time (last: ${slowest[0]}, ${slowest[1]} ms), ${cpu.toFixed(3)} s CPU; ` +
           `${READERS} readers: slowest read ${atTheMinute.at(-1)?.toFixed(0)} ms of ${atTheMinute.length} at the minute (p99 ${percentile(beforeTheMinute, 99)?.toFixed(0)} ms before)`,
       );
+      const named = (list) => list.map((read) => `${read.pathname} ${read.ms} ms`).join(', ');
+      log(`  slowest reads at the minute: ${named(runs.at(-1).slowestReadsAtTheMinute)}; before it: ${named(runs.at(-1).slowestReadsBefore)}`);
       readsBetween.push(...(await readTimes(server.baseUrl, `/blog/${oldPost}`)).slice(0, READS / posts.length));
     }
     const delays = runs.map((run) => run.delayMs).sort((a, b) => a - b);
