@@ -69,7 +69,12 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
   });
 }
 
-/** The outputs made anew when `ahead` posts are still ahead and `madeAhead` were when they were last made: lists first (every reader sees them), the cards (the slowest to make) last. */
+/**
+ * The outputs made anew when `ahead` posts are still ahead and `madeAhead` were when they were last
+ * made: the new posts' pages and markdown first (until then their readers get the 404 of before, and
+ * after the clear each would wait for a render of its own), then the lists, the tags, and the cards
+ * (the slowest to make) last.
+ */
 function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): string[] {
   const wentLive = Array.from({ length: Math.min(MADE_AHEAD_POSTS, Math.max(0, madeAhead - ahead)) }, (_, index) => ahead + index);
   const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
@@ -78,7 +83,7 @@ function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): strin
     wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')),
     (url) => !url.endsWith('/opengraph-image'),
   );
-  return [...new Set([...listUrls(), ...posts, ...tagUrls, ...cards])];
+  return [...new Set([...posts, ...listUrls(), ...tagUrls, ...cards])];
 }
 
 function partition<T>(items: readonly T[], first: (item: T) => boolean): [T[], T[]] {

@@ -132,10 +132,11 @@ describe('siteScheduler', () => {
     scheduler?.stop();
     expect(events.slice(0, 2)).toEqual(['/api/publish', 'search index']);
     const made = events.slice(2, -2);
-    // "ahead" (dated after the build, live by the real clock) went live: its page and markdown, and its card last of all.
-    expect(made).toEqual(expect.arrayContaining(['/blog/ahead', '/blog/ahead/index.md', '/api/blog/ahead/markdown']));
+    // "ahead" (dated after the build, live by the real clock) went live: its page and markdown first, before the
+    // lists (a large site's lists can use up the time for making outputs ahead), and its card last of all.
+    expect(made.slice(0, 3).toSorted()).toEqual(['/api/blog/ahead/markdown', '/blog/ahead', '/blog/ahead/index.md']);
     expect(made.at(-1)).toBe('/blog/ahead/opengraph-image');
-    expect(made.indexOf('/blog')).toBeLessThan(made.indexOf('/blog/ahead'));
+    expect(made.indexOf('/blog/ahead')).toBeLessThan(made.indexOf('/blog'));
     expect(made).toEqual(
       expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large', '/tags/large.md', '/tags/large/rss.xml']),
     );
