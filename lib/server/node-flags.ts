@@ -12,7 +12,10 @@
  *   server by 380 MiB with the short-lived parts of messages it promotes, before collecting once;
  *   with the flag, by about 70 MiB.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
+/** The server's semi-space, in MiB (`--max-semi-space-size`): its young generation is three of them. */
+export const SERVER_SEMI_SPACE_MB = 16;
+
+export const SERVER_NODE_FLAGS: readonly string[] = [`--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`, '--heap-growing-percent=50'];
 
 /** The arguments after `node` that start lectern's server (server.ts, compiled by tsx as it loads). */
 export const SERVER_ARGS: readonly string[] = [...SERVER_NODE_FLAGS, '--import', 'tsx', 'server.ts'];

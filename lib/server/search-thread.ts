@@ -9,6 +9,7 @@ import { searchResponse, type SearchAnswer } from '../search/response';
 import type { SearchQuery } from '../search/site';
 import type { OwnReads } from './read-cache';
 import { startThread } from '../runtime/threads';
+import { SERVER_SEMI_SPACE_MB } from './node-flags';
 
 /**
  * lectern's server runs `/api/search` and the MCP calls (POST /mcp) in a worker thread that holds the
@@ -44,11 +45,11 @@ export type McpAnswer = { status: number; headers: [string, string][]; body: Uin
 type JobKind = 'search' | 'mcp';
 
 /**
- * The thread's heap: the young generation the server's own thread has (--max-semi-space-size=16,
- * lib/server/node-flags.ts: three semi-spaces of 16 MiB), so building the index promotes no more
- * than it did when the thread took the process's flag; the old generation as V8 sizes it.
+ * The thread's heap: the young generation the server's own thread has (three of its semi-spaces,
+ * ./node-flags.ts), so building the index promotes no more than it did when the thread took the
+ * process's flag; the old generation as V8 sizes it.
  */
-const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 48 };
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 3 * SERVER_SEMI_SPACE_MB };
 
 /** The wait before starting a thread again when the one before it died while building its index. */
 const RESTART_DELAY_MS = 1000;
