@@ -11,16 +11,23 @@ import { settingsOrExit } from './lib/settings';
 const settings = settingsOrExit();
 
 /**
- * What a rendered post or card depends on besides its text: the renderer's code (lib/content),
- * the card's component, the packages they run (the lockfile) and the images the renderer
- * measures (public/). Part of every key of the build cache (lib/content/build-cache.ts), so a
+ * What a rendered post, card or newsletter mail depends on besides its text: the renderer's code
+ * (lib/content), the card's component, the newsletter's mail page, the packages they run (the
+ * lockfile) and the images the renderer measures (public/). Part of every key of the build cache (lib/content/build-cache.ts), so a
  * change to any of them renders every post and draws every card again.
  */
 function rendererVersion(): string {
   const hash = createHash('sha256');
   const folder = path.join(process.cwd(), 'lib', 'content');
   for (const name of fs.readdirSync(folder).sort()) hash.update(name).update(fs.readFileSync(path.join(folder, name)));
-  for (const file of ['components/og-card.tsx', 'package-lock.json', 'package.json']) {
+  for (const file of [
+    'components/og-card.tsx',
+    'lib/newsletter/mail.ts',
+    'lib/newsletter/mail-images.ts',
+    'lib/http/html.ts',
+    'package-lock.json',
+    'package.json',
+  ]) {
     if (fs.existsSync(file)) hash.update(fs.readFileSync(file));
   }
   hash.update(contentFingerprint(path.join(process.cwd(), 'public')));

@@ -13,6 +13,7 @@ import { createSearchThread, searchReads, ThreadBusyError } from './lib/server/s
 import { runSearchesInThread } from './lib/search/site';
 import { mcpPosts } from './lib/server/mcp-posts';
 import { madeUpReads } from './lib/server/made-up';
+import { clock } from './lib/runtime/site';
 import { downloadReads } from './lib/server/downloads';
 
 /**
@@ -74,6 +75,8 @@ const contentError = dev ? (await import('./lib/content')).contentError : undefi
 // Web Bot Auth: agents' signatures verified against their key directories (README, "Verified agents").
 const loopback = settings.agents.loopbackDirectories;
 const verifyAgent = createAgentVerifier(createKeyDirectories({ loopback }), { loopback });
+/** The moment the reads have caught up with: the clock's, or the scheduler's once it is made (below). */
+const reads = { at: clock };
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -90,7 +93,8 @@ const handler = createRequestHandler(
     // A verified agent's searches are counted against its own budget (the limiter, as MCP's).
     own: searchThread && searchReads(searchThread, undefined, services && (() => services.limiter)),
     posts,
-    madeUp: dev ? undefined : madeUpReads(),
+    // Judged at the moment the reads have caught up with: a post's URLs answer as before its time until its page is made (lib/publishing/on-server.ts, `readsAt`).
+    madeUp: dev ? undefined : madeUpReads(() => reads.at()),
     downloads: services && downloadReads(() => services.store, settings),
     refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
     verifyAgent,
@@ -117,8 +121,10 @@ const scheduler =
     {
       // The search thread starts its new index at once, before the lists are made anew.
       refreshSearch: () => searchThread?.refresh(),
-      remade: (path) => handler.forgetRead(path),
-      readsChanged: () => handler.clearReads(),
+      remake: (path) => handler.refreshRead(path),
+      readsChanged: () => handler.staleReads(),
+      // Each post is rendered in a thread of its own before its time (lib/publishing/render-ahead.ts).
+      renderAhead: (until) => publishing.renderAheadInThread(until),
       claims: () => services.store.settings,
       indexNow: settings,
       newsletter: () => services.newsletter.check(),
@@ -134,6 +140,7 @@ const scheduler =
         ]
       : [],
   );
+if (scheduler) reads.at = () => scheduler.readsAt();
 
 // Everything this server runs beside answering requests, started here in this order before it
 // listens and stopped in the reverse order once requests in flight have finished (lib/runtime):

@@ -8,8 +8,11 @@ import { nodeEnv } from '../settings';
  * cache folder (`.next/cache`, which `next build` leaves in place and CI can keep), under a hash
  * of what it was made from and of the renderer's version (next.config.ts hashes lib/content,
  * the card's component, public/ and the lockfile into it). An unchanged post skips the markdown
- * pipeline and the drawing of its card. Development makes everything afresh, as the code may be
- * changing, and so does code run outside Next's bundles (tests, scripts), which has no version.
+ * pipeline and the drawing of its card. lectern's server keeps its own renders under the version
+ * of the build it serves (lib/runtime/site.ts), so a post rendered before its time by the server is
+ * read at its time by Next's bundles. Development makes everything afresh, as the code may be
+ * changing, and so does code run outside Next's bundles and the server (tests, scripts), which has
+ * no version.
  */
 export type Kept = (kind: string, key: string, make: () => Promise<Buffer>) => Promise<Buffer>;
 

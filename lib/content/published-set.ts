@@ -28,6 +28,12 @@ export type PublishedSet = {
   postTags: string[][];
   /** Every desktop app's slug. */
   apps: string[];
+  /**
+   * The version of the renderer the build's cache was made under (lib/content/kept.ts): lectern's
+   * server, which runs lib/ outside Next's bundles, keeps its renders under it too, so a post
+   * rendered by one copy is read by the others.
+   */
+  rendererVersion?: string;
 };
 
 /** What exists at one moment: the live posts, and the pages and tags they fill. */
@@ -86,9 +92,10 @@ export type BuildRecord = {
 
 /**
  * The list of the build in `build.distDir` (`build.running`: this process is the build that
- * writes it); its pages are counted `postsPerPage` to a page. It is read once, on first use.
+ * writes it, with its `rendererVersion`); its pages are counted `postsPerPage` to a page. It is
+ * read once, on first use.
  */
-export function buildRecordIn(build: { distDir: string; running: boolean }, postsPerPage: number): BuildRecord {
+export function buildRecordIn(build: { distDir: string; running: boolean; rendererVersion?: string }, postsPerPage: number): BuildRecord {
   const file = path.join(build.distDir, 'lectern', 'published.json');
   const building = () => build.running;
   let recorded = false;
@@ -115,7 +122,7 @@ export function buildRecordIn(build: { distDir: string; running: boolean }, post
       fs.mkdirSync(path.dirname(file), { recursive: true });
       // Each build worker writes the same list; a rename keeps a reader from seeing half of one.
       const temporary = `${file}.${process.pid}`;
-      fs.writeFileSync(temporary, JSON.stringify(list()));
+      fs.writeFileSync(temporary, JSON.stringify({ ...list(), rendererVersion: build.rendererVersion }));
       fs.renameSync(temporary, file);
     },
     builtList,

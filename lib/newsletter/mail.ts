@@ -1,5 +1,6 @@
 import { convert } from 'html-to-text';
 import juice from 'juice';
+import { kept } from '../content/build-cache';
 import { CODE_BACKGROUNDS } from '../content/code-theme';
 import { renderMarkdown } from '../content/render';
 import type { Site } from '../content/schema';
@@ -131,6 +132,15 @@ ${postal ? `<p class="footer">${escapeHtml(postal).replace(/\r?\n/g, '<br>')}</p
  * each with links to the post and to its markdown.
  */
 export async function renderNewsletterMail(post: MailPost, site: MailSite): Promise<NewsletterMail> {
+  // Kept in the build's cache like a post's render (lib/content/kept.ts): a post is made into mail
+  // before its time (lib/publishing/render-ahead.ts), off the thread that answers readers.
+  const { slug, title, description, body, url, markdownUrl, dateMillis } = post;
+  const key = JSON.stringify([{ slug, title, description, body, url, markdownUrl, dateMillis }, site]);
+  const made = await kept('newsletter-mail', key, async () => Buffer.from(JSON.stringify(await newsletterMail(post, site))));
+  return JSON.parse(made.toString('utf8')) as NewsletterMail;
+}
+
+async function newsletterMail(post: MailPost, site: MailSite): Promise<NewsletterMail> {
   const { html: body } = await renderMarkdown(post.body, { baseUrl: post.url });
   const date = dateLine(post.dateMillis, site.language);
   const meta = {

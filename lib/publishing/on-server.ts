@@ -5,17 +5,36 @@ import { buildRecord, clock } from '../runtime/site';
 import { contentPaths } from '../content/urls';
 import { describeError } from '../log';
 import { findShared, shared } from '../process-shared';
-import { nextRequests, type NextGet, type NextHandler } from '../server/next-requests';
+import { nextRequests, type NextHandler } from '../server/next-requests';
 import { listUrls, postUrls } from '../server/prewarm';
 import { postsChanged, type PostsChangedHost } from './posts-changed';
 import { createScheduler, SCHEDULER_TOKEN, type Periodic, type Scheduler } from './scheduler';
 
+export { renderAheadInThread } from './render-ahead-thread';
+
 /** What lectern's server does for the reactions its scheduler runs (lib/publishing/posts-changed.ts). */
 export type ServerReactions = Pick<PostsChangedHost, 'refreshSearch' | 'claims' | 'indexNow' | 'newsletter'> & {
-  /** The read cache lets go of one output, made anew. */
-  remade: (path: string) => void;
-  /** The read cache lets go of everything else it kept. */
+  /** Makes one output anew in place of the read cache's copy (its readers get that copy until then); resolves with its status. */
+  remake: (path: string) => Promise<number | undefined>;
+  /** Everything else the read cache kept is stale: sent while it is made anew, one at a time (lib/server/read-cache.ts). */
   readsChanged: () => void;
+  /**
+   * Posts are due by this time: they are rendered now, off the thread that answers readers
+   * (lib/publishing/render-ahead.ts); resolves with how many.
+   */
+  renderAhead?: (until: number) => Promise<number>;
+};
+
+/** lectern's server's scheduler, and the moment its reads have caught up with. */
+export type SiteScheduler = Scheduler & {
+  /**
+   * The moment what a made-up value is judged against (lib/server/made-up.ts): the clock's, but
+   * from a post's time until its page and markdown are made anew (the first outputs made, at most
+   * HELD_AT_MOST_MS), the moment before it. Until then its URLs answer as they did before its
+   * time, as its lists do (stale, lib/server/read-cache.ts), so no reader waits for the first render
+   * of its page; none of them has a link to it yet.
+   */
+  readsAt(): number;
 };
 
 /**
@@ -23,18 +42,21 @@ export type ServerReactions = Pick<PostsChangedHost, 'refreshSearch' | 'claims' 
  * published set changing (lib/publishing/posts-changed.ts) in this process, with the server's own:
  * Next's revalidation is asked of Next's handler (`render`) in-process, at GET /api/publish with a
  * token that never leaves the process (Next's revalidation runs only inside a request it handles);
- * the search thread starts its new index; the outputs a post's going live changes most are made
- * first, each handed to `remade` (the read cache forgets its old copy of that one), then the read
- * cache lets go of the rest (`readsChanged`); the newsletter looks for the post.
+ * the search thread starts its new index; everything the read cache kept is stale (`readsChanged`:
+ * sent while it is made anew), and the outputs a post's going live changes most are made first,
+ * each by the read cache in place of its copy (`remake`); the newsletter looks
+ * for the post. Before each post's time the posts due are rendered off the readers' thread
+ * (`renderAhead`).
  * `periodic`: work done at each look at the clock too (the bookings' reminders, lib/bookings/reminders.ts).
  * Made idle (lib/runtime starts it: its `start` resolves once the site is up to the clock);
  * undefined where no build wrote its list.
  */
-export function siteScheduler(render: NextHandler, reactions: ServerReactions, periodic: readonly Periodic[] = []): Scheduler | undefined {
+export function siteScheduler(render: NextHandler, reactions: ServerReactions, periodic: readonly Periodic[] = []): SiteScheduler | undefined {
   const list = buildRecord().builtList();
   if (!list) return undefined;
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
   const get = nextRequests(render);
+  const { renderAhead } = reactions;
   /** How many of the build's posts were ahead when the outputs were last made anew. */
   let madeAhead = aheadCount(list.dates, list.builtAt);
   const host: PostsChangedHost = {
@@ -44,19 +66,23 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
     },
     refreshSearch: reactions.refreshSearch,
     async remakeReads(ahead) {
-      // The lists and feeds, the pages of the posts that just went live and of their tags are made anew before
-      // the read cache lets go of the old ones: readers are answered from memory meanwhile, and
-      // after the clear from what was just made, so none waits for a render at the minute a post
-      // goes live (README, "Scheduling a post").
-      await remake(get, remakeUrls(list, madeAhead, ahead), reactions.remade, performance.now() + REMAKE_BUDGET_MS);
-      madeAhead = ahead;
+      // Everything the read cache kept is stale: each is sent while it is made anew, one at a time,
+      // on its first request. The pages of the posts that just went live, the lists and feeds, and
+      // their tags are made anew first, without waiting for a reader: none waits for a render at
+      // the minute a post goes live (README, "Scheduling a post").
       reactions.readsChanged();
+      const until = performance.now() + REMAKE_BUDGET_MS;
+      const { posts, rest } = remakeUrls(list, madeAhead, ahead);
+      await remake(posts, reactions.remake, until);
+      // Their pages made, the posts are no longer answered as made up (`readsAt`).
+      madeAhead = ahead;
+      await remake(rest, reactions.remake, until);
     },
     claims: reactions.claims,
     indexNow: reactions.indexNow,
     newsletter: reactions.newsletter,
   };
-  return createScheduler({
+  const scheduler = createScheduler({
     clock,
     dates: list.dates,
     onChange: async () => {
@@ -65,9 +91,24 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
       if (!published.claimed) throw new Error('the posts that went live could not be claimed');
     },
     prepare: { leadMs: WARM_LEAD_MS, run: (nextPost) => void warmLists(render, { nextPost }) },
+    approach: renderAhead && { leadMs: WARM_LEAD_MS, run: (due) => void renderAheadOf(renderAhead, due) },
     periodic,
   });
+  return Object.assign(scheduler, {
+    readsAt(): number {
+      const now = clock();
+      // The oldest post still counted ahead when the outputs were last made anew.
+      const pending = list.dates[madeAhead - 1];
+      return pending === undefined || now < pending || now - pending >= HELD_AT_MOST_MS ? now : pending - 1;
+    },
+  });
 }
+
+/**
+ * At most how long after a post's time its own outputs answer as before it while they are made anew
+ * (`readsAt`): a go-live slowed down or failing never hides a post longer.
+ */
+export const HELD_AT_MOST_MS = 5_000;
 
 /**
  * The outputs made anew when `ahead` posts are still ahead and `madeAhead` were when they were last
@@ -75,7 +116,7 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
  * after the clear each would wait for a render of its own), then the lists, the tags, and the cards
  * (the slowest to make) last.
  */
-function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): string[] {
+function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): { posts: string[]; rest: string[] } {
   const wentLive = Array.from({ length: Math.min(MADE_AHEAD_POSTS, Math.max(0, madeAhead - ahead)) }, (_, index) => ahead + index);
   const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
   const tagUrls = [...tags].flatMap((tag) => [contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag)]);
@@ -83,7 +124,7 @@ function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): strin
     wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')),
     (url) => !url.endsWith('/opengraph-image'),
   );
-  return [...new Set([...posts, ...listUrls(), ...tagUrls, ...cards])];
+  return { posts, rest: [...new Set([...listUrls(), ...tagUrls, ...cards])] };
 }
 
 function partition<T>(items: readonly T[], first: (item: T) => boolean): [T[], T[]] {
@@ -94,18 +135,19 @@ function partition<T>(items: readonly T[], first: (item: T) => boolean): [T[], T
 const MADE_AHEAD_POSTS = 5;
 
 /**
- * How long the outputs are made anew before the read cache lets go of the rest, from the moment
- * /api/publish answered. On a busy machine making every list one after the other can take longer
- * than the 5 s promised; past this budget the ones not made yet are made on their next request.
+ * How long the outputs are made anew ahead of their readers, from the moment /api/publish answered.
+ * On a busy machine making every list one after the other can take longer than the 5 s promised;
+ * past this budget the ones not made yet are made anew on their next request (the reader getting
+ * the stale copy meanwhile, lib/server/read-cache.ts).
  */
 export const REMAKE_BUDGET_MS = 1_500;
 
 /**
- * Makes each URL once, with the posts live now, and tells `made`, until the `until` moment
- * (performance.now()); a failure is logged, and that output, like those left at `until`, is made
- * on its next request.
+ * Makes each URL anew once, with the posts live now, in place of the read cache's copy (`make`), until
+ * the `until` moment (performance.now()); a failure is logged, and that output, like those left at
+ * `until`, is made anew on its next request.
  */
-async function remake(get: NextGet, urls: readonly string[], made: (path: string) => void, until: number): Promise<void> {
+async function remake(urls: readonly string[], make: ServerReactions['remake'], until: number): Promise<void> {
   for (const url of urls) {
     if (performance.now() >= until) {
       console.warn(
@@ -114,12 +156,28 @@ async function remake(get: NextGet, urls: readonly string[], made: (path: string
       return;
     }
     try {
-      const { status } = await get(url);
-      if (status === 200) made(url);
-      else console.warn(`publish: ${url} answered ${status} when made anew`);
+      const status = await make(url);
+      if (status !== 200) console.warn(`publish: ${url} answered ${status ?? 'nothing to keep'} when made anew`);
     } catch (error) {
       console.warn(`publish: ${url} could not be made anew (${describeError(error)})`);
     }
+  }
+}
+
+/**
+ * Has the posts due by `due` and in the WARM_LEAD_MS after it rendered now, off the readers' thread
+ * (lib/publishing/render-ahead.ts), and logs what came of it: a failure only means they are rendered
+ * at their time.
+ */
+async function renderAheadOf(render: (until: number) => Promise<number>, due: number): Promise<void> {
+  const until = due + WARM_LEAD_MS;
+  try {
+    const count = await render(until);
+    if (count > 0) console.log(`publish: ${count} post${count === 1 ? '' : 's'} due by ${new Date(until).toISOString()} rendered ahead of their time`);
+  } catch (error) {
+    console.warn(
+      `publish: the posts due by ${new Date(until).toISOString()} could not be rendered ahead (${describeError(error)}); they are rendered at their time`,
+    );
   }
 }
 

@@ -42,6 +42,11 @@ export type SchedulerOptions = {
    * that post is nearer): what makes its going live quicker. Given that post's time.
    */
   prepare?: { leadMs: number; run: (due: number) => void };
+  /**
+   * Work done for each post time, `leadMs` before it (at once when it is nearer), once per time:
+   * what makes that post's going live cheaper. Given the time.
+   */
+  approach?: { leadMs: number; run: (due: number) => void };
   /** Work done at each look, which then comes at least every `everyMs`. */
   periodic?: readonly Periodic[];
 };
@@ -66,6 +71,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let timer: unknown;
   let stopped = false;
   let prepared = options.prepare === undefined;
+  /** The post time `approach` last ran for. */
+  let approached: number | undefined;
   const periodic = options.periodic ?? [];
   let running: Promise<void> | undefined;
   /** The periodic work's pass, while one runs: looks start it and never wait for it, so a post's time is kept whatever it costs. */
@@ -128,6 +135,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         options.prepare.run(next);
       }
       waits.push(prepared || !options.prepare ? next - clock() : next - options.prepare.leadMs - clock());
+      if (options.approach && approached !== next) {
+        if (next - clock() <= options.approach.leadMs) {
+          approached = next;
+          options.approach.run(next);
+        } else {
+          waits.push(next - options.approach.leadMs - clock());
+        }
+      }
     }
     if (waits.length > 0) arm(Math.min(...waits));
   }

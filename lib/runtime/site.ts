@@ -9,7 +9,7 @@ import { settings } from '../settings';
  * file and mail is made from these, mostly through calls with no arguments, so they are asked for
  * here rather than handed down. One per copy of lib/ (lib/process-shared.ts), as the settings are:
  * Next's bundles carry the build's moment and renderer version inlined, lectern's server's copy
- * does not, and each keeps the facts of its own.
+ * does not (it reads the renderer version from the build's list), and each keeps the facts of its own.
  */
 type Served = { url: string; clock: Clock; buildRecord: BuildRecord; kept: Kept };
 
@@ -18,7 +18,17 @@ let made: Served | undefined;
 function served(): Served {
   if (!made) {
     const { site, build, publishing } = settings();
-    made = { url: site.url, clock: offsetClock(publishing.clockOffsetMs), buildRecord: buildRecordIn(build, site.postsPerPage), kept: keptIn(build) };
+    const buildRecord = buildRecordIn(build, site.postsPerPage);
+    // Next's bundles carry the build's renderer version inlined; lectern's server reads it from the
+    // build's list, so what one copy renders (a post made ready before its time) the others read.
+    const { distDir } = build;
+    const rendererVersion = () => build.rendererVersion ?? buildRecord.builtList()?.rendererVersion;
+    made = {
+      url: site.url,
+      clock: offsetClock(publishing.clockOffsetMs),
+      buildRecord,
+      kept: (kind, key, make) => keptIn({ distDir, rendererVersion: rendererVersion() })(kind, key, make),
+    };
   }
   return made;
 }

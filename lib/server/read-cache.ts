@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { inject } from 'light-my-request';
 import { negotiate, recordVariant, type Variant } from '../http/negotiate';
 import { canonicalPath } from './canonical-path';
 import { captureResponse } from './capture';
@@ -30,6 +31,15 @@ import { headerValue, NEXT_ROUTER_HEADERS, responseHead, type RequestFacts } fro
  * once, off the event loop, before it is first sent.
  */
 
+/**
+ * How long after a post went live a stale response is still sent while it is rendered anew (`stale`).
+ * Made anew one at a time, the outputs of a site of 1,000 posts took a few seconds. A stale response
+ * goes out with the Cache-Control every read has (the same whatever is scheduled), so a cache that
+ * takes one keeps it as long as any: the shorter this is, the sooner after a post's time every cache
+ * has it (README, "Scheduling a post"). Past it, a stale response is rendered anew before it is sent.
+ */
+export const STALE_FOR_MS = 10_000;
+
 /** Headers of one connection: the cache sends its own length, and Node its own date and framing. */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'content-length']);
 
@@ -42,16 +52,20 @@ export type ReadCache = {
    */
   handle: (req: IncomingMessage, res: ServerResponse, render: NextHandler) => boolean;
   /**
-   * Forgets every kept response, when what they were rendered from changed (a post went live).
-   * A render under way when it is called is sent to its own request but not kept, and later
-   * requests do not wait for it: what they get is rendered after the change.
+   * What every kept response was rendered from changed (a post went live): each is stale. For
+   * STALE_FOR_MS a stale response is still sent, and its first request has it rendered anew in the
+   * background, one render at a time (the response of before, then the new one, as a cache with
+   * `stale-while-revalidate` does), so the minute a post goes live holds no reader up behind a
+   * render; after that a stale response is rendered anew before it is sent. A render under way is
+   * not kept, as with `clear`.
    */
-  clear: () => void;
+  stale: () => void;
   /**
-   * Forgets what is kept for one path (in its canonical spelling), every variant: it was just made
-   * anew (a post went live), and its next request takes that from Next.
+   * Renders one path anew now (as a request with no Accept asks for it) and keeps it in place of its
+   * copy: a post went live, and its readers are answered from the copy of before until then, never
+   * waiting for this render. Resolves with its status (undefined when nothing is kept).
    */
-  forget: (path: string) => void;
+  refresh: (path: string, render: NextHandler) => Promise<number | undefined>;
 };
 
 export type ReadCacheOptions = {
@@ -72,15 +86,17 @@ export type ReadCacheOptions = {
   own?: OwnReads;
   /**
    * Made-up values under a dynamic segment (./made-up.ts): answered without Next, or from the one
-   * rendered answer they share, kept until `clear` (never one entry per value).
+   * rendered answer they share, kept until STALE_FOR_MS after `stale` (never one entry per value).
    */
   madeUp?: MadeUpReads;
+  /** The clock stale responses are timed by, in milliseconds (`stale`, STALE_FOR_MS): performance.now() unless a test sets one. */
+  now?: () => number;
 };
 
 /** The response for a read lectern answers itself, by path (canonical spelling) and query string (with its `?`, or empty), and the request's headers. */
 export type OwnReads = (path: string, query: string, headers: IncomingHttpHeaders) => Promise<Response> | undefined;
 
-type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own' | 'madeUp'>>;
+type Settings = Required<Omit<ReadCacheOptions, 'maxBytes' | 'own' | 'madeUp' | 'now'>>;
 
 /** Where a GET or HEAD is answered from: its key in the cache, the path it is rendered as, and its variant. */
 type Target = { key: string; path: string; query?: string; variant: Variant | undefined };
@@ -169,7 +185,7 @@ function pass(req: IncomingMessage, res: ServerResponse, render: NextHandler, se
   renderEntry(req, res, render, negotiate(pathname, req.headers.accept)?.variant, (entry) => answer(req, res, entry, settings));
 }
 
-function targetOf(req: IncomingMessage): Target | undefined {
+function targetOf(req: Pick<IncomingMessage, 'url' | 'headers'>): Target | undefined {
   const url = req.url ?? '/';
   for (const name of NEXT_ROUTER_HEADERS) if (req.headers[name] !== undefined) return undefined;
   const queryAt = url.indexOf('?');
@@ -203,32 +219,86 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const store = createReadStore(options.maxBytes ?? DEFAULT_MAX_BYTES);
   /** Renders under way, by key: a request for a key being rendered waits for that render. */
   let rendering = new Map<string, Promise<Entry | undefined>>();
-  /** Counts the clears: a render started before the last one is not kept. */
+  /** Counts the times every entry went stale: a render started before the last one is not kept. */
   let generation = 0;
   /** The rendered answers made-up values share (Next's not-found page, by what the proxy adds to it): a few at most. */
   const shared = new Map<string, Entry>();
+  const now = options.now ?? (() => performance.now());
+  /** When the entries last went stale (`stale`), by `now`. */
+  let staleSince = -Infinity;
+  /** Stale entries waiting to be rendered anew, by key, one at a time, in the order they were asked for. */
+  const refreshes = new Map<string, { target: Target; accept: string | undefined }>();
+  let refreshing = false;
+
+  /**
+   * Renders a target anew off any request (a GET of its path, made in the process) and keeps it as a
+   * read's, replacing any copy; requests for its key wait for it as for any render. Resolves with
+   * the entry (undefined when it could not be rendered or kept) and its status.
+   */
+  function renderAnew(render: NextHandler, key: string, target: Target, accept: string | undefined): Promise<{ entry?: Entry; status?: number }> {
+    const started = generation;
+    const flights = rendering;
+    let status: number | undefined;
+    const flight = new Promise<Entry | undefined>((resolve) => {
+      void inject(
+        (req, res) =>
+          renderEntry(req, res, render, target.variant, (entry) => {
+            status = entry.status;
+            res.end();
+            keep(store!, key, Object.assign(entry, { generation: started }), () => started === generation).then(resolve, () => resolve(undefined));
+          }),
+        { method: 'GET', url: target.path, headers: accept === undefined ? {} : { accept } },
+      ).catch(() => resolve(undefined));
+    });
+    flights.set(key, flight);
+    return flight.then((entry) => {
+      if (flights.get(key) === flight) flights.delete(key);
+      return { entry, status };
+    });
+  }
+
+  /** Renders the waiting stale entries anew one after the other (`renderAnew`). */
+  async function refreshStale(render: NextHandler): Promise<void> {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      for (const [key, { target, accept }] of refreshes) {
+        refreshes.delete(key);
+        if (rendering.has(key) || (store?.get(key)?.generation ?? generation) === generation) continue;
+        await renderAnew(render, key, target, accept);
+      }
+    } finally {
+      refreshing = false;
+    }
+  }
 
   /** Answers a made-up value from the answer its kind shares, rendered by the first of them. */
   function answerMadeUp(req: IncomingMessage, res: ServerResponse, render: NextHandler, target: Target, madeUp: MadeUpAnswer): void {
     const kept = shared.get(madeUp.key);
-    if (kept) return send(req, res, kept, settings);
+    // Kept while a post's going live is under way (`stale`): a URL of that post is still answered as
+    // made up then (lib/publishing/on-server.ts, `readsAt`), and rendering it would make the post.
+    if (kept && (kept.generation === generation || now() - staleSince < STALE_FOR_MS)) return send(req, res, kept, settings);
     const started = generation;
     req.url = target.path;
     renderEntry(req, res, render, target.variant, (entry) => {
-      if (started === generation && entry.status === 404) shared.set(madeUp.key, entry);
+      if (started === generation && entry.status === 404) shared.set(madeUp.key, Object.assign(entry, { generation: started }));
       answer(req, res, entry, settings);
     });
   }
 
   return {
-    clear() {
+    stale() {
       generation++;
+      staleSince = now();
       rendering = new Map();
-      shared.clear();
-      store?.clear();
+      refreshes.clear();
     },
-    forget(path) {
-      for (const key of [path, `${path} html`, `${path} markdown`] satisfies string[]) store?.delete(key);
+    async refresh(path, render) {
+      const target = targetOf({ url: path, headers: {} });
+      if (!store || !target || target.query !== undefined) return undefined;
+      const pending = rendering.get(target.key);
+      if (pending) await pending;
+      return (await renderAnew(render, target.key, target, undefined)).status;
     },
     handle(req, res, render) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -261,7 +331,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         // Some pages read theirs (a confirmation token, a booking to cancel) and are rendered each
         // time; a path Next serves from its build output ignores the query and shares its entry.
         const kept = store.get(target.key);
-        if (kept?.prerendered) {
+        if (kept?.prerendered && kept.generation === generation) {
           send(req, res, kept, settings);
           return true;
         }
@@ -269,7 +339,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         const started = generation;
         renderEntry(req, res, render, target.variant, (entry) => {
           if (!entry.prerendered) return answer(req, res, entry, settings);
-          keep(store, target.key, entry, () => started === generation).then(
+          keep(store, target.key, Object.assign(entry, { generation: started }), () => started === generation).then(
             (shared) => answer(req, res, shared ?? entry, settings),
             () => answer(req, res, entry, settings),
           );
@@ -279,8 +349,15 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       // Rendered in its canonical spelling, so every spelling gets the same bytes.
       req.url = target.path;
       const cached = store.get(target.key);
-      if (cached) {
+      if (cached && (cached.generation ?? generation) === generation) {
         send(req, res, cached, settings);
+        return true;
+      }
+      if (cached && now() - staleSince < STALE_FOR_MS) {
+        // Stale since a post went live: sent while it is rendered anew (`stale`).
+        send(req, res, cached, settings);
+        if (!refreshes.has(target.key) && !rendering.has(target.key)) refreshes.set(target.key, { target, accept: req.headers.accept });
+        void refreshStale(render);
         return true;
       }
       const pending = rendering.get(target.key);
@@ -294,7 +371,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         // Requests waiting on a render whose client went away first render for themselves.
         res.once('close', () => resolve(undefined));
         renderEntry(req, res, render, target.variant, (entry) => {
-          keep(store, target.key, entry, () => started === generation).then(
+          keep(store, target.key, Object.assign(entry, { generation: started }), () => started === generation).then(
             (shared) => {
               answer(req, res, shared ?? entry, settings);
               resolve(shared);

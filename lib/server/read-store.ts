@@ -7,9 +7,9 @@ import { headerValue, type HeaderList } from './response-headers';
 
 /**
  * Where the read cache keeps rendered responses, within a budget of bytes. Content
- * changes with a new build or when a post dated ahead goes live (then the whole store
- * is cleared); otherwise an entry is dropped only to make room: the least recently
- * used go first.
+ * changes with a new build or when a post dated ahead goes live (then every entry is
+ * stale, and replaced as it is rendered anew: ./read-cache.ts); otherwise an entry is
+ * dropped only to make room: the least recently used go first.
  */
 
 /** What an entry holds besides its bodies (its head, up to twelve finished heads, the key), counted against the budget. */
@@ -32,6 +32,8 @@ export type Entry = Copies & {
   heads: Partial<Record<HeadKey, OutgoingHttpHeader[]>>;
   /** Served by Next from its build output (it says so with `x-nextjs-cache`): the same bytes whatever the query. */
   prerendered: boolean;
+  /** The read cache's generation when it was rendered (./read-cache.ts): older than the cache's, it is stale. */
+  generation?: number;
 };
 
 /** Bytes an entry is counted for: its body, its compressed copies and a fixed allowance for the rest. */

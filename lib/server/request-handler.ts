@@ -111,10 +111,10 @@ const stoppingHealth = () => problem('service-unavailable', 'This instance is st
  * - while the server stops, /healthz is a 503.
  */
 export type RequestHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
-  /** Forgets every read kept in memory (a post went live: lib/publishing). */
-  clearReads: () => void;
-  /** Forgets the reads kept for one path, just made anew (lib/publishing). */
-  forgetRead: (path: string) => void;
+  /** Every read kept in memory is stale (a post went live: lib/publishing): each is sent while it is rendered anew (./read-cache.ts, `stale`). */
+  staleReads: () => void;
+  /** Makes one path anew now in place of its kept read (a post went live: lib/publishing); resolves with its status. */
+  refreshRead: (path: string) => Promise<number | undefined>;
 };
 
 export function createRequestHandler(render: NextHandler, security: SecurityOptions, options: HandlerOptions = {}): RequestHandler {
@@ -216,5 +216,5 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
         serve(req, res, pathname);
       });
   };
-  return Object.assign(handler, { clearReads: () => readCache.clear(), forgetRead: (path: string) => readCache.forget(path) });
+  return Object.assign(handler, { staleReads: () => readCache.stale(), refreshRead: (path: string) => readCache.refresh(path, render) });
 }

@@ -90,6 +90,39 @@ describe('the scheduler', () => {
   });
 });
 
+describe('the scheduler’s approach to each post', () => {
+  it('runs once for each post time, its lead before it (at once when nearer), never after it', async () => {
+    const time = fakeTime(1_000);
+    const approached: { at: number; due: number }[] = [];
+    const scheduler = createScheduler({
+      clock: time.clock,
+      // Two posts share the time 9,000; 5,500 is nearer to 5,000 than the lead.
+      dates: [9_000, 9_000, 5_500, 5_000, 100],
+      timers: time.timers,
+      onChange: async () => undefined,
+      approach: { leadMs: 1_500, run: (due) => void approached.push({ at: time.clock(), due }) },
+    });
+    await scheduler.start();
+    expect(approached).toEqual([]);
+    await time.advance(3_499);
+    expect(approached).toEqual([]);
+    await time.advance(3_500);
+    expect(approached).toEqual([{ at: 3_500, due: 5_000 }]);
+    await time.advance(5_000);
+    expect(approached).toEqual([
+      { at: 3_500, due: 5_000 },
+      { at: 5_000, due: 5_500 },
+    ]);
+    await time.advance(7_499);
+    expect(approached).toHaveLength(2);
+    await time.advance(7_500);
+    expect(approached.at(-1)).toEqual({ at: 7_500, due: 9_000 });
+    await time.advance(20_000);
+    expect(approached).toHaveLength(3);
+    expect(time.pending()).toEqual([]);
+  });
+});
+
 describe('the scheduler’s preparation', () => {
   it('runs once, its lead before the first post it makes live, and not again before later posts', async () => {
     const time = fakeTime(1_000);

@@ -110,7 +110,7 @@ function memoryClaims() {
 }
 
 describe('siteScheduler', () => {
-  it('runs the reactions in their order when a post went live: Next revalidates, the search index starts anew, the outputs are made anew before the read cache lets go of the old ones, then the newsletter looks', async () => {
+  it('runs the reactions in their order when a post went live: Next revalidates, the search index starts anew, the read cache’s copies go stale, the outputs are made anew, then the newsletter looks', async () => {
     const { siteScheduler } = await load();
     const events: string[] = [];
     const render = (req: IncomingMessage, res: ServerResponse) => {
@@ -118,11 +118,13 @@ describe('siteScheduler', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(req.url === '/api/publish' ? JSON.stringify({ revalidated: true }) : '{}');
     };
-    const remade: string[] = [];
     const scheduler = siteScheduler(render, {
       refreshSearch: () => void events.push('search index'),
-      remade: (path) => remade.push(path),
-      readsChanged: () => void events.push('read cache cleared'),
+      remake: async (path) => {
+        events.push(`made ${path}`);
+        return 200;
+      },
+      readsChanged: () => void events.push('read cache stale'),
       claims: memoryClaims,
       indexNow: { indexNow: { endpoint: 'http://127.0.0.1:9/indexnow' }, site: { url: 'http://localhost:3000' } } as never,
       newsletter: async () => void events.push('newsletter'),
@@ -130,8 +132,11 @@ describe('siteScheduler', () => {
     expect(events).toEqual([]);
     await scheduler?.start();
     scheduler?.stop();
-    expect(events.slice(0, 2)).toEqual(['/api/publish', 'search index']);
-    const made = events.slice(2, -2);
+    // Marked stale only once Next has revalidated: a copy made anew before would be Next's old one.
+    expect(events.slice(0, 3)).toEqual(['/api/publish', 'search index', 'read cache stale']);
+    const made = events.slice(3, -1).map((event) => event.replace(/^made /, ''));
+    // Made by the read cache, in place of its copy: none goes to Next's handler on its own.
+    expect(events.slice(3, -1).every((event) => event.startsWith('made '))).toBe(true);
     // "ahead" (dated after the build, live by the real clock) went live: its page and markdown first, before the
     // lists (a large site's lists can use up the time for making outputs ahead), and its card last of all.
     expect(made.slice(0, 3).toSorted()).toEqual(['/api/blog/ahead/markdown', '/blog/ahead', '/blog/ahead/index.md']);
@@ -141,8 +146,51 @@ describe('siteScheduler', () => {
       expect.arrayContaining(['/', '/blog', '/blog/page/2', '/feed.json', '/sitemap.xml', '/tags/large', '/tags/large.md', '/tags/large/rss.xml']),
     );
     expect(new Set(made).size).toBe(made.length);
-    // Each is handed over as soon as it is made, so the read cache lets go of its old copy then.
-    expect(remade).toEqual(made);
-    expect(events.slice(-2)).toEqual(['read cache cleared', 'newsletter']);
+    expect(events.at(-1)).toBe('newsletter');
+  });
+});
+
+describe('siteScheduler.readsAt', () => {
+  /** The scheduler, started with the process clock set to `at` (epoch ms); what readsAt said as each URL was asked of Next. */
+  async function goLiveAt(at: number) {
+    vi.stubEnv('LECTERN_CLOCK_OFFSET_MS', String(at - Date.now()));
+    const { siteScheduler } = await load();
+    const seen = new Map<string, number>();
+    const scheduled: { readsAt?: () => number } = {};
+    const render = (req: IncomingMessage, res: ServerResponse) => {
+      if (scheduled.readsAt && !seen.has(req.url ?? '')) seen.set(req.url ?? '', scheduled.readsAt());
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url === '/api/publish' ? JSON.stringify({ revalidated: true }) : '{}');
+    };
+    const scheduler = siteScheduler(render, {
+      refreshSearch: () => undefined,
+      remake: async (path) => {
+        if (scheduled.readsAt && !seen.has(path)) seen.set(path, scheduled.readsAt());
+        return 200;
+      },
+      readsChanged: () => undefined,
+      claims: memoryClaims,
+      indexNow: { indexNow: { endpoint: 'http://127.0.0.1:9/indexnow' }, site: { url: 'http://localhost:3000' } } as never,
+      newsletter: async () => undefined,
+    });
+    scheduled.readsAt = () => scheduler!.readsAt();
+    await scheduler?.start();
+    scheduler?.stop();
+    return { seen, readsAt: scheduled.readsAt };
+  }
+
+  it('is the moment before a post’s time until its page and markdown are made anew, then the clock', async () => {
+    // "ahead" is dated 900,000; the clock is a second past it.
+    const { seen, readsAt } = await goLiveAt(901_000);
+    expect(seen.get('/api/publish')).toBe(899_999);
+    expect(seen.get('/blog/ahead')).toBe(899_999);
+    expect(seen.get('/blog')).toBeGreaterThanOrEqual(901_000);
+    expect(readsAt()).toBeGreaterThanOrEqual(901_000);
+  });
+
+  it('is the clock once HELD_AT_MOST_MS have passed since the post’s time, made anew or not', async () => {
+    const { HELD_AT_MOST_MS } = await load();
+    const { seen } = await goLiveAt(900_000 + HELD_AT_MOST_MS);
+    expect(seen.get('/blog/ahead')).toBeGreaterThanOrEqual(900_000 + HELD_AT_MOST_MS);
   });
 });
