@@ -121,6 +121,8 @@ const scheduler =
     {
       // The search thread starts its new index at once, before the lists are made anew.
       refreshSearch: () => searchThread?.refresh(),
+      // Its index of the posts live at the next post's time is built ahead, and used from that time.
+      prepareSearch: (at) => searchThread?.prepare(at),
       remake: (path) => handler.refreshRead(path),
       readsChanged: () => handler.staleReads(),
       // Each post is rendered in a thread of its own before its time (lib/publishing/render-ahead.ts).

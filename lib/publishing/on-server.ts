@@ -14,6 +14,8 @@ export { renderAheadInThread } from './render-ahead-thread';
 
 /** What lectern's server does for the reactions its scheduler runs (lib/publishing/posts-changed.ts). */
 export type ServerReactions = Pick<PostsChangedHost, 'refreshSearch' | 'claims' | 'indexNow' | 'newsletter'> & {
+  /** A post is due at this time: the search index of the posts live then is built ahead (lib/search/site.ts, `prepareSearchIndexFor`). */
+  prepareSearch?: (at: number) => void;
   /** Makes one output anew in place of the read cache's copy (its readers get that copy until then); resolves with its status. */
   remake: (path: string) => Promise<number | undefined>;
   /** Everything else the read cache kept is stale: sent while it is made anew, one at a time (lib/server/read-cache.ts). */
@@ -91,7 +93,13 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
       if (!published.claimed) throw new Error('the posts that went live could not be claimed');
     },
     prepare: { leadMs: WARM_LEAD_MS, run: (nextPost) => void warmLists(render, { nextPost }) },
-    approach: renderAhead && { leadMs: WARM_LEAD_MS, run: (due) => void renderAheadOf(renderAhead, due) },
+    approach: {
+      leadMs: WARM_LEAD_MS,
+      run: (due) => {
+        reactions.prepareSearch?.(due);
+        if (renderAhead) void renderAheadOf(renderAhead, due);
+      },
+    },
     periodic,
   });
   return Object.assign(scheduler, {

@@ -73,7 +73,12 @@ export function parseSearchQuery(params: URLSearchParams): ParsedQuery<typeof se
 }
 
 /** The process's index, shared by every copy of this module (lib/process-shared.ts): one index per process. */
-type Indexed = { ready?: { key: string; index: SearchIndex<Post> }; building?: string };
+type Indexed = {
+  ready?: { key: string; index: SearchIndex<Post> };
+  building?: string;
+  /** The index of the posts that will be live at a coming post's time, built ahead (`prepareSearchIndexFor`), or being built. */
+  next?: { key: string; index?: SearchIndex<Post> };
+};
 const indexed = () => shared<Indexed>('search-index', () => ({}));
 /** The index each list of posts was answered from, by identity: a list is looked up by its slugs once. */
 const byList = new WeakMap<readonly Post[], SearchIndex<Post>>();
@@ -111,6 +116,28 @@ export function prepareSearchIndex(log: (line: string) => void = console.log): v
 }
 
 /**
+ * Builds, in slices, the index of the posts that will be live at `at` (a coming post's time), and
+ * keeps it aside: it answers searches from the moment those are the posts live now (`siteIndex`
+ * picks an index by the posts live at each search), never before, so a post going live is found at
+ * once instead of after the index is built anew, and the scheduled post is in no index that answers
+ * before its time. lectern's server asks its search thread for it before each post's time.
+ */
+export function prepareSearchIndexFor(at: number, log: (line: string) => void = console.log): void {
+  const posts = publishedPosts(at);
+  const state = indexed();
+  const key = keyOf(posts);
+  if (state.ready?.key === key || state.next?.key === key) return;
+  const started = performance.now();
+  const next: NonNullable<Indexed['next']> = { key };
+  state.next = next;
+  void buildSearchIndexInSlices(posts).then((index) => {
+    if (state.next !== next) return;
+    next.index = index;
+    log(`search index of ${index.size} posts built ahead of the next post's time in ${Math.round(performance.now() - started)} ms`);
+  });
+}
+
+/**
  * Starts the index of the posts live now, when that list has changed (a post went live), in
  * slices: lib/publishing calls it when it makes the site anew, so the next search (the search
  * page's, MCP's) finds the new post rather than being the one that starts its index and answers
@@ -140,6 +167,13 @@ function siteIndex(): SearchIndex<Post> {
   const state = indexed();
   const key = keyOf(posts);
   if (state.ready?.key === key) {
+    byList.set(posts, state.ready.index);
+    return state.ready.index;
+  }
+  if (state.next?.index && state.next.key === key) {
+    // Built ahead for this moment (prepareSearchIndexFor).
+    state.ready = { key, index: state.next.index };
+    state.next = undefined;
     byList.set(posts, state.ready.index);
     return state.ready.index;
   }

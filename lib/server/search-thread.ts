@@ -57,8 +57,11 @@ const RESTART_DELAY_MS = 1000;
 /** What the thread says: ready (its index built: posts in it, milliseconds), a search's results, or an MCP call's answer (or why it failed). */
 export type FromSearchWorker =
   { ready: true; posts: number; ms: number } | ({ id: number } & SearchAnswer) | { id: number; mcp: McpAnswer } | { id: number; failed: string };
-/** What the server asks of the thread: a search, an MCP call, or to start the index of the posts live now (one went live). */
-export type ToSearchWorker = { id: number; query: SearchQuery } | { id: number; mcp: McpJob } | { refresh: true };
+/**
+ * What the server asks of the thread: a search, an MCP call, to start the index of the posts live now
+ * (one went live), or to build ahead the index of the posts live at a coming post's time.
+ */
+export type ToSearchWorker = { id: number; query: SearchQuery } | { id: number; mcp: McpJob } | { refresh: true } | { prepare: number };
 
 export type SearchThread = {
   /** Starts the thread (once); resolves as `ready` does. Jobs asked for before wait for it. */
@@ -76,6 +79,12 @@ export type SearchThread = {
    * one meanwhile), so the first search after the time finds the post instead of starting that index.
    */
   refresh(): void;
+  /**
+   * A post is due at `at`: the thread builds the index of the posts live then, in slices, and keeps
+   * it aside until they are the posts live (lib/search/site.ts, `prepareSearchIndexFor`), so `refresh`
+   * at that time finds it made. Asked of a thread being started again, it is not done.
+   */
+  prepare(at: number): void;
   /** Stops the thread (or keeps it from starting); searches not answered yet reject. */
   stop(): Promise<void>;
   /** Threads started so far (1 until one dies). */
@@ -224,6 +233,9 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
     refresh() {
       // A thread not live yet (being started again) builds its index from the posts live when it starts.
       if (live && !stopping) worker?.postMessage({ refresh: true } satisfies ToSearchWorker);
+    },
+    prepare(at) {
+      if (live && !stopping) worker?.postMessage({ prepare: at } satisfies ToSearchWorker);
     },
     async stop() {
       stopping = true;

@@ -3,7 +3,7 @@ import { publishedPosts } from '../content';
 import { describeError } from '../log';
 import { mcpExchange } from '../mcp/exchange';
 import { searchHere } from '../search/response';
-import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
+import { prepareSearchIndex, prepareSearchIndexFor, refreshSearchIndex } from '../search/site';
 import { lowerThisThreadPriority } from '../runtime/threads';
 import type { FromSearchWorker, McpJob, ToSearchWorker } from './search-thread';
 
@@ -11,7 +11,8 @@ import type { FromSearchWorker, McpJob, ToSearchWorker } from './search-thread';
  * The search thread of lectern's server (./search-thread.ts): it holds the index and runs each
  * search. It follows `publishedPosts()` as the Next route does (lib/search/site.ts): when the list
  * changes, the new index is built in slices between searches and the previous one answers meanwhile.
- * The server says when a post went live, so the new index is started then, not by the next search.
+ * The server says when a post went live, so the new index is started then, not by the next search,
+ * and when one is coming, so that index is built ahead and ready at its time.
  */
 const port = parentPort;
 if (!port) throw new Error("lib/server/search-worker.ts runs as a worker thread of lectern's server");
@@ -45,6 +46,7 @@ async function answerMcp(id: number, job: McpJob): Promise<void> {
 
 port.on('message', (message: ToSearchWorker) => {
   if ('refresh' in message) refreshSearchIndex();
+  else if ('prepare' in message) prepareSearchIndexFor(message.prepare, (line) => console.log(`search thread: ${line}`));
   else if ('mcp' in message) void answerMcp(message.id, message.mcp);
   else send({ id: message.id, ...searchHere(message.query) });
 });

@@ -3,13 +3,15 @@ import type { Post } from '@/lib/content';
 
 /** The published list as the content module gives it; a test replaces it as a scheduled post going live would. */
 let published: Post[] = [];
+/** The list that will be live at a coming post's time. */
+let coming: { at: number; posts: Post[] } | undefined;
 
 vi.mock('@/lib/content', () => ({
-  publishedPosts: () => published,
+  publishedPosts: (at?: number) => (at !== undefined && coming && at >= coming.at ? coming.posts : published),
   publishedPost: (slug: string) => published.find((post) => post.slug === slug),
 }));
 
-const { findPublishedPosts, parseSearchQuery, prepareSearchIndex } = await import('@/lib/search/site');
+const { findPublishedPosts, parseSearchQuery, prepareSearchIndex, prepareSearchIndexFor } = await import('@/lib/search/site');
 
 const parse = (query: string) => parseSearchQuery(new URLSearchParams(query));
 
@@ -89,5 +91,22 @@ describe('the index of the published posts', () => {
     expect(slugs('zebras')).toEqual([]);
     expect(slugs('lions')).toEqual(['second']);
     await vi.waitFor(() => expect(findPublishedPosts({ q: 'lions', limit: 10 }).total).toBe(1));
+  });
+
+  it('answers from the index built ahead for a coming post’s time at once when that post is live, and never before', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    coming = { at: 5_000, posts: [post('okapi', 'Okapis, coming soon.'), ...published] };
+    const lines: string[] = [];
+    prepareSearchIndexFor(5_000, (line) => lines.push(line));
+    const size = coming.posts.length;
+    await vi.waitFor(() =>
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^search index of ${size} posts built ahead of the next post's time in \\d+ ms$`))]),
+    );
+    expect(slugs('okapis')).toEqual([]);
+    expect(slugs('lions')).toEqual(['second']);
+    // The post goes live: the first search finds it, with no index built in slices first.
+    published = coming.posts;
+    expect(slugs('okapis')).toEqual(['okapi']);
+    expect(slugs('lions')).toEqual(['second']);
   });
 });
