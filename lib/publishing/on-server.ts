@@ -95,6 +95,7 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
     prepare: { leadMs: WARM_LEAD_MS, run: (nextPost) => void warmLists(render, { nextPost }) },
     approach: {
       leadMs: WARM_LEAD_MS,
+      settleMs: APPROACH_SETTLE_MS,
       run: (due) => {
         reactions.prepareSearch?.(due);
         if (renderAhead) void renderAheadOf(renderAhead, due);
@@ -188,6 +189,13 @@ async function renderAheadOf(render: (until: number) => Promise<number>, due: nu
     );
   }
 }
+
+/**
+ * How long after a post went live the next post's index and render are not started (unless it is
+ * due sooner): the search thread and the render's thread would take the CPU from the outputs being
+ * made anew and from the searches answered at that minute.
+ */
+export const APPROACH_SETTLE_MS = 10_000;
 
 /** How long before the first post this instance makes live its lists are made ready (warmLists). */
 export const WARM_LEAD_MS = 120_000;

@@ -44,9 +44,10 @@ export type SchedulerOptions = {
   prepare?: { leadMs: number; run: (due: number) => void };
   /**
    * Work done for each post time, `leadMs` before it (at once when it is nearer), once per time:
-   * what makes that post's going live cheaper. Given the time.
+   * what makes that post's going live cheaper. Given the time. Not within `settleMs` after a post
+   * went live (its own going live has the machine then), unless the post is due within that time.
    */
-  approach?: { leadMs: number; run: (due: number) => void };
+  approach?: { leadMs: number; settleMs?: number; run: (due: number) => void };
   /** Work done at each look, which then comes at least every `everyMs`. */
   periodic?: readonly Periodic[];
 };
@@ -73,6 +74,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let prepared = options.prepare === undefined;
   /** The post time `approach` last ran for. */
   let approached: number | undefined;
+  /** When the last post went live (by `clock`; not the start). */
+  let wentLiveAt = -Infinity;
   const periodic = options.periodic ?? [];
   let running: Promise<void> | undefined;
   /** The periodic work's pass, while one runs: looks start it and never wait for it, so a post's time is kept whatever it costs. */
@@ -114,6 +117,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     if (ahead !== done) {
       try {
         await onChange(ahead);
+        if (done !== undefined) wentLiveAt = clock();
         done = ahead;
       } catch (error) {
         log.warn(`scheduler: publishing failed (${describeError(error)}); trying again`);
@@ -136,11 +140,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       }
       waits.push(prepared || !options.prepare ? next - clock() : next - options.prepare.leadMs - clock());
       if (options.approach && approached !== next) {
-        if (next - clock() <= options.approach.leadMs) {
+        const settled = wentLiveAt + (options.approach.settleMs ?? 0);
+        // A post due before the settling ends is approached as if none had gone live.
+        const from = next - options.approach.leadMs < settled && next > settled ? settled : next - options.approach.leadMs;
+        if (clock() >= from) {
           approached = next;
           options.approach.run(next);
         } else {
-          waits.push(next - options.approach.leadMs - clock());
+          waits.push(from - clock());
         }
       }
     }

@@ -121,6 +121,33 @@ describe('the scheduler’s approach to each post', () => {
     expect(approached).toHaveLength(3);
     expect(time.pending()).toEqual([]);
   });
+  it('waits settleMs after a post went live before approaching the next, unless it is due sooner', async () => {
+    const time = fakeTime(1_000);
+    const approached: { at: number; due: number }[] = [];
+    const scheduler = createScheduler({
+      clock: time.clock,
+      // 2,500 is due within the settling time after 2,000; 5,000 and 9,000 are within the lead but not that time.
+      dates: [9_000, 5_000, 2_500, 2_000, 100],
+      timers: time.timers,
+      onChange: async () => undefined,
+      approach: { leadMs: 10_000, settleMs: 1_000, run: (due) => void approached.push({ at: time.clock(), due }) },
+    });
+    await scheduler.start();
+    // At start nothing went live yet: the first post is approached at once.
+    expect(approached).toEqual([{ at: 1_000, due: 2_000 }]);
+    await time.advance(2_000);
+    // Due before the settling ends: approached at once.
+    expect(approached.at(-1)).toEqual({ at: 2_000, due: 2_500 });
+    await time.advance(3_499);
+    expect(approached).toHaveLength(2);
+    await time.advance(3_500);
+    expect(approached.at(-1)).toEqual({ at: 3_500, due: 5_000 });
+    await time.advance(5_999);
+    expect(approached).toHaveLength(3);
+    await time.advance(6_000);
+    expect(approached.at(-1)).toEqual({ at: 6_000, due: 9_000 });
+    scheduler.stop();
+  });
 });
 
 describe('the scheduler’s preparation', () => {
