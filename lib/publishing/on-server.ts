@@ -59,6 +59,8 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
   const token = shared(SCHEDULER_TOKEN, () => randomBytes(32).toString('base64url'));
   const get = nextRequests(render);
   const { renderAhead } = reactions;
+  /** The render ahead last started (renderAheadOf never rejects). */
+  let rendering: Promise<void> = Promise.resolve();
   /** How many of the build's posts were ahead when the outputs were last made anew. */
   let madeAhead = aheadCount(list.dates, list.builtAt);
   const host: PostsChangedHost = {
@@ -68,6 +70,9 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
     },
     refreshSearch: reactions.refreshSearch,
     async remakeReads(ahead) {
+      // A render ahead still under way (a post due soon after the last) is waited for, a little:
+      // made at the post's time on this thread, the page and the mail would hold every reader up.
+      await settled(rendering, RENDER_WAIT_MS);
       // Everything the read cache kept is stale: each is sent while it is made anew, one at a time,
       // on its first request. The pages of the posts that just went live, the lists and feeds, and
       // their tags are made anew first, without waiting for a reader: none waits for a render at
@@ -82,7 +87,10 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
     },
     claims: reactions.claims,
     indexNow: reactions.indexNow,
-    newsletter: reactions.newsletter,
+    async newsletter() {
+      await settled(rendering, RENDER_WAIT_MS);
+      return reactions.newsletter();
+    },
   };
   const scheduler = createScheduler({
     clock,
@@ -98,7 +106,7 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
       settleMs: APPROACH_SETTLE_MS,
       run: (due) => {
         reactions.prepareSearch?.(due);
-        if (renderAhead) void renderAheadOf(renderAhead, due);
+        if (renderAhead) rendering = renderAheadOf(renderAhead, due);
       },
     },
     periodic,
@@ -190,12 +198,21 @@ async function renderAheadOf(render: (until: number) => Promise<number>, due: nu
   }
 }
 
+/** At most how long a post's going live waits for its render ahead still under way (`renderAheadOf`). */
+export const RENDER_WAIT_MS = 3_000;
+
+/** Resolves when `work` has, or after `ms`, whichever comes first. */
+function settled(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
+
 /**
  * How long after a post went live the next post's index and render are not started (unless it is
  * due sooner): the search thread and the render's thread would take the CPU from the outputs being
  * made anew and from the searches answered at that minute.
  */
-export const APPROACH_SETTLE_MS = 10_000;
+export const APPROACH_SETTLE_MS = 5_000;
 
 /** How long before the first post this instance makes live its lists are made ready (warmLists). */
 export const WARM_LEAD_MS = 120_000;

@@ -20,8 +20,8 @@ export type PostsChangedHost = {
   /** 2. The process's one search index starts anew on the posts live now (lectern's server: its search thread's). */
   refreshSearch: () => void;
   /**
-   * 3. lectern's server: the outputs readers ask for first are made anew, with `ahead` posts still
-   * ahead, each handed to the read cache as it is made; then the read cache lets go of the rest.
+   * 3. lectern's server: the read cache's copies go stale, and the outputs readers ask for first
+   * are made anew by it, with `ahead` posts still ahead, each in place of its copy.
    */
   remakeReads?: (ahead: number) => Promise<void>;
   /** 4. Where the posts that went live are claimed, so that each is announced once across instances and restarts (asked for when needed: building a host opens nothing). */
@@ -56,8 +56,8 @@ let revalidatedAt: number | undefined;
  * 1. Next's outputs are marked stale, so each is made again with the posts live now — when the live
  *    set differs from the one they were last made with (`regenerate`: whatever it is);
  * 2. the search index starts anew, so the first search after the time finds the post;
- * 3. on lectern's server, the lists and the new posts' pages are made anew before the read cache
- *    lets go of its old copies (readers wait for no render);
+ * 3. on lectern's server, the read cache's copies go stale (each still sent until it is made anew),
+ *    and the new posts' pages, then the lists, are made anew first (readers wait for no render);
  * 4. the posts that went live are claimed in the store (once across instances); with the store
  *    down they are live all the same, and only their announcements wait for a later run;
  * 5. IndexNow is told of each claimed post;
