@@ -6,11 +6,12 @@ import { startThread } from '../runtime/threads';
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 /**
- * Its CPU priority (Linux's niceness, on the thread alone): below the server's thread, which answers
- * readers, as the search thread is once its index is built; not the lowest, so a busy machine still
- * finishes it within the minutes before the post.
+ * Its CPU priority (Linux's niceness, on the thread alone): a little below the server's thread,
+ * which answers readers. Not lower: on a busy machine a thread at the search thread's 10 took more
+ * than the seconds between two posts due close together, and the second was then rendered at its
+ * time on the readers' thread.
  */
-const RENDER_AHEAD_PRIORITY = 10;
+const RENDER_AHEAD_PRIORITY = 2;
 
 /**
  * Renders the posts due by `until` ahead of their time (./render-ahead.ts) in a worker thread of its

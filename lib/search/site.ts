@@ -170,8 +170,10 @@ function siteIndex(): SearchIndex<Post> {
     byList.set(posts, state.ready.index);
     return state.ready.index;
   }
-  if (state.next?.index && state.next.key === key) {
-    // Built ahead for this moment (prepareSearchIndexFor).
+  if (state.next?.key === key && state.ready) {
+    // Built ahead for this moment (prepareSearchIndexFor); still being built, it is not started again:
+    // the previous index answers until it is done.
+    if (!state.next.index) return state.ready.index;
     state.ready = { key, index: state.next.index };
     state.next = undefined;
     byList.set(posts, state.ready.index);

@@ -153,8 +153,9 @@ describe('siteScheduler', () => {
 describe('siteScheduler.readsAt', () => {
   /** The scheduler, started with the process clock set to `at` (epoch ms); what readsAt said as each URL was asked of Next. */
   async function goLiveAt(at: number) {
-    vi.stubEnv('LECTERN_CLOCK_OFFSET_MS', String(at - Date.now()));
     const { siteScheduler } = await load();
+    // Set once the modules are loaded (the settings are read on first use): loading takes a while.
+    vi.stubEnv('LECTERN_CLOCK_OFFSET_MS', String(at - Date.now()));
     const seen = new Map<string, number>();
     const scheduled: { readsAt?: () => number } = {};
     const render = (req: IncomingMessage, res: ServerResponse) => {
@@ -192,5 +193,61 @@ describe('siteScheduler.readsAt', () => {
     const { HELD_AT_MOST_MS } = await load();
     const { seen } = await goLiveAt(900_000 + HELD_AT_MOST_MS);
     expect(seen.get('/blog/ahead')).toBeGreaterThanOrEqual(900_000 + HELD_AT_MOST_MS);
+  });
+});
+
+describe('siteScheduler and the render ahead', () => {
+  /** The scheduler started a second before "ahead" (dated 900,000) is due, its render ahead taking `renderMs` (never ending when undefined). */
+  async function goLive(renderMs: number | undefined) {
+    const { siteScheduler } = await load();
+    // Set once the modules are loaded (the settings are read on first use): loading takes a while.
+    vi.stubEnv('LECTERN_CLOCK_OFFSET_MS', String(899_000 - Date.now()));
+    const started = Date.now();
+    const at: Record<string, number> = {};
+    const render = (req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(req.url === '/api/publish' ? JSON.stringify({ revalidated: true }) : '{}');
+    };
+    const scheduler = siteScheduler(render, {
+      refreshSearch: () => undefined,
+      remake: async (path) => {
+        at.remade ??= Date.now() - started;
+        void path;
+        return 200;
+      },
+      readsChanged: () => undefined,
+      renderAhead: () =>
+        new Promise<number>((resolve) => {
+          at.renderStarted = Date.now() - started;
+          if (renderMs !== undefined)
+            setTimeout(() => {
+              at.rendered = Date.now() - started;
+              resolve(1);
+            }, renderMs);
+        }),
+      claims: memoryClaims,
+      indexNow: { indexNow: { endpoint: 'http://127.0.0.1:9/indexnow' }, site: { url: 'http://localhost:3000' } } as never,
+      // The newsletter looks at start too; the look after the post went live comes after its outputs.
+      newsletter: async () => void (at.remade !== undefined && (at.newsletter ??= Date.now() - started)),
+    });
+    await scheduler?.start();
+    await vi.waitFor(() => expect(at.newsletter).toBeDefined(), { timeout: 10_000 });
+    scheduler?.stop();
+    return at;
+  }
+
+  it('makes the post’s outputs anew and starts its newsletter once its render ahead is done', async () => {
+    const at = await goLive(2_000);
+    expect(at.renderStarted).toBeLessThan(200);
+    expect(at.remade).toBeGreaterThanOrEqual(at.rendered!);
+    expect(at.newsletter).toBeGreaterThanOrEqual(at.rendered!);
+  });
+
+  it('waits RENDER_WAIT_MS at most for a render ahead that does not end', async () => {
+    const { RENDER_WAIT_MS } = await load();
+    const at = await goLive(undefined);
+    // Due a second after the start; made anew once the wait ran out, not before, and not long after.
+    expect(at.remade).toBeGreaterThanOrEqual(1_000 + RENDER_WAIT_MS - 50);
+    expect(at.remade).toBeLessThan(1_000 + RENDER_WAIT_MS + 2_000);
   });
 });
