@@ -138,7 +138,10 @@ function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): { pos
   const tags = new Set(wentLive.flatMap((index) => list.postTags[index] ?? []));
   const tagUrls = [...tags].flatMap((tag) => [contentPaths.tag(tag), contentPaths.tagMarkdown(tag), contentPaths.tagRss(tag)]);
   const [posts, cards] = partition(
-    wentLive.flatMap((index) => postUrls(list.slugs[index] ?? '')),
+    // The markdown as readers spell it (/blog/{slug}.md): the read cache keeps each read under the URL asked.
+    wentLive.flatMap((index) =>
+      postUrls(list.slugs[index] ?? '').map((url) => (url.endsWith('/index.md') ? contentPaths.postMarkdown(list.slugs[index] ?? '') : url)),
+    ),
     (url) => !url.endsWith('/opengraph-image'),
   );
   return { posts, rest: [...new Set([...listUrls(), ...tagUrls, ...cards])] };

