@@ -129,9 +129,8 @@ export const HELD_AT_MOST_MS = 5_000;
 
 /**
  * The outputs made anew when `ahead` posts are still ahead and `madeAhead` were when they were last
- * made: the new posts' pages and markdown first (until then their readers get the 404 of before, and
- * after the clear each would wait for a render of its own), then the lists, the tags, and the cards
- * (the slowest to make) last.
+ * made: the new posts' pages and markdown (`posts`: until they are made their readers get the 404 of
+ * before, `readsAt`), then the lists, the tags, and the cards, the slowest to make, last (`rest`).
  */
 function remakeUrls(list: PublishedSet, madeAhead: number, ahead: number): { posts: string[]; rest: string[] } {
   const wentLive = Array.from({ length: Math.min(MADE_AHEAD_POSTS, Math.max(0, madeAhead - ahead)) }, (_, index) => ahead + index);

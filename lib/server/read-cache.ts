@@ -56,8 +56,8 @@ export type ReadCache = {
    * STALE_FOR_MS a stale response is still sent, and its first request has it rendered anew in the
    * background, one render at a time (the response of before, then the new one, as a cache with
    * `stale-while-revalidate` does), so the minute a post goes live holds no reader up behind a
-   * render; after that a stale response is rendered anew before it is sent. A render under way is
-   * not kept, as with `clear`.
+   * render; after that a stale response is rendered anew before it is sent. A render under way when
+   * it is called is sent to its own request but not kept, and later requests do not wait for it.
    */
   stale: () => void;
   /**
