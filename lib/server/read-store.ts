@@ -55,8 +55,6 @@ export type ReadStore = {
   /** Whether an entry of this size could be kept at all. */
   fits: (entry: Pick<Entry, 'body' | 'gzip' | 'br'>) => boolean;
   set: (key: string, entry: Entry) => void;
-  delete: (key: string) => void;
-  clear: () => void;
 };
 
 /** A store of at most `maxBytes` (every body and copy, and ENTRY_OVERHEAD_BYTES per entry); undefined for 0, which keeps nothing. */
@@ -67,7 +65,5 @@ export function createReadStore(maxBytes: number): ReadStore | undefined {
     get: (key) => entries.get(key),
     fits: (entry) => sizeOf(entry) <= maxBytes,
     set: (key, entry) => void entries.set(key, entry),
-    delete: (key) => void entries.delete(key),
-    clear: () => entries.clear(),
   };
 }
