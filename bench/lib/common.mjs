@@ -511,14 +511,24 @@ export function snapshotRef(ref) {
 }
 
 /**
- * The arguments after `node` that the site's own `npm start` gives its server (`exec node FLAGS
- * server.ts`): each copy measured is started as it starts itself, flags and all.
+ * The arguments after `node` and the environment that the site's own `npm start` gives its server
+ * (`exec [env NAME=value …] node FLAGS server.ts`): each copy measured is started as it starts
+ * itself, flags, environment and all.
  */
-function startArgs(site) {
+function startCommand(site) {
   const start = JSON.parse(fs.readFileSync(path.join(site, 'package.json'), 'utf8')).scripts.start;
   const words = start.replace(/^exec\s+/, '').split(/\s+/);
+  // `env NAME=value … node …`: the environment the site's npm start gives its server.
+  const env = {};
+  if (words[0] === 'env') {
+    words.shift();
+    while (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] ?? '')) {
+      const word = words.shift();
+      env[word.slice(0, word.indexOf('='))] = word.slice(word.indexOf('=') + 1);
+    }
+  }
   if (words[0] !== 'node' || words.at(-1) !== 'server.ts') throw new Error(`${site}: npm start is not \`node … server.ts\`: ${start}`);
-  return words.slice(1);
+  return { args: words.slice(1), env };
 }
 
 /** Extra Node.js flags for every lectern server the bench starts (BENCH_SERVER_NODE_ARGS, space-separated), e.g. `--trace-gc`. */
@@ -537,11 +547,13 @@ export async function startLectern({
   node = runtimeOf(site),
 } = {}) {
   const port = await freePort();
-  const proc = startProcess(name, node, [...nodeArgs, ...startArgs(site)], {
+  const start = startCommand(site);
+  const proc = startProcess(name, node, [...nodeArgs, ...start.args], {
     cwd: site,
     cpu,
     env: {
       ...runtimeEnv(node),
+      ...start.env,
       PORT: String(port),
       HOSTNAME: '127.0.0.1',
       NEXT_DIST_DIR: distDir,

@@ -47,7 +47,9 @@ export function newsletterListId(siteName: string, siteUrl: string): string {
  * line's end, RFC 2045 6.7), so a reader's copy encodes only the link: a send of 10,000 does not
  * make 10,000 MIME encodings of the same post (lib/newsletter/sender.ts).
  */
-export type EncodedMail = { mail: NewsletterMail; text: EncodedPart; html: EncodedPart };
+export type EncodedMail = { mail: MailEnvelope; text: EncodedPart; html: EncodedPart };
+/** What a copy takes from the post's mail beside its parts (the text and HTML are not kept once encoded). */
+type MailEnvelope = Pick<NewsletterMail, 'slug' | 'subject' | 'images'>;
 type EncodedPart = { head: Buffer; pieces: Buffer[] };
 
 const SOFT_BREAK = Buffer.from('=\r\n');
@@ -62,7 +64,8 @@ function encodedPart(contentType: string, value: string): EncodedPart {
 
 /** Encodes a post's mail for a send: once, however many readers it goes to. */
 export function encodeMail(mail: NewsletterMail): EncodedMail {
-  return { mail, text: encodedPart('text/plain', mail.text), html: encodedPart('text/html', mail.html) };
+  const { slug, subject, images } = mail;
+  return { mail: { slug, subject, ...(images ? { images } : {}) }, text: encodedPart('text/plain', mail.text), html: encodedPart('text/html', mail.html) };
 }
 
 /** One part of a reader's copy: the pieces encoded for the send, with the reader's link between them. */
@@ -91,7 +94,7 @@ export function personalEncodedMail(
 
 /** Everything of a reader's copy but its text and HTML: the address, the subject, the headers with the reader's links, the images. */
 function envelopeOf(
-  mail: NewsletterMail,
+  mail: MailEnvelope,
   to: { email: string },
   unsubscribe: UnsubscribeLinks,
   site: Pick<MailSite, 'name' | 'url' | 'replyTo'>,

@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import { SERVER_ARGS } from '@/lib/server/node-flags';
+import { SERVER_ARGS, SERVER_ENV } from '@/lib/server/node-flags';
 import { threadNiceness } from '../support/threads';
 import { until } from '../support/until';
 import { copyContractBuild, freePort, portFree, ROOT, startSite, type RunningSite } from '../support/site';
@@ -84,6 +84,15 @@ describe('the runtime', () => {
     expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(fs.realpathSync(path.join(ROOT, 'node_modules/.bin/node')));
     // With the flags every start of the server gives it (lib/server/node-flags.ts).
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1, -1)).toEqual(SERVER_ARGS);
+    // And the environment it gives it, which glibc reads as the process starts.
+    const environment = Object.fromEntries(
+      fs
+        .readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+    expect(environment).toMatchObject(SERVER_ENV);
     // Its search thread built its first index before the server listened, then gave way to the thread that answers reads.
     await until(() => threadNiceness(pid).includes(10), 'the search thread at niceness 10');
     expect(os.getPriority(pid)).toBe(0);

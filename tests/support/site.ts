@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_ARGS } from '@/lib/server/node-flags';
+import { SERVER_ARGS, SERVER_ENV } from '@/lib/server/node-flags';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const FIXTURE_CONTENT = path.join(ROOT, 'tests/fixtures/content');
@@ -90,7 +90,7 @@ export async function startSite(site: SiteEnv & { port: number; host?: string; n
   const [command, commandArgs] = site.npmStart ? ['npm', ['start']] : [process.execPath, args];
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
-    env: { DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
+    env: { ...SERVER_ENV, DATA_DIR: dataDir, ...siteEnv(site), PORT: String(site.port), HOSTNAME: host, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: site.npmStart ?? false,
   });
