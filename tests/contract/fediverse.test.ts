@@ -104,8 +104,7 @@ describe('the site on the fediverse', () => {
     };
     for (const inbox of ['/@blog/inbox', '/inbox']) {
       const unsigned = await fetch(`${site.baseUrl}${inbox}`, { method: 'POST', headers: { 'Content-Type': AS }, body: JSON.stringify(follow) });
-      expect(unsigned.status).toBeGreaterThanOrEqual(400);
-      expect(unsigned.status).toBeLessThan(500);
+      expect(unsigned.status).toBe(401);
     }
     // A signed activity is taken (one the site does not act on: 202); the same signature on another body is refused.
     const like = {
@@ -121,8 +120,7 @@ describe('the site on the fediverse', () => {
       headers,
       body: JSON.stringify({ ...like, object: `${site.baseUrl}/blog/beta-post` }),
     });
-    expect(tampered.status).toBeGreaterThanOrEqual(400);
-    expect(tampered.status).toBeLessThan(500);
+    expect(tampered.status).toBe(401);
     const taken = await fetch(`${site.baseUrl}/@blog/inbox`, { method: 'POST', headers, body: JSON.stringify(like) });
     expect(taken.status).toBe(202);
     const followers = await json('/@blog/followers');
