@@ -79,7 +79,7 @@ const verifyAgent = createAgentVerifier(createKeyDirectories({ loopback }), { lo
 const reads = { at: clock };
 // The site on the fediverse (README, "On the fediverse"): Fedify answers its URLs ahead of Next, and judges
 // which posts exist at the moment the reads have caught up with, as every other output does.
-const fediverse = services && (await import('./lib/fediverse/site')).serverFediverse(settings, () => reads.at());
+const fediverse = services && (await import('./lib/fediverse/site')).serverFediverse(settings, () => reads.at(), services.redis);
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {
