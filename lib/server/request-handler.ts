@@ -17,7 +17,7 @@ import type { NextHandler } from './next-requests';
 import { createReadCache, type OwnReads } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
 import { passThrough, requestIsHttps, type SecurityOptions } from './security';
-import { originForm, unroutable, unroutableResponse } from './unroutable';
+import { originForm, pathDecodes, unroutable, unroutableResponse } from './unroutable';
 
 /**
  * What Next's client sends to call a server action and to ask for its React
@@ -182,8 +182,9 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
       sendOwn(req, res, stoppingHealth(), factsOf(req)).catch(() => res.destroy());
       return;
     }
-    // The fediverse's requests (an inbox takes a body of its own limit, read there) go to Fedify.
-    const fediverse = options.fediverse?.(req, pathname);
+    // The fediverse's requests (an inbox takes a body of its own limit, read there) go to Fedify; a path
+    // that does not decode is refused below, as everywhere.
+    const fediverse = pathDecodes(pathname) ? options.fediverse?.(req, pathname) : undefined;
     if (fediverse === 'home') {
       // A browser on the actor's URL: the home page, as at /.
       req.url = `/${req.url.slice(pathname.length)}`;
