@@ -2,6 +2,7 @@ import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Con
 import { Accept, Article, Create, Endpoints, Follow, Hashtag, Image, Person, PUBLIC_COLLECTION, Undo, type Recipient } from '@fedify/fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
 import { contentPaths, tagSlug, type Post } from '../content';
+import { escapeHtml } from '../http/html';
 import { describeError } from '../log';
 import { fediversePaths } from './paths';
 
@@ -231,8 +232,4 @@ export function createOf(ctx: Context<void>, post: Post, handle: string): Create
     to: PUBLIC_COLLECTION,
     cc: ctx.getFollowersUri(handle),
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
