@@ -18,7 +18,8 @@ export type FediverseStoreUnderTest = { env: Record<string, string>; stop?: () =
  */
 // A date without a time is midnight in the site's time zone: the fixture's is America/New_York (UTC-5 in January).
 const DUE = Date.parse('2999-01-01T00:00:00-05:00');
-const LEAD_MS = 20_000;
+// Room for a slow start on a busy machine: the follows must be in before the post goes live.
+const LEAD_MS = 30_000;
 const AS = 'application/activity+json';
 
 export function fediverseSuite(name: string, storeUnderTest: () => Promise<FediverseStoreUnderTest>): void {
