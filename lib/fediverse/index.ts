@@ -78,7 +78,9 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
     if (route !== 'fedify') return route;
     return (async () => {
       const request = await webRequest(req, origin, INBOX_BODY_LIMIT);
-      if (request === 'too-large') return problem('payload-too-large', `An activity is at most ${INBOX_BODY_LIMIT} bytes.`, { cache: 'write' });
+      // The rest of the body is not read: the connection closes after the answer.
+      if (request === 'too-large')
+        return problem('payload-too-large', `An activity is at most ${INBOX_BODY_LIMIT} bytes.`, { cache: 'write', headers: { Connection: 'close' } });
       return federation.fetch(request, { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound });
     })();
   };
