@@ -100,6 +100,12 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   const part: Part = {
     name: 'fediverse',
     start() {
+      // The actor's keys are made now if the store has none (an RSA key of 4096 bits takes seconds of a
+      // core), in the background: not at the minute a post goes live, when its first delivery would ask.
+      void federation
+        .createContext(new URL(origin), undefined)
+        .getActorKeyPairs(handle)
+        .catch((error: unknown) => log.warn(`fediverse: the actor's keys could not be made (${describeError(error)})`));
       const controller = new AbortController();
       const done = federation.startQueue(undefined, { signal: controller.signal }).catch((error: unknown) => {
         log.warn(`fediverse: the queue stopped (${describeError(error)})`);

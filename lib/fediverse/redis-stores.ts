@@ -43,6 +43,8 @@ return due[1]`,
 );
 
 const QUEUE = 'queue';
+/** How many failed looks at the queue in a row make a line in the log. */
+const FAILURES_WORTH_A_LINE = 5;
 /** A key as stored: its parts as JSON, so a prefix of parts is a prefix of the string (`["a","b"` starts `["a","b","c"]`). */
 const entryName = (key: KvKey) => `kv:${JSON.stringify(key)}`;
 /** A SCAN pattern that matches `text` literally. */
@@ -118,12 +120,17 @@ export function redisMessageQueue(redis: Evaluator, options: { namespace?: strin
     },
     async listen(handler, listenOptions: MessageQueueListenOptions = {}) {
       const { signal } = listenOptions;
+      // A look that fails is tried again at the next; only a run of them is worth a line (a busy minute can make one slow).
+      let failures = 0;
       while (!signal?.aborted) {
         let taken: unknown;
         try {
           taken = await run(TAKE, { keys: { queue: QUEUE }, args: { now: Date.now() } });
+          failures = 0;
         } catch (error) {
-          log.warn(`fediverse: the queue could not be read (${describeError(error)}); it looks again shortly`);
+          failures += 1;
+          if (failures % FAILURES_WORTH_A_LINE === 0)
+            log.warn(`fediverse: the queue could not be read ${failures} times in a row (${describeError(error)}); it looks again shortly`);
         }
         if (typeof taken === 'string') {
           try {
