@@ -73,6 +73,12 @@ function siteKeyPairs(kv: KvStore): () => Promise<CryptoKeyPair[]> {
   };
 }
 
+/** Whether anyone follows the site (a delivery to no one asks for nothing, the keys included). */
+export async function hasFollowers(kv: KvStore): Promise<boolean> {
+  for await (const _entry of kv.list(FOLLOWERS)) return true;
+  return false;
+}
+
 /** The ID of the `Create` that announces a post: one per post, so a server that gets it twice keeps it once. */
 export function createActivityId(articleId: URL): URL {
   return new URL(`${articleId.href}#create`);

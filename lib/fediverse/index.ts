@@ -6,7 +6,7 @@ import { readBody } from '../http/body';
 import { describeError } from '../log';
 import type { Part } from '../runtime/runtime';
 import type { Post } from '../content';
-import { createOf, createSiteFederation, type ActorProfile } from './federation';
+import { createOf, createSiteFederation, hasFollowers, type ActorProfile } from './federation';
 import { fediverseRoute, INBOX_BODY_LIMIT } from './paths';
 import type { FediverseStores } from './stores';
 
@@ -86,7 +86,9 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   };
 
   async function deliver(slugs: readonly string[]): Promise<void> {
-    if (slugs.length === 0) return;
+    // No follower, nothing to send: the actor's keys (a 4096-bit RSA key takes seconds of a core to make)
+    // are not asked for at the minute a post goes live.
+    if (slugs.length === 0 || !(await hasFollowers(stores.kv))) return;
     const ctx = federation.createContext(new URL(origin), undefined);
     const live = posts(now());
     for (const slug of slugs) {
@@ -100,12 +102,6 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   const part: Part = {
     name: 'fediverse',
     start() {
-      // The actor's keys are made now if the store has none (an RSA key of 4096 bits takes seconds of a
-      // core), in the background: not at the minute a post goes live, when its first delivery would ask.
-      void federation
-        .createContext(new URL(origin), undefined)
-        .getActorKeyPairs(handle)
-        .catch((error: unknown) => log.warn(`fediverse: the actor's keys could not be made (${describeError(error)})`));
       const controller = new AbortController();
       const done = federation.startQueue(undefined, { signal: controller.signal }).catch((error: unknown) => {
         log.warn(`fediverse: the queue stopped (${describeError(error)})`);
