@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InProcessMessageQueue, MemoryKvStore } from '@fedify/fedify';
+import { InProcessMessageQueue, MemoryKvStore, type KvStore } from '@fedify/fedify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { siteFediverse } from '@/lib/fediverse';
 import { INBOX_BODY_LIMIT } from '@/lib/fediverse/paths';
@@ -77,5 +77,55 @@ describe("the fediverse's reads", () => {
     expect((await fetch(`${base}/blog/some-post`)).status).toBe(299);
     const browser = await fetch(`${base}/@blog`, { headers: { Accept: 'text/html' } });
     expect(await browser.text()).toBe('home');
+  });
+});
+
+describe('delivering posts that went live', () => {
+  it('asks for nothing, not even the keys, while no one follows; queues the Create once someone does', async () => {
+    const kv = new MemoryKvStore();
+    const asked: string[] = [];
+    const watched: KvStore = {
+      get: (key) => {
+        asked.push(key.join(' '));
+        return kv.get(key);
+      },
+      set: (key, value, options) => kv.set(key, value, options),
+      delete: (key) => kv.delete(key),
+      cas: (key, expected, value, options) => kv.cas(key, expected, value, options),
+      list: (prefix) => kv.list(prefix),
+    };
+    const queued: unknown[] = [];
+    const queue = { enqueue: async (message: unknown) => void queued.push(message), listen: async () => undefined };
+    const post = {
+      slug: 'new',
+      title: 'New',
+      description: 'A new post.',
+      tags: [],
+      dateMillis: 1,
+      updatedMillis: undefined,
+      url: 'https://blog.example/blog/new',
+    };
+    const fediverse = siteFediverse({
+      stores: { kv: watched, queue, close: () => undefined },
+      origin: 'https://blog.example',
+      handle: 'blog',
+      allowPrivateAddress: false,
+      now: () => Date.now(),
+      posts: () => [post as never],
+      profile: () => ({ name: 'A site', summary: 'About it.' }),
+      log: { warn: () => undefined, log: () => undefined },
+    });
+    await fediverse.deliver(['new']);
+    expect(asked.filter((key) => key === 'lectern keys')).toEqual([]);
+    expect(queued).toEqual([]);
+
+    await kv.set(['lectern', 'followers', 'https://remote.example/u/a'], {
+      id: 'https://remote.example/u/a',
+      inbox: 'https://remote.example/u/a/inbox',
+      sharedInbox: 'https://remote.example/inbox',
+    });
+    await fediverse.deliver(['new']);
+    expect(queued).toHaveLength(1);
+    expect(JSON.stringify(queued[0])).toContain('https://blog.example/blog/new#create');
   });
 });
