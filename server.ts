@@ -77,6 +77,9 @@ const loopback = settings.agents.loopbackDirectories;
 const verifyAgent = createAgentVerifier(createKeyDirectories({ loopback }), { loopback });
 /** The moment the reads have caught up with: the clock's, or the scheduler's once it is made (below). */
 const reads = { at: clock };
+// The site on the fediverse (README, "On the fediverse"): Fedify answers its URLs ahead of Next, and judges
+// which posts exist at the moment the reads have caught up with, as every other output does.
+const fediverse = services && (await import('./lib/fediverse/site')).serverFediverse(settings, () => reads.at(), services.redis);
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -98,6 +101,7 @@ const handler = createRequestHandler(
     downloads: services && downloadReads(() => services.store, settings),
     refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
     verifyAgent,
+    fediverse: fediverse?.reads,
   },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
@@ -130,6 +134,8 @@ const scheduler =
       claims: () => services.store.settings,
       indexNow: settings,
       newsletter: () => services.newsletter.check(),
+      // A Create of each post that went live, queued for its followers on the fediverse.
+      fediverse: fediverse && ((slugs) => fediverse.deliver(slugs)),
     },
     // Each booking's reminder, once, at its time (README, "Selling"): looked for at each look and every BOOKING_REMINDER_CHECK_MS.
     bookings
@@ -156,6 +162,8 @@ let stopping = false;
 const parts: Part[] = [
   ...(services ? runtimeModule.serviceParts(services, settings) : []),
   ...(searchThread ? [{ name: 'search thread', start: () => searchThread.start(), stop: () => searchThread.stop() }] : []),
+  // Fedify's queue (deliveries out, activities in), started before the scheduler that queues posts into it.
+  ...(fediverse ? [fediverse.part] : []),
   ...(scheduler
     ? [
         {

@@ -218,6 +218,18 @@ const envSchema = z.object({
   /** Where URLs are submitted. */
   INDEXNOW_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.indexnow.org/indexnow'),
 
+  // --- The fediverse (README, "On the fediverse")
+  /** The site's account name on the fediverse: followed as @{handle}@{host of SITE_URL}. */
+  FEDIVERSE_HANDLE: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,30}$/, 'must be 1 to 30 letters, digits or underscores, such as blog')
+    .default('blog'),
+  /**
+   * Tests only: remote servers' actors, keys and inboxes may be on loopback and private addresses
+   * (a test runs its own ActivityPub server on 127.0.0.1). Otherwise only public addresses.
+   */
+  FEDIVERSE_LOOPBACK: flag('to reach fediverse servers on loopback and private addresses (tests)').default(false),
+
   // --- Set by Node.js and Next.js
   /** nodejs or edge: which runtime is loading instrumentation.ts. */
   NEXT_RUNTIME: z.string().optional(),
@@ -400,6 +412,13 @@ export type Settings = {
     /** Where URLs are submitted (INDEXNOW_ENDPOINT). */
     endpoint: string;
   };
+  /** The site on the fediverse (ActivityPub). */
+  fediverse: {
+    /** The actor's name: @{handle}@{host} (FEDIVERSE_HANDLE). */
+    handle: string;
+    /** Tests only: remote servers may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
+    allowPrivateAddress: boolean;
+  };
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -480,6 +499,7 @@ function grouped(env: Env): Settings {
     },
     bookings: { reminderLeadMs: env.BOOKING_REMINDER_HOURS * 60 * 60 * 1000, reminderCheckMs: env.BOOKING_REMINDER_CHECK_MS },
     indexNow: { key: env.INDEXNOW_KEY, notifyToken: env.INDEX_NOTIFY_TOKEN, endpoint: env.INDEXNOW_ENDPOINT },
+    fediverse: { handle: env.FEDIVERSE_HANDLE, allowPrivateAddress: env.FEDIVERSE_LOOPBACK },
   };
 }
 

@@ -13,7 +13,7 @@ import { createScheduler, SCHEDULER_TOKEN, type Periodic, type Scheduler } from 
 export { renderAheadInThread } from './render-ahead-thread';
 
 /** What lectern's server does for the reactions its scheduler runs (lib/publishing/posts-changed.ts). */
-export type ServerReactions = Pick<PostsChangedHost, 'refreshSearch' | 'claims' | 'indexNow' | 'newsletter'> & {
+export type ServerReactions = Pick<PostsChangedHost, 'refreshSearch' | 'claims' | 'indexNow' | 'newsletter' | 'fediverse'> & {
   /** A post is due at this time: the search index of the posts live then is built ahead (lib/search/site.ts, `prepareSearchIndexFor`). */
   prepareSearch?: (at: number) => void;
   /** Makes one output anew in place of the read cache's copy (its readers get that copy until then); resolves with its status. */
@@ -91,6 +91,7 @@ export function siteScheduler(render: NextHandler, reactions: ServerReactions, p
       await settled(rendering, RENDER_WAIT_MS);
       return reactions.newsletter();
     },
+    fediverse: reactions.fediverse,
   };
   const scheduler = createScheduler({
     clock,

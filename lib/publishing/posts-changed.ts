@@ -30,6 +30,8 @@ export type PostsChangedHost = {
   indexNow: Pick<Settings, 'indexNow' | 'site'>;
   /** 6. The newsletter looks for a post to mail (lectern's server: its sender; a platform: a batch within the call). */
   newsletter: () => Promise<StepResult | void>;
+  /** 7. lectern's server: a `Create` of each claimed post is queued for the fediverse's followers (lib/fediverse), by slug. */
+  fediverse?: (slugs: readonly string[]) => Promise<void>;
 };
 
 export type PostsChanged = {
@@ -61,7 +63,11 @@ let revalidatedAt: number | undefined;
  * 4. the posts that went live are claimed in the store (once across instances); with the store
  *    down they are live all the same, and only their announcements wait for a later run;
  * 5. IndexNow is told of each claimed post;
- * 6. the newsletter looks for it (it claims each reader's message itself, so it needs no claim here).
+ * 6. the newsletter looks for it (it claims each reader's message itself, so it needs no claim here);
+ * 7. on lectern's server, a `Create` of each claimed post is queued for its followers on the
+ *    fediverse (Fedify's durable queue sends it to each inbox, retrying with backoff). Like
+ *    IndexNow's, it follows the claim: a crash between the claim and the queueing loses that post's
+ *    delivery rather than sending it twice.
  *
  * Every step is in-process: the host runs the revalidation inside a request Next handles.
  */
@@ -87,6 +93,7 @@ export async function postsChanged(host: PostsChangedHost, options: { now: numbe
   }
   if (wentLive && wentLive.length > 0) await announce(wentLive, host.indexNow);
   const newsletter = await mail(host);
+  if (wentLive && wentLive.length > 0 && host.fediverse) await federate(wentLive, host.fediverse);
   return {
     live: live.length,
     revalidated,
@@ -114,6 +121,15 @@ async function announce(posts: readonly LivePost[], settings: Pick<Settings, 'in
     if (!submission.ok || !accepted(submission.batches)) console.warn(`publish: IndexNow did not accept ${urls.join(' ')}`);
   } catch (error) {
     console.warn(`publish: IndexNow failed (${describeError(error)})`);
+  }
+}
+
+/** Step 7. A failure is logged: the post is live, and followers find it in the outbox. */
+async function federate(posts: readonly LivePost[], deliver: NonNullable<PostsChangedHost['fediverse']>): Promise<void> {
+  try {
+    await deliver(posts.map((post) => post.slug));
+  } catch (error) {
+    console.warn(`fediverse: ${posts.map((post) => post.url).join(' ')} could not be queued for followers (${describeError(error)})`);
   }
 }
 

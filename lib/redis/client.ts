@@ -2,6 +2,7 @@ import { Redis as UpstashRedis } from '@upstash/redis';
 import { createClient } from 'redis';
 import type { Settings } from '../settings';
 import { withTimeout } from '../timeout';
+import type { Evaluator } from './lua';
 
 function createFailFastClient(url: string, commandTimeoutMs: number) {
   return createClient({
@@ -79,4 +80,14 @@ export function connectRedis(settings: Settings['redis'], commandTimeoutMs = RED
   if (settings.upstash) return { kind: 'upstash', redis: upstashRedis(settings.upstash.url, settings.upstash.token, commandTimeoutMs) };
   if (settings.url) return { kind: 'redis', redis: failFastRedis(settings.url, { commandTimeoutMs }) };
   return undefined;
+}
+
+/** EVAL on the connection, the one command the store (and the fediverse's store and queue) needs: the same scripts run on Upstash and on a Redis server. */
+export function redisEvaluator(connection: RedisConnection): Evaluator {
+  if (connection.kind === 'upstash') {
+    const redis = connection.redis;
+    return { eval: (script, keys, args) => redis.eval(script, keys, args) };
+  }
+  const redis = connection.redis;
+  return { eval: (script, keys, args) => redis.run((client) => client.eval(script, { keys, arguments: args })) };
 }

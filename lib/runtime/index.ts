@@ -9,7 +9,7 @@ import { shared } from '../process-shared';
 import { createTransport } from '../services/mail/transport';
 import { createMailWorker, type MailWorker } from '../services/mail/worker';
 import { createPayments, type Payments } from '../services/payments';
-import { connectRedis } from '../redis/client';
+import { connectRedis, type RedisConnection } from '../redis/client';
 import { openStore, type Store } from '../services/store';
 import { createRuntime, type Part, type Runtime } from './runtime';
 
@@ -27,6 +27,8 @@ export type QueuedMail = { sendQueued: () => void };
  * its context (lib/write-routes/definition.ts).
  */
 export type Services = {
+  /** The one Redis connection (REDIS_URL or Upstash), when configured: the store, the limits and the fediverse's queue share it. */
+  readonly redis: RedisConnection | undefined;
   readonly store: Store;
   readonly limiter: Limiter;
   readonly payments: Payments | undefined;
@@ -72,6 +74,9 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
     },
   };
   return {
+    get redis() {
+      return redis();
+    },
     get store() {
       return store();
     },

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crawlerRefusal, refusesCrawler } from '../agents/terms';
 import type { ContentError } from '../content/load';
+import type { FediverseReads } from '../fediverse';
 import { hasBody } from '../http/body';
 import { agentRoutes, bodyLimit } from '../limits/table';
 import { cacheHeaders } from '../http/cache';
@@ -16,7 +17,7 @@ import type { NextHandler } from './next-requests';
 import { createReadCache, type OwnReads } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
 import { passThrough, requestIsHttps, type SecurityOptions } from './security';
-import { originForm, unroutable, unroutableResponse } from './unroutable';
+import { originForm, pathDecodes, unroutable, unroutableResponse } from './unroutable';
 
 /**
  * What Next's client sends to call a server action and to ask for its React
@@ -80,6 +81,8 @@ export type HandlerOptions = {
   refuseTrainingCrawlers?: boolean;
   /** Web Bot Auth (lib/http/web-bot-auth.ts): the verified agent of a signed request to a route with an agent budget. */
   verifyAgent?: AgentVerifier;
+  /** The fediverse's URLs (lib/fediverse/paths.ts), answered by Fedify ahead of everything else but /healthz; a browser on the actor's URL gets the home page. */
+  fediverse?: FediverseReads;
 };
 
 /** The paths whose limit counts a verified agent by its identity (lib/limits/table.ts): only there is a signature checked. */
@@ -174,9 +177,25 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = postRoute(originForm(req.url ?? '/'));
-    const pathname = req.url.split('?', 1)[0] ?? '/';
+    let pathname = req.url.split('?', 1)[0] ?? '/';
     if (pathname === '/healthz' && options.stopping?.()) {
       sendOwn(req, res, stoppingHealth(), factsOf(req)).catch(() => res.destroy());
+      return;
+    }
+    // The fediverse's requests (an inbox takes a body of its own limit, read there) go to Fedify; a path
+    // that does not decode is refused below, as everywhere.
+    const fediverse = pathDecodes(pathname) ? options.fediverse?.(req, pathname) : undefined;
+    if (fediverse === 'home') {
+      // A browser on the actor's URL: the home page, as at /.
+      req.url = `/${req.url.slice(pathname.length)}`;
+      pathname = '/';
+    } else if (fediverse) {
+      fediverse
+        .then((response) => sendOwn(req, res, response, factsOf(req)))
+        .catch((error: unknown) => {
+          console.error('fediverse request failed', error);
+          res.destroy();
+        });
       return;
     }
     if (hasBody(req.headers) && bodyLimit(pathname) === undefined) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Settings } from '../../settings';
-import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, upstashRedis, type RedisConnection } from '../../redis/client';
+import { connectRedis, REDIS_COMMAND_TIMEOUT_MS, redisEvaluator, upstashRedis, type RedisConnection } from '../../redis/client';
 import { openRedisStore } from './redis';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './types';
@@ -9,12 +9,7 @@ export type * from './types';
 
 /** The store on a Redis connection: Upstash (Redis over HTTP) or a Redis server, the same scripts on both. */
 export function openRedisConnectionStore(connection: RedisConnection): Store {
-  if (connection.kind === 'upstash') {
-    const redis = connection.redis;
-    return openRedisStore({ eval: (script, keys, args) => redis.eval(script, keys, args) }, async () => undefined);
-  }
-  const redis = connection.redis;
-  return openRedisStore({ eval: (script, keys, args) => redis.run((client) => client.eval(script, { keys, arguments: args })) }, redis.close);
+  return openRedisStore(redisEvaluator(connection), connection.kind === 'upstash' ? async () => undefined : connection.redis.close);
 }
 
 /** The store on Upstash, on a connection of its own. */

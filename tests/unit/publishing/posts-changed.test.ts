@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PostsChangedHost } from '../../../lib/publishing/posts-changed';
+import { FIXTURE_CONTENT } from '../../support/site';
 
 let dist: string;
 
@@ -79,5 +80,62 @@ describe('postsChanged', () => {
     const again = await postsChanged(back.host, { now: 1_000_500 });
     expect(back.events).toEqual(['claims', 'newsletter']);
     expect(again).toMatchObject({ revalidated: false, claimed: true });
+  });
+
+  describe('the fediverse', () => {
+    // The fixture's future-post: midnight in America/New_York.
+    const DUE = Date.parse('2999-01-01T00:00:00-05:00');
+
+    /** The fixture content, built an hour before future-post's time. */
+    function fixtureSite(): void {
+      vi.stubEnv('CONTENT_DIR', FIXTURE_CONTENT);
+      const slugs = ['future-post', 'escaping-post', 'beta-post', 'gamma-post', 'alpha-post'];
+      const dates = [
+        DUE,
+        Date.parse('2025-04-01T07:30:00Z'),
+        Date.parse('2025-03-05T05:00:00Z'),
+        Date.parse('2025-03-05T05:00:00Z'),
+        Date.parse('2025-01-10T05:00:00Z'),
+      ];
+      const list = { slugs, dates, builtAt: DUE - 3_600_000, prerendered: 2, postTags: slugs.map(() => []), apps: [] };
+      fs.writeFileSync(path.join(dist, 'lectern', 'published.json'), JSON.stringify(list));
+    }
+
+    it('queues a Create of each post that went live once, by slug, after the newsletter; never the posts the first run finds live', async () => {
+      fixtureSite();
+      const { postsChanged } = await load();
+      const { events, host } = recordingHost();
+      const queued: string[][] = [];
+      host.fediverse = async (slugs) => {
+        events.push('fediverse');
+        queued.push([...slugs]);
+      };
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      await postsChanged(host, { now: DUE - 60_000 });
+      expect(queued).toEqual([]);
+      events.length = 0;
+      await postsChanged(host, { now: DUE + 1_000 });
+      expect(queued).toEqual([['future-post']]);
+      expect(events.slice(-2)).toEqual(['newsletter', 'fediverse']);
+      // Claimed already: a later run (or another instance) queues nothing.
+      await postsChanged(host, { now: DUE + 2_000 });
+      expect(queued).toEqual([['future-post']]);
+      warn.mockRestore();
+    });
+
+    it('logs a post that could not be queued and says the run claimed it (its followers find it in the outbox)', async () => {
+      fixtureSite();
+      const { postsChanged } = await load();
+      const { host } = recordingHost();
+      host.fediverse = async () => {
+        throw new Error('database is locked');
+      };
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      await postsChanged(host, { now: DUE - 60_000 });
+      const published = await postsChanged(host, { now: DUE + 1_000 });
+      expect(published).toMatchObject({ claimed: true, wentLive: [expect.stringContaining('/blog/future-post')] });
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^fediverse: .*future-post could not be queued for followers \(database is locked\)/));
+      warn.mockRestore();
+    });
   });
 });

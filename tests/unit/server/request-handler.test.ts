@@ -249,3 +249,45 @@ function rawGet(base: string, path: string, options: { method?: string }): Promi
     req.end();
   });
 }
+
+describe('the fediverse (options.fediverse: lib/fediverse)', () => {
+  const fediverse: HandlerOptions['fediverse'] = (req, pathname) => {
+    if (pathname === '/@blog' && !(req.headers.accept ?? '').includes('activity+json')) return 'home';
+    if (pathname.startsWith('/@')) {
+      return new Promise<Response>((resolve) => {
+        let size = 0;
+        req.on('data', (chunk: Buffer) => (size += chunk.length));
+        req.on('end', () =>
+          resolve(
+            new Response(JSON.stringify({ method: req.method, size }), {
+              status: req.method === 'POST' ? 202 : 200,
+              headers: { 'Content-Type': 'application/activity+json' },
+            }),
+          ),
+        );
+      });
+    }
+    return undefined;
+  };
+
+  it('hands its URLs to it, an inbox post with its body, and sends its answers with the security headers, never reaching the renderer', async () => {
+    const { base, seen } = await serve(shareable('page'), { fediverse });
+    const actor = await fetch(`${base}/@blog`, { headers: { Accept: 'application/activity+json' } });
+    expect(actor.status).toBe(200);
+    expect(await actor.json()).toEqual({ method: 'GET', size: 0 });
+    expect(actor.headers.get('x-content-type-options')).toBe('nosniff');
+    const posted = await fetch(`${base}/@blog/inbox`, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body: '{"type":"Follow"}' });
+    expect(posted.status).toBe(202);
+    expect(await posted.json()).toEqual({ method: 'POST', size: 17 });
+    expect(seen).toEqual([]);
+  });
+
+  it("serves the home page on the actor's URL to a browser, and leaves every other URL and a path that does not decode to the rest", async () => {
+    const { base, seen } = await serve(shareable('home page'), { fediverse });
+    const page = await fetch(`${base}/@blog?from=profile`, { headers: { Accept: 'text/html' } });
+    expect(await page.text()).toBe('home page');
+    expect((await fetch(`${base}/blog/a-post`)).status).toBe(200);
+    expect((await fetch(`${base}/@blog%zz`)).status).toBe(400);
+    expect(seen.map(({ url }) => url)).toEqual(['/?from=profile', '/blog/a-post']);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Where the site speaks ActivityPub, as plain data (README, "On the fediverse"): the actor and its
+ * collections under `/@{handle}`, the shared inbox, WebFinger and NodeInfo, and each post's page,
+ * which answers its `Article` to a client that asks for ActivityStreams. lectern's server hands
+ * these requests to Fedify (./federation.ts) ahead of Next; nothing else reaches it.
+ */
+export const fediversePaths = {
+  actor: '/@{identifier}',
+  inbox: '/@{identifier}/inbox',
+  sharedInbox: '/inbox',
+  outbox: '/@{identifier}/outbox',
+  followers: '/@{identifier}/followers',
+  article: '/blog/{slug}',
+  nodeInfo: '/nodeinfo/2.1',
+} as const;
+
+/** The largest activity an inbox reads: Mastodon's own activities are a few KiB. */
+export const INBOX_BODY_LIMIT = 256 * 1024;
+
+/** The media types of ActivityStreams (the plain one and the JSON-LD profile Mastodon sends). */
+const ACTIVITY_TYPES = /application\/(?:activity\+json|ld\+json)/i;
+
+/** Whether an Accept header asks for ActivityStreams (a fediverse server fetching an object) rather than a page. */
+export function asksForActivityStreams(accept: string | undefined): boolean {
+  return accept !== undefined && ACTIVITY_TYPES.test(accept);
+}
+
+/**
+ * What a request is to the fediverse part: `fedify` (Fedify answers it), `home` (a browser on the
+ * actor's URL: the home page is served there), or undefined (not the fediverse's: Next and the read
+ * cache answer it as before). A post's page is Fedify's only when ActivityStreams is asked for.
+ */
+export function fediverseRoute(method: string, pathname: string, accept: string | undefined): 'fedify' | 'home' | undefined {
+  if (pathname === '/.well-known/webfinger' || pathname === '/.well-known/nodeinfo' || pathname === fediversePaths.nodeInfo) return 'fedify';
+  if (pathname === fediversePaths.sharedInbox) return 'fedify';
+  if (pathname.startsWith('/@')) {
+    const isActor = !pathname.includes('/', 2);
+    if (isActor && (method === 'GET' || method === 'HEAD') && !asksForActivityStreams(accept)) return 'home';
+    return 'fedify';
+  }
+  if ((method === 'GET' || method === 'HEAD') && /^\/blog\/[^/.]+$/.test(pathname) && asksForActivityStreams(accept)) return 'fedify';
+  return undefined;
+}

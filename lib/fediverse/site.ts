@@ -1,0 +1,31 @@
+import { publishedPosts, site } from '../content';
+import { redisEvaluator, type RedisConnection } from '../redis/client';
+import type { Settings } from '../settings';
+import { siteFediverse, type SiteFediverse } from '.';
+import { redisFediverseStores } from './redis-stores';
+import { sqliteFediverseStores } from './stores';
+
+/**
+ * lectern's server's fediverse: the site's actor from FEDIVERSE_HANDLE and content/site.yaml, its
+ * posts from the one list of live posts judged at `now` (the moment the server's reads have caught
+ * up with), and Fedify's store and queue where lectern's store is: on its Redis connection when one is
+ * configured (./redis-stores.ts: every instance shares them), else in DATA_DIR (./stores.ts).
+ */
+export function serverFediverse(
+  settings: Pick<Settings, 'site' | 'store' | 'fediverse'>,
+  now: () => number,
+  redis: RedisConnection | undefined,
+): SiteFediverse {
+  return siteFediverse({
+    stores: redis ? redisFediverseStores(redisEvaluator(redis)) : sqliteFediverseStores(settings.store.dataDir),
+    origin: settings.site.url,
+    handle: settings.fediverse.handle,
+    allowPrivateAddress: settings.fediverse.allowPrivateAddress,
+    now,
+    posts: publishedPosts,
+    profile: () => {
+      const { name, summary } = site();
+      return { name, summary };
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { KvStore, MessageQueue } from '@fedify/fedify';
+import { SqliteKvStore, SqliteMessageQueue } from '@fedify/sqlite';
+
+/** Fedify's key–value store (keys, followers, its caches) and its message queue (outgoing and incoming activities), and how to close them. */
+export type FediverseStores = { kv: KvStore; queue: MessageQueue; close: () => void };
+
+/** The file under DATA_DIR that holds them, beside the embedded store's lectern.db. */
+export const FEDIVERSE_DB = 'fediverse.db';
+
+/**
+ * Fedify's store and queue on SQLite (`@fedify/sqlite`, Node's own `node:sqlite`), in a file of
+ * their own under DATA_DIR: the queue is durable (an activity queued survives a restart and is
+ * sent by the next run), and Fedify's cache of remote documents churns there, not in lectern.db.
+ * A statement waits up to 5 s for another connection's write lock, as the embedded store's do.
+ */
+export function sqliteFediverseStores(dataDir: string): FediverseStores {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new DatabaseSync(path.join(dataDir, FEDIVERSE_DB), { timeout: 5000 });
+  db.exec('PRAGMA journal_mode=WAL');
+  const kv = new SqliteKvStore(db);
+  const queue = new SqliteMessageQueue(db, { pollInterval: { seconds: 1 } });
+  return { kv, queue, close: () => db.close() };
+}

@@ -1,0 +1,123 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import { createFederation, generateCryptoKeyPair, MemoryKvStore, signRequest, type Federation } from '@fedify/fedify';
+import { Activity, Endpoints, Follow, getTypeId, isActor, Person, Undo, type Actor } from '@fedify/fedify/vocab';
+import { freePort } from './site';
+
+/** An activity the peer's inbox took: Fedify verified its signature before the peer saw it (an unsigned or wrongly signed one is refused with 401). */
+export type Received = { type: string; id: string | undefined; actor: string | undefined; inbox: string; activity: Activity };
+
+/** What reached the peer's inboxes over HTTP, whatever became of it. */
+export type InboxPost = { path: string; status: number; signed: boolean };
+
+export type FediversePeer = {
+  /** The peer's base URL (http://127.0.0.1:{port}). */
+  url: string;
+  /** The peer's one account's actor URL. */
+  actorUrl: string;
+  /** The activities its inboxes took, verified, in the order they came. */
+  received: Received[];
+  /** Every POST to its inboxes, with the status it was answered. */
+  posts: InboxPost[];
+  /** Finds an account by WebFinger (`acct:name@host`, asked of the host over plain HTTP, as loopback has no TLS), then reads its actor. */
+  lookup(handle: string): Promise<Actor>;
+  /** Follows an account (a signed `Follow` to its inbox); resolves with the Follow's ID. */
+  follow(actor: Actor): Promise<string>;
+  /** The headers of a POST of `activity` to `inbox` signed by the peer's account as Mastodon signs (HTTP Signatures, with a Digest of the body); nothing is sent. */
+  signedPost(inbox: string, activity: unknown): Promise<Headers>;
+  /** Takes a follow back (a signed `Undo` of the `Follow`). */
+  unfollow(actor: Actor, followId: string): Promise<void>;
+  stop(): Promise<void>;
+};
+
+const NAME = 'reader';
+
+/**
+ * A second ActivityPub server for tests, built with Fedify, on loopback: one account
+ * (`@reader@127.0.0.1:{port}`) that can look an account up by WebFinger, follow and unfollow it,
+ * and records what its inbox and shared inbox took (each signature verified by Fedify).
+ */
+export async function startFediversePeer(): Promise<FediversePeer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const keys = [await generateCryptoKeyPair('RSASSA-PKCS1-v1_5'), await generateCryptoKeyPair('Ed25519')];
+  const received: Received[] = [];
+  const posts: InboxPost[] = [];
+  // No queue: what it sends is sent at once, within the call.
+  const federation: Federation<void> = createFederation<void>({ kv: new MemoryKvStore(), origin: url, allowPrivateAddress: true });
+  federation
+    .setActorDispatcher('/users/{identifier}', async (ctx, identifier) => {
+      if (identifier !== NAME) return null;
+      const pairs = await ctx.getActorKeyPairs(identifier);
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: identifier,
+        name: 'A reader',
+        inbox: ctx.getInboxUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        publicKey: pairs[0]?.cryptographicKey,
+        assertionMethods: pairs.map((pair) => pair.multikey),
+      });
+    })
+    .setKeyPairsDispatcher((_ctx, identifier) => (identifier === NAME ? keys : []));
+  federation.setInboxListeners('/users/{identifier}/inbox', '/inbox').on(Activity, (ctx, activity) => {
+    const type = getTypeId(activity).href.replace(/^.*#/, '');
+    received.push({ type, id: activity.id?.href, actor: activity.actorId?.href, inbox: ctx.recipient ? 'personal' : 'shared', activity });
+  });
+
+  const server = http.createServer((req, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    const method = req.method ?? 'GET';
+    const init: RequestInit & { duplex?: 'half' } =
+      method === 'GET' || method === 'HEAD' ? { method, headers } : { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' };
+    const request = new Request(new URL(req.url ?? '/', url), init);
+    federation
+      .fetch(request, { contextData: undefined })
+      .then(async (response) => {
+        if (method === 'POST')
+          posts.push({ path: request.url.slice(url.length), status: response.status, signed: headers.has('signature') || headers.has('signature-input') });
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const ctx = () => federation.createContext(new URL(url), undefined);
+  const me = () => ctx().getActorUri(NAME);
+
+  return {
+    url,
+    actorUrl: me().href,
+    received,
+    posts,
+    async lookup(handle) {
+      const [, host] = handle.replace(/^acct:/, '').split('@');
+      const answer = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${handle.replace(/^acct:/, '')}`)}`, {
+        headers: { Accept: 'application/jrd+json' },
+      });
+      if (!answer.ok) throw new Error(`WebFinger answered ${answer.status} for ${handle}`);
+      const links = ((await answer.json()) as { links?: { rel: string; type?: string; href?: string }[] }).links ?? [];
+      const self = links.find((link) => link.rel === 'self' && link.type === 'application/activity+json')?.href;
+      if (!self) throw new Error(`WebFinger gave no actor for ${handle}`);
+      const actor = await ctx().lookupObject(self);
+      if (!isActor(actor)) throw new Error(`${self} is not an actor`);
+      return actor;
+    },
+    async follow(actor) {
+      const id = new URL(`${me().href}#follows/${crypto.randomUUID()}`);
+      await ctx().sendActivity({ identifier: NAME }, actor, new Follow({ id, actor: me(), object: actor.id }));
+      return id.href;
+    },
+    async signedPost(inbox, activity) {
+      const request = new Request(inbox, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body: JSON.stringify(activity) });
+      const signed = await signRequest(request, keys[0]!.privateKey, new URL('#main-key', me()), { spec: 'draft-cavage-http-signatures-12' });
+      return signed.headers;
+    },
+    async unfollow(actor, followId) {
+      const follow = new Follow({ id: new URL(followId), actor: me(), object: actor.id });
+      await ctx().sendActivity({ identifier: NAME }, actor, new Undo({ id: new URL(`${followId}/undo`), actor: me(), object: follow }));
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

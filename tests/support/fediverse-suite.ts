@@ -1,0 +1,195 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Article, Create } from '@fedify/fedify/vocab';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFediversePeer, type FediversePeer } from './fediverse-peer';
+import { copyContractBuild, freePort, ROOT, startSite, type RunningSite } from './site';
+import { until } from './until';
+
+/** Where the site under test keeps the fediverse's store and queue: the settings that say so, and how to stop what they need. */
+export type FediverseStoreUnderTest = { env: Record<string, string>; stop?: () => Promise<void> };
+
+/**
+ * The contract of the site on the fediverse (tests/contract/fediverse*.test.ts, one per store), over
+ * real HTTP, with two other ActivityPub servers built with Fedify on loopback (./fediverse-peer.ts).
+ * The site runs on a copy of the contract build with its clock set so that the fixture's future-post
+ * goes live LEAD_MS after it starts: one peer follows and stays, the other follows and unfollows
+ * before that time; only the first gets the post.
+ */
+// A date without a time is midnight in the site's time zone: the fixture's is America/New_York (UTC-5 in January).
+const DUE = Date.parse('2999-01-01T00:00:00-05:00');
+// Room for a slow start on a busy machine: the follows must be in before the post goes live.
+const LEAD_MS = 30_000;
+const AS = 'application/activity+json';
+
+export function fediverseSuite(name: string, storeUnderTest: () => Promise<FediverseStoreUnderTest>): void {
+  let site: RunningSite;
+  let host: string;
+  let follower: FediversePeer;
+  let leaver: FediversePeer;
+  let build: string;
+  /** When future-post is due, on this machine's clock. */
+  let dueAt: number;
+  let store: FediverseStoreUnderTest;
+
+  beforeAll(async () => {
+    store = await storeUnderTest();
+    [follower, leaver] = await Promise.all([startFediversePeer(), startFediversePeer()]);
+    build = copyContractBuild(path.join(ROOT, inject('distDir')), 'fediverse');
+    const port = await freePort();
+    // The site's own URL: every ID and handle is made on it.
+    const siteUrl = `http://127.0.0.1:${port}`;
+    host = `127.0.0.1:${port}`;
+    dueAt = Date.now() + LEAD_MS;
+    site = await startSite({
+      contentDir: inject('contentDir'),
+      distDir: path.relative(ROOT, build),
+      siteUrl,
+      port,
+      extraEnv: {
+        LECTERN_CLOCK_OFFSET_MS: String(DUE - dueAt),
+        FEDIVERSE_LOOPBACK: '1',
+        PREWARM: '0',
+        // The contract build's settings (global-setup.ts): the pages it generated are made again with them.
+        POSTS_PER_PAGE: '1',
+        PRERENDER_POSTS: '2',
+        ...store.env,
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await site?.stop();
+    await Promise.all([follower?.stop(), leaver?.stop()]);
+    if (build) fs.rmSync(build, { recursive: true, force: true });
+    await store?.stop?.();
+  });
+
+  const get = (pathname: string, accept = AS) => fetch(`${site.baseUrl}${pathname}`, { headers: { Accept: accept } });
+  const json = async (pathname: string, accept = AS) => (await (await get(pathname, accept)).json()) as Record<string, unknown>;
+
+  /** Every activity of the outbox, page by page. */
+  async function outboxItems(): Promise<{ type: string; object: { id: string; url: string } }[]> {
+    const outbox = await json('/@blog/outbox');
+    const items: { type: string; object: { id: string; url: string } }[] = [];
+    for (let next = outbox.first as string | undefined; next;) {
+      const page = await json(new URL(next).pathname + new URL(next).search);
+      items.push(...(page.orderedItems as typeof items));
+      next = page.next as string | undefined;
+    }
+    return items;
+  }
+
+  const creates = (peer: FediversePeer) => peer.received.filter((entry) => entry.type === 'Create');
+
+  describe(`the site on the fediverse, ${name}`, () => {
+    it('is found by WebFinger as @blog@host, and its actor answers ActivityStreams, while a browser on the same URL gets the home page', async () => {
+      const finger = await get(`/.well-known/webfinger?resource=${encodeURIComponent(`acct:blog@${host}`)}`, 'application/jrd+json');
+      expect(finger.status).toBe(200);
+      const links = ((await finger.json()) as { links: { rel: string; type?: string; href: string }[] }).links;
+      expect(links).toContainEqual(expect.objectContaining({ rel: 'self', type: AS, href: `${site.baseUrl}/@blog` }));
+
+      for (const accept of [AS, 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"']) {
+        const actor = await get('/@blog', accept);
+        expect(actor.status).toBe(200);
+        expect(actor.headers.get('content-type')).toMatch(/^application\/(activity|ld)\+json/);
+        expect(await actor.json()).toMatchObject({ type: 'Person', preferredUsername: 'blog', name: 'Fixture & Co' });
+      }
+      const page = await get('/@blog', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await page.text()).toContain('Fixture &amp; Co');
+
+      const nodeInfo = await json('/.well-known/nodeinfo', 'application/json');
+      expect(JSON.stringify(nodeInfo)).toContain('/nodeinfo/2.1');
+    });
+
+    it('refuses an unsigned inbox post, and one whose body is not what was signed', async () => {
+      const follow = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${follower.url}/users/reader#unsigned`,
+        type: 'Follow',
+        actor: `${follower.url}/users/reader`,
+        object: `${site.baseUrl}/@blog`,
+      };
+      for (const inbox of ['/@blog/inbox', '/inbox']) {
+        const unsigned = await fetch(`${site.baseUrl}${inbox}`, { method: 'POST', headers: { 'Content-Type': AS }, body: JSON.stringify(follow) });
+        expect(unsigned.status).toBe(401);
+      }
+      // A signed activity is taken (one the site does not act on: 202); the same signature on another body is refused.
+      const like = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${follower.url}/users/reader#like`,
+        type: 'Like',
+        actor: `${follower.url}/users/reader`,
+        object: `${site.baseUrl}/blog/alpha-post`,
+      };
+      const headers = await follower.signedPost(`${site.baseUrl}/@blog/inbox`, like);
+      const tampered = await fetch(`${site.baseUrl}/@blog/inbox`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...like, object: `${site.baseUrl}/blog/beta-post` }),
+      });
+      expect(tampered.status).toBe(401);
+      const taken = await fetch(`${site.baseUrl}/@blog/inbox`, { method: 'POST', headers, body: JSON.stringify(like) });
+      expect(taken.status).toBe(202);
+      const followers = await json('/@blog/followers');
+      expect(followers.totalItems).toBe(0);
+    });
+
+    it('keeps a post dated ahead out of the outbox, and answers its URL with 404, before its time', async () => {
+      expect(Date.now()).toBeLessThan(dueAt - 3_000);
+      const items = await outboxItems();
+      expect(items.length).toBeGreaterThan(0);
+      expect(items.every((item) => item.type === 'Create')).toBe(true);
+      expect(items.map((item) => item.object.url)).not.toContainEqual(expect.stringContaining('future-post'));
+      expect((await get('/blog/future-post')).status).toBe(404);
+      expect((await get('/blog/future-post', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"')).status).toBe(404);
+      const live = await get('/blog/alpha-post');
+      expect(live.status).toBe(200);
+      expect(await live.json()).toMatchObject({ type: 'Article', url: `${site.baseUrl}/blog/alpha-post`, attributedTo: `${site.baseUrl}/@blog` });
+    });
+
+    it('accepts a follow, forgets an unfollow, and delivers a post that goes live to its followers once, signed', async () => {
+      const actor = await follower.lookup(`blog@${host}`);
+      expect(actor.id?.href).toBe(`${site.baseUrl}/@blog`);
+      const followId = await follower.follow(actor);
+      const leaverFollowId = await leaver.follow(await leaver.lookup(`blog@${host}`));
+      await until(
+        () => follower.received.some((entry) => entry.type === 'Accept') && leaver.received.some((entry) => entry.type === 'Accept'),
+        'both follows accepted',
+      );
+      expect(follower.received.find((entry) => entry.type === 'Accept')).toMatchObject({ actor: `${site.baseUrl}/@blog` });
+      expect(followId).toContain(follower.url);
+      expect((await json('/@blog/followers')).totalItems).toBe(2);
+      // The members are not public.
+      const followers = await json('/@blog/followers');
+      const firstPage = followers.first ? await json(new URL(followers.first as string).pathname + new URL(followers.first as string).search) : followers;
+      expect(JSON.stringify([followers, firstPage])).not.toContain(follower.url);
+
+      await leaver.unfollow(actor, leaverFollowId);
+      await until(async () => (await json('/@blog/followers')).totalItems === 1, 'the unfollow honoured');
+      expect(Date.now()).toBeLessThan(dueAt);
+
+      await until(() => creates(follower).length > 0, 'the post delivered', LEAD_MS + 15_000);
+      // Time for a second copy to arrive, were one sent.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const [delivered, ...again] = creates(follower);
+      expect(again).toEqual([]);
+      expect(delivered!.actor).toBe(`${site.baseUrl}/@blog`);
+      const create = delivered!.activity as Create;
+      const article = await create.getObject();
+      expect(article).toBeInstanceOf(Article);
+      expect((article as Article).name?.toString()).toBe('Future post');
+      expect((article as Article).url?.href).toBe(`${site.baseUrl}/blog/future-post`);
+      // Delivered through the shared inbox, signed, and taken (Fedify verified the signature before recording it).
+      const deliveries = follower.posts.filter((post) => post.path === '/inbox');
+      expect(deliveries).toEqual([{ path: '/inbox', status: 202, signed: true }]);
+      expect(creates(leaver)).toEqual([]);
+
+      // Live now: in the outbox, and its URL answers its Article.
+      expect((await outboxItems()).map((item) => item.object.url)).toContain(`${site.baseUrl}/blog/future-post`);
+      expect(await json('/blog/future-post')).toMatchObject({ type: 'Article', name: 'Future post' });
+    });
+  });
+}

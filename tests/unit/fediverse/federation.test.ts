@@ -1,0 +1,146 @@
+import { InProcessMessageQueue, MemoryKvStore } from '@fedify/fedify';
+import { describe, expect, it } from 'vitest';
+import type { Post } from '@/lib/content';
+import { createSiteFederation } from '@/lib/fediverse/federation';
+import { fediverseRoute } from '@/lib/fediverse/paths';
+
+const ORIGIN = 'https://blog.example';
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+
+function post(slug: string, date: string, tags: string[] = []): Post {
+  const dateMillis = Date.parse(date);
+  return {
+    slug,
+    title: `Title of ${slug}`,
+    description: `About <${slug}> & more`,
+    date,
+    tags,
+    draft: false,
+    newsletter: true,
+    source: '',
+    body: '',
+    dateMillis,
+    updatedMillis: undefined,
+    published: true,
+    path: `/blog/${slug}`,
+    url: `${ORIGIN}/blog/${slug}`,
+    markdownUrl: `${ORIGIN}/blog/${slug}.md`,
+  } as Post;
+}
+
+const POSTS = [post('later', '2026-07-01T00:00:00Z'), post('newer', '2026-05-02T00:00:00Z', ['Web Feeds', 'http']), post('older', '2026-04-01T00:00:00Z')];
+
+function federation() {
+  return createSiteFederation({
+    kv: new MemoryKvStore(),
+    queue: new InProcessMessageQueue(),
+    origin: ORIGIN,
+    handle: 'blog',
+    now: () => NOW,
+    posts: (at) => POSTS.filter((entry) => entry.dateMillis <= at),
+    profile: () => ({ name: 'Fixture & Co', summary: 'A fixture site.' }),
+    allowPrivateAddress: false,
+  });
+}
+
+const AS = 'application/activity+json';
+const get = async (made: ReturnType<typeof federation>, path: string, accept = AS) => {
+  const response = await made.fetch(new Request(`${ORIGIN}${path}`, { headers: { Accept: accept } }), { contextData: undefined });
+  const text = await response.text();
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    json: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+  };
+};
+
+describe('the site on the fediverse', () => {
+  it('is found by WebFinger as @blog@host, and its actor is a Person named after the site with two keys and a shared inbox', async () => {
+    const made = federation();
+    const finger = await get(made, '/.well-known/webfinger?resource=acct:blog@blog.example', 'application/jrd+json');
+    expect(finger.status).toBe(200);
+    const links = finger.json!.links as { rel: string; type?: string; href: string }[];
+    expect(links).toContainEqual(expect.objectContaining({ rel: 'self', type: AS, href: `${ORIGIN}/@blog` }));
+    expect((await get(made, '/.well-known/webfinger?resource=acct:someone@blog.example', 'application/jrd+json')).status).toBe(404);
+
+    const actor = await get(made, '/@blog');
+    expect(actor.status).toBe(200);
+    expect(actor.json).toMatchObject({
+      type: 'Person',
+      id: `${ORIGIN}/@blog`,
+      preferredUsername: 'blog',
+      name: 'Fixture & Co',
+      summary: 'A fixture site.',
+      inbox: `${ORIGIN}/@blog/inbox`,
+      outbox: `${ORIGIN}/@blog/outbox`,
+      followers: `${ORIGIN}/@blog/followers`,
+      endpoints: { sharedInbox: `${ORIGIN}/inbox` },
+      url: `${ORIGIN}/`,
+    });
+    expect(JSON.stringify(actor.json)).toContain('BEGIN PUBLIC KEY');
+    expect((actor.json!.assertionMethod as unknown[]).length).toBe(2);
+    // The same keys on every ask: made once, kept in the store.
+    expect((await get(made, '/@blog')).json!.publicKey).toEqual(actor.json!.publicKey);
+    expect((await get(made, '/@other')).status).toBe(404);
+  });
+
+  it('answers the LD-JSON profile Mastodon sends, and NodeInfo', async () => {
+    const made = federation();
+    expect((await get(made, '/@blog', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"')).json?.type).toBe('Person');
+    const nodeInfo = await get(made, '/nodeinfo/2.1', 'application/json');
+    expect(nodeInfo.json).toMatchObject({ software: { name: 'lectern' }, protocols: ['activitypub'], usage: { localPosts: 2 } });
+  });
+
+  it("answers a live post's URL with its Article, and a post not live yet with the 404 of a post that never was", async () => {
+    const made = federation();
+    const article = await get(made, '/blog/newer');
+    expect(article.status).toBe(200);
+    expect(article.json).toMatchObject({
+      type: 'Article',
+      id: `${ORIGIN}/blog/newer`,
+      name: 'Title of newer',
+      summary: 'About <newer> & more',
+      url: `${ORIGIN}/blog/newer`,
+      attributedTo: `${ORIGIN}/@blog`,
+      published: '2026-05-02T00:00:00Z',
+    });
+    expect(article.json!.content).toContain('About &lt;newer&gt; &amp; more');
+    expect(article.json!.tag).toEqual([
+      { type: 'Hashtag', name: '#WebFeeds', href: `${ORIGIN}/tags/web-feeds` },
+      { type: 'Hashtag', name: '#http', href: `${ORIGIN}/tags/http` },
+    ]);
+    const ahead = await get(made, '/blog/later');
+    const never = await get(made, '/blog/never');
+    expect(ahead.status).toBe(404);
+    expect({ ...ahead, json: undefined }).toEqual({ ...never, json: undefined });
+  });
+
+  it('lists only the live posts in the outbox, and shows the followers count but not the followers', async () => {
+    const made = federation();
+    const outbox = await get(made, '/@blog/outbox');
+    expect(outbox.json).toMatchObject({ type: 'OrderedCollection', totalItems: 2 });
+    const first = await get(made, new URL(outbox.json!.first as string).pathname + new URL(outbox.json!.first as string).search);
+    const items = first.json!.orderedItems as { type: string; object: { id: string } }[];
+    expect(items.map((item) => [item.type, item.object.id])).toEqual([
+      ['Create', `${ORIGIN}/blog/newer`],
+      ['Create', `${ORIGIN}/blog/older`],
+    ]);
+    const followers = await get(made, '/@blog/followers');
+    expect(followers.json).toMatchObject({ type: 'OrderedCollection', totalItems: 0 });
+    expect(followers.json!.orderedItems).toBeUndefined();
+  });
+});
+
+describe('which requests are the fediverse', () => {
+  it("hands Fedify its own URLs, a post's URL only when ActivityStreams is asked for, and a browser on the actor the home page", () => {
+    expect(fediverseRoute('GET', '/.well-known/webfinger', undefined)).toBe('fedify');
+    expect(fediverseRoute('POST', '/inbox', 'application/activity+json')).toBe('fedify');
+    expect(fediverseRoute('POST', '/@blog/inbox', undefined)).toBe('fedify');
+    expect(fediverseRoute('GET', '/@blog', 'application/activity+json')).toBe('fedify');
+    expect(fediverseRoute('GET', '/@blog', 'text/html,application/xhtml+xml,*/*;q=0.8')).toBe('home');
+    expect(fediverseRoute('GET', '/blog/alpha', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"')).toBe('fedify');
+    expect(fediverseRoute('GET', '/blog/alpha', 'text/html')).toBeUndefined();
+    expect(fediverseRoute('GET', '/blog/alpha.md', 'application/activity+json')).toBeUndefined();
+    expect(fediverseRoute('GET', '/blog', 'application/activity+json')).toBeUndefined();
+  });
+});

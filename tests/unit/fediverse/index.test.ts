@@ -1,0 +1,131 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InProcessMessageQueue, MemoryKvStore, type KvStore } from '@fedify/fedify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { siteFediverse } from '@/lib/fediverse';
+import { INBOX_BODY_LIMIT } from '@/lib/fediverse/paths';
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+/** The fediverse's reads behind a bare HTTP server, on in-memory stores; what it leaves to the rest answers 299. */
+async function serve() {
+  const fediverse = siteFediverse({
+    stores: { kv: new MemoryKvStore(), queue: new InProcessMessageQueue(), close: () => undefined },
+    origin: 'https://blog.example',
+    handle: 'blog',
+    allowPrivateAddress: false,
+    now: () => Date.now(),
+    posts: () => [],
+    profile: () => ({ name: 'A site', summary: 'About it.' }),
+    log: { warn: () => undefined, log: () => undefined },
+  });
+  server = createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    const answer = fediverse.reads(req, pathname);
+    if (answer === undefined || answer === 'home') {
+      res.writeHead(299, { 'Content-Type': 'text/plain' });
+      res.end(answer ?? 'not the fediverse');
+      return;
+    }
+    void answer.then(async (response) => {
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+describe("the fediverse's reads", () => {
+  it('answers on the site URL whatever host it is reached on: the actor and WebFinger name https://blog.example', async () => {
+    const base = await serve();
+    const actor = (await (await fetch(`${base}/@blog`, { headers: { Accept: 'application/activity+json' } })).json()) as { id: string };
+    expect(actor.id).toBe('https://blog.example/@blog');
+    const finger = await fetch(`${base}/.well-known/webfinger?resource=acct:blog@blog.example`);
+    expect(finger.status).toBe(200);
+  });
+
+  it('refuses an unsigned inbox post with 401, and a body over the limit with 413 before reading it all', async () => {
+    const base = await serve();
+    const follow = JSON.stringify({
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      type: 'Follow',
+      id: 'https://remote.example/f/1',
+      actor: 'https://remote.example/u/a',
+      object: 'https://blog.example/@blog',
+    });
+    const unsigned = await fetch(`${base}/@blog/inbox`, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body: follow });
+    expect(unsigned.status).toBe(401);
+    const large = await fetch(`${base}/inbox`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/activity+json' },
+      body: 'x'.repeat(INBOX_BODY_LIMIT + 1),
+    });
+    expect(large.status).toBe(413);
+    expect(large.headers.get('connection')).toBe('close');
+  });
+
+  it('answers a post that is not live, and an unknown actor, with 404; leaves pages and browsers on the actor to the rest', async () => {
+    const base = await serve();
+    expect((await fetch(`${base}/blog/some-post`, { headers: { Accept: 'application/activity+json' } })).status).toBe(404);
+    expect((await fetch(`${base}/@someone`, { headers: { Accept: 'application/activity+json' } })).status).toBe(404);
+    expect((await fetch(`${base}/blog/some-post`)).status).toBe(299);
+    const browser = await fetch(`${base}/@blog`, { headers: { Accept: 'text/html' } });
+    expect(await browser.text()).toBe('home');
+  });
+});
+
+describe('delivering posts that went live', () => {
+  it('asks for nothing, not even the keys, while no one follows; queues the Create once someone does', async () => {
+    const kv = new MemoryKvStore();
+    const asked: string[] = [];
+    const watched: KvStore = {
+      get: (key) => {
+        asked.push(key.join(' '));
+        return kv.get(key);
+      },
+      set: (key, value, options) => kv.set(key, value, options),
+      delete: (key) => kv.delete(key),
+      cas: (key, expected, value, options) => kv.cas(key, expected, value, options),
+      list: (prefix) => kv.list(prefix),
+    };
+    const queued: unknown[] = [];
+    const queue = { enqueue: async (message: unknown) => void queued.push(message), listen: async () => undefined };
+    const post = {
+      slug: 'new',
+      title: 'New',
+      description: 'A new post.',
+      tags: [],
+      dateMillis: 1,
+      updatedMillis: undefined,
+      url: 'https://blog.example/blog/new',
+    };
+    const fediverse = siteFediverse({
+      stores: { kv: watched, queue, close: () => undefined },
+      origin: 'https://blog.example',
+      handle: 'blog',
+      allowPrivateAddress: false,
+      now: () => Date.now(),
+      posts: () => [post as never],
+      profile: () => ({ name: 'A site', summary: 'About it.' }),
+      log: { warn: () => undefined, log: () => undefined },
+    });
+    await fediverse.deliver(['new']);
+    expect(asked.filter((key) => key === 'lectern keys')).toEqual([]);
+    expect(queued).toEqual([]);
+
+    await kv.set(['lectern', 'followers', 'https://remote.example/u/a'], {
+      id: 'https://remote.example/u/a',
+      inbox: 'https://remote.example/u/a/inbox',
+      sharedInbox: 'https://remote.example/inbox',
+    });
+    await fediverse.deliver(['new']);
+    expect(queued).toHaveLength(1);
+    expect(JSON.stringify(queued[0])).toContain('https://blog.example/blog/new#create');
+  });
+});
