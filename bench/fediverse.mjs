@@ -9,7 +9,9 @@
 // answers 202 and counts every activity by inbox). Measures the time from the post's time until
 // every inbox has the Create, the copies that came twice, the server's memory growth (its process
 // tree, sampled; peak − before) and a cached read's p99 idle and all through the delivery.
-//   node --import tsx bench/fediverse.mjs [--followers=10000] [--inboxes=1000] [--lead=45] [--timeout=180]
+// Then, for comparison, the same post going live on a server with no followers, for as long as the
+// delivery took: the going live's own memory and reads, apart from the delivery.
+//   node --import tsx bench/fediverse.mjs [--followers=10000] [--inboxes=1000] [--lead=45] [--timeout=180] [--control=false]
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -45,6 +47,8 @@ const LEAD_S = Number(options.lead ?? 45);
 /** Seconds after the post's time the run gives up waiting for the last inbox. */
 const TIMEOUT_S = Number(options.timeout ?? 180);
 const IDLE_READS = 2000;
+/** After the delivery, the same post going live with no followers (--control=false skips it). */
+const CONTROL = options.control !== 'false';
 const GOAL = { seconds: 60, growthBytes: 100 * 2 ** 20, p99Ratio: 2 };
 /** The post that goes live during the run, dated far ahead so that only the moved clock reaches it. */
 const SLUG = 'a-post-for-ten-thousand-followers';
@@ -204,28 +208,105 @@ function watchLog(file) {
   };
 }
 
+/** Starts lectern's server on `dataDir` with its clock moved so that the post is due at `dueAt`. */
+function startServer({ distDir, contentDir, dataDir, dueAt, name = 'lectern' }) {
+  return startLectern({
+    distDir,
+    name,
+    cpu: 0,
+    env: {
+      CONTENT_DIR: contentDir,
+      DATA_DIR: dataDir,
+      LECTERN_CLOCK_OFFSET_MS: String(DUE - dueAt),
+      FEDIVERSE_LOOPBACK: '1',
+      FEDIVERSE_HANDLE: HANDLE,
+      PREWARM: '0',
+    },
+  });
+}
+
+/**
+ * Idle reads of `page` before the post's time, then reads all through from that time until
+ * `until()` (or the timeout), with the server's memory sampled every 200 ms and its log watched
+ * from one second before the time.
+ */
+async function goLive(server, { dueAt, page, until }) {
+  await reads(server.baseUrl, page, { count: 200 });
+  await sleep(2000);
+  const idle = await reads(server.baseUrl, page, { count: IDLE_READS, done: () => Date.now() > dueAt - 2000 });
+  if (idle.length < IDLE_READS / 4) throw new Error(`only ${idle.length} idle reads before the post's time: raise --lead`);
+  const serverLog = watchLog(server.logFile);
+  serverLog.poll();
+  serverLog.seen.length = 0;
+  await sleep(Math.max(0, dueAt - 1000 - Date.now()));
+  const rssBefore = treeRss(server.pid);
+  const cpuBefore = treeCpuSeconds(server.pid);
+  let peak = rssBefore;
+  const rssSamples = [];
+  const sampler = setInterval(() => {
+    const rss = treeRss(server.pid);
+    rssSamples.push({ at: Date.now(), rss });
+    peak = Math.max(peak, rss);
+    serverLog.poll();
+  }, 200);
+  log(
+    `${server.name}: idle p99 ${percentile(sorted(idle), 99).toFixed(2)} ms (${idle.length} reads); server ${(rssBefore / 2 ** 20).toFixed(1)} MiB; the post goes live`,
+  );
+  await sleep(Math.max(0, dueAt - Date.now()));
+  const deadline = dueAt + TIMEOUT_S * 1000;
+  const during = await reads(server.baseUrl, page, { done: () => until() || Date.now() > deadline });
+  const endedAt = Date.now();
+  const cpuSeconds = treeCpuSeconds(server.pid) - cpuBefore;
+  clearInterval(sampler);
+  peak = Math.max(peak, treeRss(server.pid));
+  return { idle, during, endedAt, rssBefore, peak, rssSamples, cpuSeconds, serverLog };
+}
+
+/**
+ * The same post going live on a server with no followers, for as long as the delivery took: what
+ * the going live costs (its pages made anew) without the delivery.
+ */
+async function controlRound({ distDir, contentDir, page, windowMs }) {
+  const dataDir = fs.mkdtempSync(path.join(TMP, 'fediverse-data-'));
+  const dueAt = Date.now() + LEAD_S * 1000;
+  const server = await startServer({ distDir, contentDir, dataDir, dueAt, name: 'lectern-no-followers' });
+  try {
+    const run = await goLive(server, { dueAt, page, until: () => Date.now() >= dueAt + windowMs });
+    const result = {
+      seconds: (run.endedAt - dueAt) / 1000,
+      rssBeforeBytes: run.rssBefore,
+      rssPeakBytes: run.peak,
+      growthBytes: run.peak - run.rssBefore,
+      serverCpuSeconds: run.cpuSeconds,
+      reads: {
+        idleP99Ms: percentile(sorted(run.idle), 99),
+        duringP50Ms: percentile(sorted(run.during), 50),
+        duringP99Ms: percentile(sorted(run.during), 99),
+        duringCount: run.during.length,
+      },
+    };
+    log(
+      `no followers: growth ${(result.growthBytes / 2 ** 20).toFixed(1)} MiB; read p99 ${result.reads.duringP99Ms?.toFixed(2)} ms over ${result.seconds.toFixed(1)} s vs ${result.reads.idleP99Ms.toFixed(2)} ms idle; ${run.cpuSeconds.toFixed(1)} s server CPU`,
+    );
+    return result;
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   pinSelf(1);
   const { contentDir, distDir } = await ensureBuilt();
   const dataDir = fs.mkdtempSync(path.join(TMP, 'fediverse-data-'));
   const inboxes = await startInboxes();
+  const page = '/blog/one-date-everywhere';
   let server;
   try {
     await seedFollowers(dataDir, inboxes.ports);
     log(`${FOLLOWERS} followers on ${inboxes.ports.length} servers in ${path.join(dataDir, FEDIVERSE_DB)}`);
     const dueAt = Date.now() + LEAD_S * 1000;
-    server = await startLectern({
-      distDir,
-      cpu: 0,
-      env: {
-        CONTENT_DIR: contentDir,
-        DATA_DIR: dataDir,
-        LECTERN_CLOCK_OFFSET_MS: String(DUE - dueAt),
-        FEDIVERSE_LOOPBACK: '1',
-        FEDIVERSE_HANDLE: HANDLE,
-        PREWARM: '0',
-      },
-    });
+    server = await startServer({ distDir, contentDir, dataDir, dueAt });
     log(`server up ${((dueAt - Date.now()) / 1000).toFixed(1)} s before the post's time`);
     const followers = JSON.parse((await get(server.baseUrl, `/@${HANDLE}/followers`, AS)).body);
     if (followers.totalItems !== FOLLOWERS)
@@ -233,37 +314,17 @@ async function main() {
     // The actor's keys are made on first use: a site that has followers has them already.
     const actor = await get(server.baseUrl, `/@${HANDLE}`, AS);
     if (actor.status !== 200) throw new Error(`/@${HANDLE} answered ${actor.status}`);
-    const page = '/blog/one-date-everywhere';
-    await reads(server.baseUrl, page, { count: 200 });
-    await sleep(2000);
-    const idle = await reads(server.baseUrl, page, { count: IDLE_READS, done: () => Date.now() > dueAt - 2000 });
-    if (idle.length < IDLE_READS / 4) throw new Error(`only ${idle.length} idle reads before the post's time: raise --lead`);
-    const serverLog = watchLog(server.logFile);
-    serverLog.poll();
-    serverLog.seen.length = 0;
-    await sleep(Math.max(0, dueAt - 1000 - Date.now()));
-    const rssBefore = treeRss(server.pid);
-    const cpuBefore = treeCpuSeconds(server.pid);
-    let peak = rssBefore;
-    const rssSamples = [];
-    const sampler = setInterval(() => {
-      const rss = treeRss(server.pid);
-      rssSamples.push({ at: Date.now(), rss });
-      peak = Math.max(peak, rss);
-      serverLog.poll();
-    }, 200);
-    log(`idle p99 ${percentile(sorted(idle), 99).toFixed(2)} ms (${idle.length} reads); server ${(rssBefore / 2 ** 20).toFixed(1)} MiB; the post goes live`);
-    await sleep(Math.max(0, dueAt - Date.now()));
-    const deadline = dueAt + TIMEOUT_S * 1000;
-    const during = await reads(server.baseUrl, page, { done: () => inboxes.allAt() !== undefined || Date.now() > deadline });
+    const { idle, during, rssBefore, peak, rssSamples, cpuSeconds, serverLog } = await goLive(server, {
+      dueAt,
+      page,
+      until: () => inboxes.allAt() !== undefined,
+    });
     const doneAt = inboxes.allAt() ?? Date.now();
-    const cpuSeconds = treeCpuSeconds(server.pid) - cpuBefore;
-    clearInterval(sampler);
-    peak = Math.max(peak, treeRss(server.pid));
     // Room for a second copy to arrive, were one sent.
     await sleep(3000);
     serverLog.poll();
     const rssAfter = treeRss(server.pid);
+    await server.stop();
     const counts = await inboxes.report();
     const arrivals = counts.arrivals.map((at) => at - dueAt);
     const delivering = during.filter((sample) => counts.arrivals.length > 0 && sample.sent >= counts.arrivals[0] && sample.sent <= doneAt);
@@ -290,6 +351,7 @@ async function main() {
         personalInboxPosts: counts.stats.personal,
         duplicates: counts.duplicates,
         otherRequests: counts.stats.otherRequests,
+        otherRequestSample: counts.stats.otherSample,
         maxConcurrentPosts: counts.stats.maxInFlight,
         bytesPerPost: counts.stats.posts ? counts.stats.bytes / counts.stats.posts : undefined,
         serverCpuSeconds: cpuSeconds,
@@ -321,6 +383,8 @@ async function main() {
         `${cpuSeconds.toFixed(1)} s server CPU`,
     );
     saveResult('fediverse', result);
+    // --control=false skips it.
+    if (CONTROL) saveResult('fediverse', { ...result, control: await controlRound({ distDir, contentDir, page, windowMs: doneAt - dueAt }) });
   } finally {
     await server?.stop();
     await inboxes.close();

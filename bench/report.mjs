@@ -1011,6 +1011,7 @@ function fediverseBlock() {
   if (!f) return undefined;
   const d = f.delivery;
   const r = f.reads;
+  const c = f.control;
   const after = (value) => (value === undefined ? '–' : `${seconds(value / 1000)} s`);
   return [
     `\`npm run bench -- fediverse\`: lectern's server (SQLite, \`DATA_DIR/fediverse.db\`) on the build of \`content/\` with one more post dated ahead, its clock moved so that the post goes live ${int(f.settings.leadSeconds)} s after the start. ` +
@@ -1049,6 +1050,15 @@ function fediverseBlock() {
           `p99 ≤ ${f.goals.p99Ratio}× idle`,
         ],
         ['cached read p99, first inbox → last', `${ms(r.deliveringP99Ms)} ms (${int(r.deliveringCount)} reads)`, ''],
+        ...(c
+          ? [
+              [
+                `the same post going live with no followers, over the same ${seconds(c.seconds)} s`,
+                `memory ${signedMib(c.growthBytes)}; cached read p50 / p99 ${ms(c.reads.duringP50Ms)} / ${ms(c.reads.duringP99Ms)} ms (idle p99 ${ms(c.reads.idleP99Ms)} ms); server CPU ${seconds(c.serverCpuSeconds)} s`,
+                '',
+              ],
+            ]
+          : []),
       ],
     ),
   ].join('\n');

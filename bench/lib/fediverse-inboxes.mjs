@@ -18,10 +18,13 @@ const reached = new Set();
 const arrivals = [];
 const stats = { posts: 0, signed: 0, personal: 0, creates: 0, otherRequests: 0, bytes: 0, inFlight: 0, maxInFlight: 0 };
 let announced = false;
+/** A few of the requests other than POST, as `METHOD path (Accept)`. */
+const otherSample = [];
 
 function take(port, req, res) {
   if (req.method !== 'POST') {
     stats.otherRequests += 1;
+    if (otherSample.length < 5) otherSample.push(`${req.method} ${req.url} (${req.headers.accept ?? 'no Accept'})`);
     req.resume();
     res.writeHead(404).end();
     return;
@@ -85,7 +88,7 @@ parentPort.on('message', (message) => {
     for (const byActivity of received.values()) for (const copies of byActivity.values()) duplicates += copies - 1;
     parentPort.postMessage({
       type: 'report',
-      stats: { ...stats },
+      stats: { ...stats, otherSample },
       inboxesReached: reached.size,
       inboxesPosted: received.size,
       duplicates,
