@@ -27,6 +27,7 @@ const results = Object.fromEntries(
     'newsletter',
     'publish',
     'downloads',
+    'fediverse',
   ].map((part) => [part, readJson(path.join(RESULTS, `${part}.json`))]),
 );
 
@@ -515,6 +516,7 @@ const GOAL_PARTS = [
   ['flood', /^\| (server memory after a flood|[\d,]+ made-up URLs)/],
   ['search', /^\| search /],
   ['newsletter', /^\| newsletter to /],
+  ['fediverse', /^\| a post delivered to /],
   ['publish', /^\| (scheduled post on every output|no read over)/],
   ['downloads', /^\| (\d+ concurrent downloads|a download link's check)/],
 ];
@@ -531,6 +533,7 @@ function goalsBlock(existing) {
     flood: rowsOf('flood'),
     search: rowsOf('search'),
     newsletter: rowsOf('newsletter'),
+    fediverse: rowsOf('fediverse'),
     publish: rowsOf('publish'),
     downloads: rowsOf('downloads'),
   };
@@ -667,6 +670,17 @@ function goalsBlock(existing) {
       ),
     ]);
   }
+  const fediverse = results.fediverse;
+  if (fediverse) {
+    const g = fediverse.goals;
+    const d = fediverse.delivery;
+    const p99Ratio = fediverse.reads.duringP99Ms / fediverse.reads.idleP99Ms;
+    out.fediverse.push([
+      `a post delivered to ${int(fediverse.followers)} followers over ${int(fediverse.inboxes)} inboxes: under ${g.seconds} s, memory < ${mib(g.growthBytes)}, read p99 within ${g.p99Ratio}× idle`,
+      `${d.complete ? '' : 'not complete: '}${seconds(d.seconds)} s, ${int(d.inboxesReached)} of ${int(fediverse.inboxes)} inboxes, ${int(d.duplicates)} duplicates, ${signedMib(fediverse.growthBytes)}, p99 ${ms(fediverse.reads.duringP99Ms)} ms vs ${ms(fediverse.reads.idleP99Ms)} ms idle (${ratio(p99Ratio)}×)`,
+      yes(d.complete && d.seconds < g.seconds && d.duplicates === 0 && fediverse.growthBytes < g.growthBytes && p99Ratio <= g.p99Ratio),
+    ]);
+  }
   const publish = results.publish;
   if (publish) {
     for (const size of publish.sizes.filter((entry) => entry.error === undefined)) {
@@ -769,6 +783,7 @@ function goalsBlock(existing) {
     ...out.flood,
     ...out.search,
     ...out.newsletter,
+    ...out.fediverse,
     ...out.publish,
     ...out.downloads,
   ].map((row) => (typeof row === 'string' ? row : `| ${row.join(' | ')} |`));
@@ -988,6 +1003,64 @@ function newsletterBlock() {
       ? `**kill -9 half-way.** A second send was killed with ${int(k.deliveredAtKill)} of ${int(n.subscribers)} delivered; the server started again and finished it. ` +
         `Subscribers with the post: ${int(k.recipients)} (missing: ${int(k.missing)}); received twice: ${int(k.twice)} (the messages in flight at the kill), ${int(k.twiceWithOtherMessageId)} of them with another Message-ID.`
       : '**kill -9 half-way**: not run this time (`--kill=false`).',
+  ].join('\n');
+}
+
+function fediverseBlock() {
+  const f = results.fediverse;
+  if (!f) return undefined;
+  const d = f.delivery;
+  const r = f.reads;
+  const c = f.control;
+  const after = (value) => (value === undefined ? '–' : `${seconds(value / 1000)} s`);
+  return [
+    `\`npm run bench -- fediverse\`: lectern's server (SQLite, \`DATA_DIR/fediverse.db\`) on the build of \`content/\` with one more post dated ahead, its clock moved so that the post goes live ${int(f.settings.leadSeconds)} s after the start. ` +
+      `${int(f.followers)} followers are written into the fediverse's store before the server starts, ${int(f.followers / f.inboxes)} to a server on ${int(f.inboxes)} receiving servers on 127.0.0.1 (one port each, in a worker thread of the bench): each follower has its own inbox and its server's shared inbox, so Fedify, preferring shared inboxes, sends one copy to each server. ` +
+      "The servers answer 202 and count every activity by inbox and by ID. The delivery is timed from the post's time until every inbox has the `Create`; memory is the server's process tree, sampled every 200 ms (growth: peak − just before the post's time). " +
+      `Reads: one cached post page (\`${f.settings.page}\`) at a time over keep-alive, idle before the post's time and all through, from the post's time until the last inbox had it (the post going live, with its pages made anew, included). ` +
+      `The machine's load average at the end: ${f.machine.loadAverage?.map((value) => value.toFixed(1)).join(', ') ?? '–'} on ${f.machine.cores} cores (other work ran meanwhile).`,
+    '',
+    table(
+      ['measure', 'value', 'goal'],
+      [
+        [
+          'whole delivery (post time → last inbox)',
+          `${d.complete ? '' : 'not complete after '}${seconds(d.seconds)} s (${int(d.inboxesReached)} of ${int(f.inboxes)} inboxes reached, ${int(d.duplicates)} duplicates)`,
+          `< ${f.goals.seconds} s`,
+        ],
+        [
+          'where the time went',
+          `queued by ${after(d.queuedAfterMs)} after the post's time (the server's log, read every 0.2 s), first inbox at ${after(d.firstArrivalMs)}, half at ${after(d.halfArrivedMs)}, last at ${after(d.lastArrivalMs)}; ${int(d.maxConcurrentPosts)} in flight at once at most; server CPU ${seconds(d.serverCpuSeconds)} s`,
+          '',
+        ],
+        [
+          'what arrived',
+          `${int(d.posts)} posts (${int(d.signed)} signed, ${int(d.personalInboxPosts)} to a follower's own inbox, ${kib(d.bytesPerPost)} each); ${int(d.failuresLogged)} failures logged`,
+          '',
+        ],
+        [
+          'server memory growth (peak during the delivery)',
+          `${signedMib(f.growthBytes)} (${mib(f.rssBeforeBytes)} → ${mib(f.rssPeakBytes)}; ${mib(f.rssAfterBytes)} 3 s after; ${signedMib(f.growthBeforeFirstArrivalBytes)} of it before the first inbox had the post)`,
+          `< ${mib(f.goals.growthBytes)}`,
+        ],
+        ['cached read p50 / p99, idle', `${ms(r.idleP50Ms)} / ${ms(r.idleP99Ms)} ms (${int(r.idleCount)} reads)`, ''],
+        [
+          'cached read p50 / p99, post time → last inbox',
+          `${ms(r.duringP50Ms)} / ${ms(r.duringP99Ms)} ms (${int(r.duringCount)} reads, slowest ${ms(r.duringMaxMs)} ms)`,
+          `p99 ≤ ${f.goals.p99Ratio}× idle`,
+        ],
+        ['cached read p99, first inbox → last', `${ms(r.deliveringP99Ms)} ms (${int(r.deliveringCount)} reads)`, ''],
+        ...(c
+          ? [
+              [
+                `the same post going live with no followers, over the same ${seconds(c.seconds)} s`,
+                `memory ${signedMib(c.growthBytes)}; cached read p50 / p99 ${ms(c.reads.duringP50Ms)} / ${ms(c.reads.duringP99Ms)} ms (idle p99 ${ms(c.reads.idleP99Ms)} ms); server CPU ${seconds(c.serverCpuSeconds)} s`,
+                '',
+              ],
+            ]
+          : []),
+      ],
+    ),
   ].join('\n');
 }
 
@@ -1354,6 +1427,7 @@ const BLOCKS = {
   load: loadBlock,
   search: searchBlock,
   newsletter: newsletterBlock,
+  fediverse: fediverseBlock,
   store: storeBlock,
   publish: publishBlock,
   downloads: downloadsBlock,
@@ -1372,6 +1446,7 @@ const HEADINGS = {
   load: '## Readers first under load',
   search: '## Search',
   newsletter: '## Newsletter',
+  fediverse: '## On the fediverse',
   store: '## Store writes',
   publish: '## Publishing on time',
   downloads: '## Downloads',

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lectern's benchmarks: `npm run bench` runs every part and regenerates BENCHMARKS.md;
 # `npm run bench -- reads` (or profile, weight, limits, store, flood, load, search, newsletter, build, render, build-profile,
-# build-memory, publish, downloads, report)
+# build-memory, publish, downloads, fediverse, report)
 # runs one part.
 # Load stays on loopback addresses, every run is bounded in time, and nothing here
 # builds into the repository: the site is built in a copy of the working tree under
@@ -47,6 +47,9 @@ parts (default: all of them, in this order)
   publish   delay from a scheduled post's time to its being on every output (p50, max over
             --scheduled posts) and the CPU each publish costs lectern's server, at --publish-sizes
             posts (default 1000,10000); cached reads timed before and between
+  fediverse one post going live, delivered to 10,000 followers spread over 1,000 inboxes (receiving
+            servers on loopback): time until every inbox has it, duplicates, server memory growth,
+            cached-read p99 idle and during the delivery (--followers, --inboxes, --lead, --timeout)
   report    regenerate BENCHMARKS.md from bench/.work/results (always run last)
 
 options (passed to every part)
@@ -97,12 +100,12 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --quick) options+=(--duration=3 --warmup=1 --rounds=1 --sizes=100,1000 --hugo-runs=1 --memory-decisions=20000 --redis-decisions=5000 --posts=100) ;;
     --*) options+=("$arg") ;;
-    reads | profile | weight | limits | store | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | downloads | report) parts+=("$arg") ;;
-    all) parts+=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish downloads) ;;
+    reads | profile | weight | limits | store | flood | load | search | build | render | build-profile | build-memory | newsletter | publish | downloads | fediverse | report) parts+=("$arg") ;;
+    all) parts+=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish downloads fediverse) ;;
     *) echo "unknown part or option: $arg" >&2; usage >&2; exit 2 ;;
   esac
 done
-[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish downloads)
+[ ${#parts[@]} -eq 0 ] && parts=(reads profile weight limits store flood load search newsletter build render build-profile build-memory publish downloads fediverse)
 
 apt_updated=""
 need() { # need <command> <Debian package>
@@ -152,6 +155,8 @@ for part in "${parts[@]}"; do
     publish) timeout 2h node bench/publish.mjs "${options[@]}" || status=$? ;;
     # 3 rounds of 20 × 200 MB from each server, then the link checks: minutes.
     downloads) timeout 20m node --import tsx bench/downloads.mjs "${options[@]}" || status=$? ;;
+    # A build of content/ (when its source changed), then one delivery of at most --timeout seconds.
+    fediverse) timeout 30m node --import tsx bench/fediverse.mjs "${options[@]}" || status=$? ;;
   esac
 done
 node bench/report.mjs
