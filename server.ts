@@ -79,7 +79,16 @@ const verifyAgent = createAgentVerifier(createKeyDirectories({ loopback }), { lo
 const reads = { at: clock };
 // The site on the fediverse (README, "On the fediverse"): Fedify answers its URLs ahead of Next, and judges
 // which posts exist at the moment the reads have caught up with, as every other output does.
-const fediverse = services && (await import('./lib/fediverse/site')).serverFediverse(settings, () => reads.at(), services.redis);
+const fediverseHandle = settings.fediverse.handle;
+// Only with FEDIVERSE_HANDLE set: Fedify and its queue are not loaded otherwise (about 30 MiB of the idle server).
+const fediverse =
+  services && fediverseHandle
+    ? (await import('./lib/fediverse/site')).serverFediverse(
+        { ...settings, fediverse: { ...settings.fediverse, handle: fediverseHandle } },
+        () => reads.at(),
+        services.redis,
+      )
+    : undefined;
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {

@@ -219,11 +219,14 @@ const envSchema = z.object({
   INDEXNOW_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.indexnow.org/indexnow'),
 
   // --- The fediverse (README, "On the fediverse")
-  /** The site's account name on the fediverse: followed as @{handle}@{host of SITE_URL}. */
+  /**
+   * The site's account name on the fediverse: followed as @{handle}@{host of SITE_URL}. Unset, the
+   * site is not on the fediverse (its URLs answer as any other, and Fedify is not loaded).
+   */
   FEDIVERSE_HANDLE: z
     .string()
     .regex(/^[A-Za-z0-9_]{1,30}$/, 'must be 1 to 30 letters, digits or underscores, such as blog')
-    .default('blog'),
+    .optional(),
   /**
    * Tests only: remote servers' actors, keys and inboxes may be on loopback and private addresses
    * (a test runs its own ActivityPub server on 127.0.0.1). Otherwise only public addresses.
@@ -414,8 +417,8 @@ export type Settings = {
   };
   /** The site on the fediverse (ActivityPub). */
   fediverse: {
-    /** The actor's name: @{handle}@{host} (FEDIVERSE_HANDLE). */
-    handle: string;
+    /** The actor's name: @{handle}@{host} (FEDIVERSE_HANDLE); unset, the site is not on the fediverse. */
+    handle: string | undefined;
     /** Tests only: remote servers may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
     allowPrivateAddress: boolean;
   };

@@ -12,7 +12,7 @@ import { sqliteFediverseStores } from './stores';
  * configured (./redis-stores.ts: every instance shares them), else in DATA_DIR (./stores.ts).
  */
 export function serverFediverse(
-  settings: Pick<Settings, 'site' | 'store' | 'fediverse'>,
+  settings: Pick<Settings, 'site' | 'store'> & { fediverse: Settings['fediverse'] & { handle: string } },
   now: () => number,
   redis: RedisConnection | undefined,
 ): SiteFediverse {

@@ -48,6 +48,7 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
       port,
       extraEnv: {
         LECTERN_CLOCK_OFFSET_MS: String(DUE - dueAt),
+        FEDIVERSE_HANDLE: 'blog',
         FEDIVERSE_LOOPBACK: '1',
         PREWARM: '0',
         // The contract build's settings (global-setup.ts): the pages it generated are made again with them.

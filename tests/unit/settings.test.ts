@@ -57,7 +57,7 @@ describe('parseSettings', () => {
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
       bookings: { reminderLeadMs: 48 * 60 * 60 * 1000, reminderCheckMs: 60_000 },
       indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
-      fediverse: { handle: 'blog', allowPrivateAddress: false },
+      fediverse: { handle: undefined, allowPrivateAddress: false },
     });
     // No build time: the moment the settings were parsed.
     expect(defaults.build.time).toBeGreaterThanOrEqual(before);
