@@ -1,3 +1,5 @@
+import { contentPaths } from '../content/urls';
+
 /**
  * Where the site speaks ActivityPub, as plain data (README, "On the fediverse"): the actor and its
  * collections under `/@{handle}`, the shared inbox, WebFinger and NodeInfo, and each post's page,
@@ -10,9 +12,13 @@ export const fediversePaths = {
   sharedInbox: '/inbox',
   outbox: '/@{identifier}/outbox',
   followers: '/@{identifier}/followers',
-  article: '/blog/{slug}',
+  // A URI template for Fedify, made from lib/content's one spelling of a post's path.
+  article: contentPaths.post('{slug}') as `${string}{slug}`,
   nodeInfo: '/nodeinfo/2.1',
 } as const;
+
+/** Where a post's page is (lib/content's one spelling of it): a slug follows. */
+const POST_PREFIX = contentPaths.post('');
 
 /** The largest activity an inbox reads: Mastodon's own activities are a few KiB. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
@@ -38,6 +44,7 @@ export function fediverseRoute(method: string, pathname: string, accept: string 
     if (isActor && (method === 'GET' || method === 'HEAD') && !asksForActivityStreams(accept)) return 'home';
     return 'fedify';
   }
-  if ((method === 'GET' || method === 'HEAD') && /^\/blog\/[^/.]+$/.test(pathname) && asksForActivityStreams(accept)) return 'fedify';
+  const postSlug = pathname.startsWith(POST_PREFIX) ? pathname.slice(POST_PREFIX.length) : undefined;
+  if ((method === 'GET' || method === 'HEAD') && postSlug && /^[^/.]+$/.test(postSlug) && asksForActivityStreams(accept)) return 'fedify';
   return undefined;
 }

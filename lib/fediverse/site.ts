@@ -12,14 +12,15 @@ import { sqliteFediverseStores } from './stores';
  * configured (./redis-stores.ts: every instance shares them), else in DATA_DIR (./stores.ts).
  */
 export function serverFediverse(
-  settings: Pick<Settings, 'site' | 'store'> & { fediverse: Settings['fediverse'] & { handle: string } },
+  settings: Pick<Settings, 'site' | 'store' | 'fediverse'>,
+  handle: string,
   now: () => number,
   redis: RedisConnection | undefined,
 ): SiteFediverse {
   return siteFediverse({
     stores: redis ? redisFediverseStores(redisEvaluator(redis)) : sqliteFediverseStores(settings.store.dataDir),
     origin: settings.site.url,
-    handle: settings.fediverse.handle,
+    handle,
     allowPrivateAddress: settings.fediverse.allowPrivateAddress,
     now,
     posts: publishedPosts,

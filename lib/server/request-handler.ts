@@ -36,6 +36,16 @@ async function sendOwn(req: IncomingMessage, res: ServerResponse, response: Resp
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** Sends the answer a part of lectern makes for a request once it is ready; one that fails is logged under `failure` and its connection closed. */
+function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Promise<Response>, facts: () => RequestFacts, failure: string): void {
+  answer
+    .then((response) => sendOwn(req, res, response, facts()))
+    .catch((error: unknown) => {
+      console.error(failure, error);
+      res.destroy();
+    });
+}
+
 /**
  * Answers a request that sends a body to a URL that reads none (every page and
  * read), before Next would buffer it and without reading it; the connection
@@ -146,12 +156,7 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
       recordClientIp(req.headers, req.socket.remoteAddress);
       const answer = options.posts(req, pathname);
       if (answer) {
-        answer
-          .then((response) => sendOwn(req, res, response, factsOf(req)))
-          .catch((error: unknown) => {
-            console.error('request failed', error);
-            res.destroy();
-          });
+        sendAnswer(req, res, answer, () => factsOf(req), 'request failed');
         return;
       }
     }
@@ -190,12 +195,7 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
       req.url = `/${req.url.slice(pathname.length)}`;
       pathname = '/';
     } else if (fediverse) {
-      fediverse
-        .then((response) => sendOwn(req, res, response, factsOf(req)))
-        .catch((error: unknown) => {
-          console.error('fediverse request failed', error);
-          res.destroy();
-        });
+      sendAnswer(req, res, fediverse, () => factsOf(req), 'fediverse request failed');
       return;
     }
     if (hasBody(req.headers) && bodyLimit(pathname) === undefined) {
