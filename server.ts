@@ -80,7 +80,7 @@ const reads = { at: clock };
 // The site on the fediverse (README, "On the fediverse"): Fedify answers its URLs ahead of Next, and judges
 // which posts exist at the moment the reads have caught up with, as every other output does.
 const fediverseHandle = settings.fediverse.handle;
-// Only with FEDIVERSE_HANDLE set: Fedify and its queue are not loaded otherwise (about 30 MiB of the idle server).
+// Off with FEDIVERSE=0. Fedify itself (about 30 MiB of the idle server) is loaded once the site is known on the fediverse (lib/fediverse/site.ts).
 const fediverse =
   services && fediverseHandle ? (await import('./lib/fediverse/site')).serverFediverse(settings, fediverseHandle, () => reads.at(), services.redis) : undefined;
 const handler = createRequestHandler(

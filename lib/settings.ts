@@ -219,14 +219,13 @@ const envSchema = z.object({
   INDEXNOW_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.indexnow.org/indexnow'),
 
   // --- The fediverse (README, "On the fediverse")
-  /**
-   * The site's account name on the fediverse: followed as @{handle}@{host of SITE_URL}. Unset, the
-   * site is not on the fediverse (its URLs answer as any other, and Fedify is not loaded).
-   */
+  /** Whether the site is on the fediverse; off (0), its URLs answer as any other page's and Fedify is never loaded. */
+  FEDIVERSE: flag('to put the site on the fediverse').default(true),
+  /** The site's account name on the fediverse: followed as @{handle}@{host of SITE_URL}. */
   FEDIVERSE_HANDLE: z
     .string()
     .regex(/^[A-Za-z0-9_]{1,30}$/, 'must be 1 to 30 letters, digits or underscores, such as blog')
-    .optional(),
+    .default('blog'),
   /**
    * Tests only: remote servers' actors, keys and inboxes may be on loopback and private addresses
    * (a test runs its own ActivityPub server on 127.0.0.1). Otherwise only public addresses.
@@ -417,7 +416,7 @@ export type Settings = {
   };
   /** The site on the fediverse (ActivityPub). */
   fediverse: {
-    /** The actor's name: @{handle}@{host} (FEDIVERSE_HANDLE); unset, the site is not on the fediverse. */
+    /** The actor's name: @{handle}@{host} (FEDIVERSE_HANDLE); undefined with FEDIVERSE=0, the site is not on the fediverse. */
     handle: string | undefined;
     /** Tests only: remote servers may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
     allowPrivateAddress: boolean;
@@ -502,7 +501,7 @@ function grouped(env: Env): Settings {
     },
     bookings: { reminderLeadMs: env.BOOKING_REMINDER_HOURS * 60 * 60 * 1000, reminderCheckMs: env.BOOKING_REMINDER_CHECK_MS },
     indexNow: { key: env.INDEXNOW_KEY, notifyToken: env.INDEX_NOTIFY_TOKEN, endpoint: env.INDEXNOW_ENDPOINT },
-    fediverse: { handle: env.FEDIVERSE_HANDLE, allowPrivateAddress: env.FEDIVERSE_LOOPBACK },
+    fediverse: { handle: env.FEDIVERSE ? env.FEDIVERSE_HANDLE : undefined, allowPrivateAddress: env.FEDIVERSE_LOOPBACK },
   };
 }
 

@@ -4,6 +4,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { contentPaths, tagSlug, type Post } from '../content';
 import { escapeHtml } from '../http/html';
 import { describeError } from '../log';
+import { KEPT } from './kept';
 import { fediversePaths } from './paths';
 
 /** What the site's actor shows of the site (content/site.yaml). */
@@ -32,8 +33,8 @@ export type FederationOptions = {
 /** A follower as kept: enough to deliver to it without asking its server again. */
 type Follower = { id: string; inbox: string; sharedInbox: string | null };
 
-const FOLLOWERS: readonly [string, string] = ['lectern', 'followers'];
-const KEYS: readonly [string, string] = ['lectern', 'keys'];
+const FOLLOWERS = KEPT.followers;
+const KEYS = KEPT.keys;
 /** Outbox pages: this many activities each. */
 const OUTBOX_PAGE = 20;
 
@@ -71,12 +72,6 @@ function siteKeyPairs(kv: KvStore): () => Promise<CryptoKeyPair[]> {
     });
     return loading;
   };
-}
-
-/** Whether anyone follows the site (a delivery to no one asks for nothing, the keys included). */
-export async function hasFollowers(kv: KvStore): Promise<boolean> {
-  for await (const _entry of kv.list(FOLLOWERS)) return true;
-  return false;
 }
 
 /** The ID of the `Create` that announces a post: one per post, so a server that gets it twice keeps it once. */

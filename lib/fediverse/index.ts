@@ -6,7 +6,8 @@ import { readBody } from '../http/body';
 import { describeError } from '../log';
 import type { Part } from '../runtime/runtime';
 import type { Post } from '../content';
-import { createOf, createSiteFederation, hasFollowers, type ActorProfile } from './federation';
+import { createOf, createSiteFederation, type ActorProfile } from './federation';
+import { hasFollowers } from './kept';
 import { fediverseRoute, INBOX_BODY_LIMIT } from './paths';
 import type { FediverseStores } from './stores';
 

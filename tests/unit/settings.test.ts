@@ -57,7 +57,7 @@ describe('parseSettings', () => {
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
       bookings: { reminderLeadMs: 48 * 60 * 60 * 1000, reminderCheckMs: 60_000 },
       indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
-      fediverse: { handle: undefined, allowPrivateAddress: false },
+      fediverse: { handle: 'blog', allowPrivateAddress: false },
     });
     // No build time: the moment the settings were parsed.
     expect(defaults.build.time).toBeGreaterThanOrEqual(before);
@@ -68,8 +68,10 @@ describe('parseSettings', () => {
     });
   });
 
-  it('takes the fediverse handle from FEDIVERSE_HANDLE and refuses one a handle cannot be', () => {
+  it('takes the fediverse handle from FEDIVERSE_HANDLE, is off with FEDIVERSE=0, and refuses a handle that cannot be', () => {
     expect(parseSettings({ FEDIVERSE_HANDLE: 'notes_2', FEDIVERSE_LOOPBACK: '1' }).fediverse).toEqual({ handle: 'notes_2', allowPrivateAddress: true });
+    expect(parseSettings({ FEDIVERSE: '0', FEDIVERSE_HANDLE: 'notes_2' }).fediverse.handle).toBeUndefined();
+    expect(() => parseSettings({ FEDIVERSE: 'no' })).toThrow(/FEDIVERSE: must be 1 \(or true\)/);
     expect(() => parseSettings({ FEDIVERSE_HANDLE: 'my blog' })).toThrow(/FEDIVERSE_HANDLE: must be 1 to 30 letters, digits or underscores/);
     expect(() => parseSettings({ FEDIVERSE_HANDLE: '@blog' })).toThrow(/FEDIVERSE_HANDLE/);
   });
