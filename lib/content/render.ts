@@ -6,7 +6,7 @@ import { toString } from 'hast-util-to-string';
 import { imageSize } from 'image-size';
 import rehypeAutolinkHeadings from 'rehype-autolink-headings';
 import rehypeRaw from 'rehype-raw';
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeSanitize from 'rehype-sanitize';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
@@ -16,6 +16,7 @@ import { unified, type Plugin } from 'unified';
 import { visit } from 'unist-util-visit';
 import { absoluteUrls } from './absolute-urls';
 import { kept } from './build-cache';
+import { SANITIZE_SCHEMA } from './sanitize';
 import { CODE_THEMES, codeClasses } from './code-theme';
 
 export type TocEntry = { depth: 2 | 3; id: string; text: string };
@@ -109,7 +110,7 @@ function processor(facts: Rendered, { baseUrl }: RenderOptions) {
     // Raw HTML is parsed, then sanitized with GitHub's schema: kept if harmless, never executed.
     .use(remarkRehype, { allowDangerousHtml: true })
     .use(rehypeRaw)
-    .use(rehypeSanitize, defaultSchema)
+    .use(rehypeSanitize, SANITIZE_SCHEMA)
     .use(rehypeSlug)
     .use(rehypeAutolinkHeadings, { behavior: 'wrap', properties: { className: ['heading-link'] } })
     .use(rehypeShiki, {

@@ -1,11 +1,29 @@
 import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Accept, Article, Create, Endpoints, Follow, Hashtag, Image, Person, PUBLIC_COLLECTION, Undo, type Recipient } from '@fedify/fedify/vocab';
+import {
+  Accept,
+  Announce,
+  Article,
+  Create,
+  Delete,
+  Endpoints,
+  Follow,
+  Hashtag,
+  Image,
+  Like,
+  Person,
+  PUBLIC_COLLECTION,
+  Undo,
+  Update,
+  type Recipient,
+} from '@fedify/fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
 import { contentPaths, tagSlug, type Post } from '../content';
 import { escapeHtml } from '../http/html';
 import { describeError } from '../log';
+import { reactionInbox } from './inbox-reactions';
 import { KEPT } from './kept';
 import { fediversePaths } from './paths';
+import { reactionStore } from './reactions';
 
 /** What the site's actor shows of the site (content/site.yaml). */
 export type ActorProfile = { name: string; summary: string };
@@ -178,6 +196,8 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     })
     .setFirstCursor((_ctx, identifier) => (identifier === handle ? '' : null));
 
+  // Likes, reposts and replies of a live post (./inbox-reactions.ts), kept in the same store (./reactions.ts).
+  const reactions = reactionInbox(reactionStore(kv), (slug) => livePost(slug) !== undefined);
   federation
     .setInboxListeners(fediversePaths.inbox, fediversePaths.sharedInbox)
     .on(Follow, async (ctx, follow) => {
@@ -194,8 +214,14 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
         new Accept({ id: new URL(`${follow.id.href}#accept`), actor: ctx.getActorUri(handle), object: follow }),
       );
     })
+    .on(Like, reactions.like)
+    .on(Announce, reactions.announce)
+    .on(Create, reactions.create)
+    .on(Update, reactions.update)
+    .on(Delete, reactions.delete)
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);
+      if (object instanceof Like || object instanceof Announce) return reactions.undo(ctx, undo.actorId, object);
       if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href) return;
       const target = object.objectId && ctx.parseUri(object.objectId);
       if (!target || target.type !== 'actor' || target.identifier !== handle) return;

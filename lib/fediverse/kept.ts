@@ -10,6 +10,12 @@ export const KEPT = {
   followers: ['lectern', 'followers'],
   /** The actor's key pairs, made the first time a server reads the actor. */
   keys: ['lectern', 'keys'],
+  /** Likes and reposts of the posts, by post, kind and account (./reactions.ts). */
+  reactions: ['lectern', 'reactions'],
+  /** Replies to the posts, by their moderation name (./reactions.ts). */
+  replies: ['lectern', 'replies'],
+  /** A stamp that changes with every write of the two above, so every instance sees that something changed. */
+  reactionsChanged: ['lectern', 'reactions-changed'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** Whether anyone follows the site (a delivery to no one asks for nothing, the keys included). */
