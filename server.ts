@@ -82,7 +82,15 @@ const reads = { at: clock };
 const fediverseHandle = settings.fediverse.handle;
 // Off with FEDIVERSE=0. Fedify itself (about 30 MiB of the idle server) is loaded once the site is known on the fediverse (lib/fediverse/site.ts).
 const fediverse =
-  services && fediverseHandle ? (await import('./lib/fediverse/site')).serverFediverse(settings, fediverseHandle, () => reads.at(), services.redis) : undefined;
+  services && fediverseHandle
+    ? (await import('./lib/fediverse/site')).serverFediverse(
+        settings,
+        fediverseHandle,
+        () => reads.at(),
+        services.redis,
+        (path) => handler.refreshRead(path),
+      )
+    : undefined;
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -105,6 +113,8 @@ const handler = createRequestHandler(
     refuseTrainingCrawlers: settings.agents.refuseTrainingCrawlers,
     verifyAgent,
     fediverse: fediverse?.reads,
+    // A post's page shows its likes, reposts and approved replies (lib/fediverse/reactions-page.ts).
+    fill: fediverse?.reactions.fill,
   },
 );
 // Posts dated ahead go live at their time (README, "Scheduling a post"). The site is brought up to
@@ -167,6 +177,8 @@ const parts: Part[] = [
   ...(searchThread ? [{ name: 'search thread', start: () => searchThread.start(), stop: () => searchThread.stop() }] : []),
   // Fedify's queue (deliveries out, activities in), started before the scheduler that queues posts into it.
   ...(fediverse ? [fediverse.part] : []),
+  // What came back to the posts, read from the fediverse's store before the first page is rendered, then looked at every second.
+  ...(fediverse ? [fediverse.reactions.part] : []),
   ...(scheduler
     ? [
         {

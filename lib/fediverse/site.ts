@@ -5,11 +5,16 @@ import type { Settings } from '../settings';
 import type { FediverseReads, SiteFediverse } from '.';
 import { isKnown } from './kept';
 import { fediverseRoute } from './paths';
+import { reactionStore } from './reactions';
+import { reactionPages, type ReactionPages } from './reactions-page';
 import { redisFediverseStores } from './redis-stores';
 import { sqliteFediverseStores, type FediverseStores } from './stores';
 
-/** What lectern's server runs of the fediverse: its reads, the delivery of posts that went live, and its part of the runtime. */
-export type ServerFediverse = Pick<SiteFediverse, 'reads' | 'deliver' | 'part'>;
+/**
+ * What lectern's server runs of the fediverse: its reads, the delivery of posts that went live, its
+ * part of the runtime, and what its post pages show of what came back (./reactions-page.ts).
+ */
+export type ServerFediverse = Pick<SiteFediverse, 'reads' | 'deliver' | 'part'> & { reactions: ReactionPages };
 
 /**
  * lectern's server's fediverse: the site's actor from FEDIVERSE_HANDLE and content/site.yaml, its
@@ -27,8 +32,12 @@ export function serverFediverse(
   handle: string,
   now: () => number,
   redis: RedisConnection | undefined,
+  /** Makes a page anew in the read cache (a post's reactions changed). */
+  remake: (path: string) => Promise<unknown>,
 ): ServerFediverse {
   const stores: FediverseStores = redis ? redisFediverseStores(redisEvaluator(redis)) : sqliteFediverseStores(settings.store.dataDir);
+  // Read without Fedify: a site nobody looked up has nothing to show, and its pages stay as they are.
+  const reactions = reactionPages({ store: reactionStore(stores.kv), remake, timeZone: () => site().timezone });
   let loading: Promise<SiteFediverse> | undefined;
   /** Whether the runtime has the part running (started and not stopped): a fediverse loaded meanwhile starts its queue. */
   let running = false;
@@ -79,5 +88,6 @@ export function serverFediverse(
       await (await load()).deliver(slugs);
     },
     part,
+    reactions,
   };
 }

@@ -91,7 +91,16 @@ export type ReadCacheOptions = {
   madeUp?: MadeUpReads;
   /** The clock stale responses are timed by, in milliseconds (`stale`, STALE_FOR_MS): performance.now() unless a test sets one. */
   now?: () => number;
+  /**
+   * Puts into a rendered HTML page (status 200) what changes without a new render: a post's reactions
+   * from the fediverse (lib/fediverse/reactions-page.ts). Applied before the body is kept, so its
+   * ETag and compressed copies are of the filled page; a change is shown by `refresh` of its path.
+   */
+  fill?: PageFill;
 };
+
+/** A rendered page's HTML, by its path, with what `fill` adds. */
+export type PageFill = (path: string, body: Buffer) => Buffer;
 
 /** The response for a read lectern answers itself, by path (canonical spelling) and query string (with its `?`, or empty), and the request's headers. */
 export type OwnReads = (path: string, query: string, headers: IncomingHttpHeaders) => Promise<Response> | undefined;
@@ -152,8 +161,16 @@ function answer(req: IncomingMessage, res: ServerResponse, entry: Entry, setting
  * kept under goes to Next with the request (lib/http/negotiate.ts: `recordVariant`), so
  * proxy.ts routes by the same decision and makes none of its own.
  */
-function renderEntry(req: IncomingMessage, res: ServerResponse, render: NextHandler, variant: Variant | undefined, done: (entry: Entry) => void): void {
+function renderEntry(
+  req: IncomingMessage,
+  res: ServerResponse,
+  render: NextHandler,
+  variant: Variant | undefined,
+  fill: PageFill,
+  done: (entry: Entry) => void,
+): void {
   const method = req.method;
+  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
   const conditional = Object.fromEntries(CONDITIONAL_HEADERS.map((name) => [name, req.headers[name]]));
   req.method = 'GET';
   recordVariant(req.headers, variant);
@@ -166,7 +183,8 @@ function renderEntry(req: IncomingMessage, res: ServerResponse, render: NextHand
       for (const [name, value] of Object.entries(conditional)) if (value !== undefined) req.headers[name] = value;
       const prerendered = headers.some(([name]) => name === 'x-nextjs-cache');
       const kept = headers.filter(([name]) => !HOP_HEADERS.has(name));
-      done({ status, headers: kept, body, etag: strongEtag(body), gzip: null, br: null, compressible: false, heads: {}, variant, prerendered });
+      const filled = status === 200 && /^text\/html/i.test(headerValue(kept, 'content-type')) ? fill(path, body) : body;
+      done({ status, headers: kept, body: filled, etag: strongEtag(filled), gzip: null, br: null, compressible: false, heads: {}, variant, prerendered });
     },
   });
   render(req, res);
@@ -182,7 +200,7 @@ async function entryOf(response: Response, variant: Variant | undefined): Promis
 /** A request answered by rendering it, kept nowhere: identity, so no client makes the server compress at will. */
 function pass(req: IncomingMessage, res: ServerResponse, render: NextHandler, settings: Settings): void {
   const pathname = (req.url ?? '/').split('?', 1)[0] ?? '/';
-  renderEntry(req, res, render, negotiate(pathname, req.headers.accept)?.variant, (entry) => answer(req, res, entry, settings));
+  renderEntry(req, res, render, negotiate(pathname, req.headers.accept)?.variant, settings.fill, (entry) => answer(req, res, entry, settings));
 }
 
 function targetOf(req: Pick<IncomingMessage, 'url' | 'headers'>): Target | undefined {
@@ -215,6 +233,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
   const settings: Settings = {
     isHttps: options.isHttps ?? (() => false),
     csp: options.csp ?? false,
+    fill: options.fill ?? ((_path, body) => body),
   };
   const store = createReadStore(options.maxBytes ?? DEFAULT_MAX_BYTES);
   /** Renders under way, by key: a request for a key being rendered waits for that render. */
@@ -242,7 +261,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
     const flight = new Promise<Entry | undefined>((resolve) => {
       void inject(
         (req, res) =>
-          renderEntry(req, res, render, target.variant, (entry) => {
+          renderEntry(req, res, render, target.variant, settings.fill, (entry) => {
             status = entry.status;
             res.end();
             keep(store!, key, Object.assign(entry, { generation: started }), () => started === generation).then(resolve, () => resolve(undefined));
@@ -280,7 +299,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
     if (kept && (kept.generation === generation || now() - staleSince < STALE_FOR_MS)) return send(req, res, kept, settings);
     const started = generation;
     req.url = target.path;
-    renderEntry(req, res, render, target.variant, (entry) => {
+    renderEntry(req, res, render, target.variant, settings.fill, (entry) => {
       if (started === generation && entry.status === 404) shared.set(madeUp.key, Object.assign(entry, { generation: started }));
       answer(req, res, entry, settings);
     });
@@ -337,7 +356,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
         }
         req.url = `${target.path}${target.query}`;
         const started = generation;
-        renderEntry(req, res, render, target.variant, (entry) => {
+        renderEntry(req, res, render, target.variant, settings.fill, (entry) => {
           if (!entry.prerendered) return answer(req, res, entry, settings);
           keep(store, target.key, Object.assign(entry, { generation: started }), () => started === generation).then(
             (shared) => answer(req, res, shared ?? entry, settings),
@@ -370,7 +389,7 @@ export function createReadCache(options: ReadCacheOptions = {}): ReadCache {
       const flight = new Promise<Entry | undefined>((resolve) => {
         // Requests waiting on a render whose client went away first render for themselves.
         res.once('close', () => resolve(undefined));
-        renderEntry(req, res, render, target.variant, (entry) => {
+        renderEntry(req, res, render, target.variant, settings.fill, (entry) => {
           keep(store, target.key, Object.assign(entry, { generation: started }), () => started === generation).then(
             (shared) => {
               answer(req, res, shared ?? entry, settings);

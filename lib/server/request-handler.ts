@@ -14,7 +14,7 @@ import { sendFile, type DownloadReads } from './downloads';
 import type { MadeUpReads } from './made-up';
 import type { OwnPosts } from './mcp-posts';
 import type { NextHandler } from './next-requests';
-import { createReadCache, type OwnReads } from './read-cache';
+import { createReadCache, type OwnReads, type PageFill } from './read-cache';
 import { NEXT_ROUTER_HEADERS, responseHead, type HeaderList, type RequestFacts } from './response-headers';
 import { passThrough, requestIsHttps, type SecurityOptions } from './security';
 import { originForm, pathDecodes, unroutable, unroutableResponse } from './unroutable';
@@ -93,6 +93,8 @@ export type HandlerOptions = {
   verifyAgent?: AgentVerifier;
   /** The fediverse's URLs (lib/fediverse/paths.ts), answered by Fedify ahead of everything else but /healthz; a browser on the actor's URL gets the home page. */
   fediverse?: FediverseReads;
+  /** What a rendered page gets without a new render (./read-cache.ts, `fill`): a post's reactions from the fediverse. */
+  fill?: PageFill;
 };
 
 /** The paths whose limit counts a verified agent by its identity (lib/limits/table.ts): only there is a signature checked. */
@@ -138,6 +140,7 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
     isHttps: (req) => requestIsHttps(req, security),
     own: options.own,
     madeUp: options.madeUp,
+    fill: options.fill,
   });
   /** What the head of a response lectern answers itself, or Next writes without the read cache, depends on. */
   const factsOf = (req: IncomingMessage, variant?: RequestFacts['variant']): RequestFacts => ({

@@ -9,6 +9,7 @@ import { lastChanged, zonedDateTime } from '@/lib/content/dates';
 import { postParams } from '@/lib/content/source';
 import { renderMarkdown } from '@/lib/content/render';
 import { pageMetadata } from '@/lib/seo';
+import { REACTIONS_ELEMENT } from '@/lib/fediverse/reactions-marker';
 
 // The newest PRERENDER_POSTS posts are generated at build, the others on their first request;
 // a slug that is not a published post is a 404 without rendering anything.
@@ -92,6 +93,8 @@ export default async function PostPage({ params }: PageProps<'/blog/[slug]'>) {
           </a>
         </p>
       </footer>
+      {/* What came back from the fediverse, filled in by lectern's server (lib/fediverse/reactions-page.ts); empty without it. */}
+      <section {...REACTIONS_ELEMENT} dangerouslySetInnerHTML={{ __html: '' }} />
     </article>
   );
 }
