@@ -1,7 +1,24 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { createFederation, generateCryptoKeyPair, MemoryKvStore, signRequest, type Federation } from '@fedify/fedify';
-import { Activity, Endpoints, Follow, getTypeId, isActor, Person, Undo, type Actor } from '@fedify/fedify/vocab';
+import {
+  Activity,
+  Announce,
+  Create,
+  Delete,
+  Endpoints,
+  Follow,
+  getTypeId,
+  isActor,
+  Like,
+  Note,
+  Person,
+  PUBLIC_COLLECTION,
+  Tombstone,
+  Undo,
+  type Actor,
+} from '@fedify/fedify/vocab';
+import { Temporal } from '@js-temporal/polyfill';
 import { freePort } from './site';
 
 /** An activity the peer's inbox took: Fedify verified its signature before the peer saw it (an unsigned or wrongly signed one is refused with 401). */
@@ -27,6 +44,16 @@ export type FediversePeer = {
   signedPost(inbox: string, activity: unknown): Promise<Headers>;
   /** Takes a follow back (a signed `Undo` of the `Follow`). */
   unfollow(actor: Actor, followId: string): Promise<void>;
+  /** Likes an object (a signed `Like` to `actor`'s inbox, as Mastodon's favourite); resolves with the Like's ID. */
+  like(actor: Actor, objectId: string): Promise<string>;
+  /** Takes a like back (a signed `Undo` of the `Like`, embedded as Mastodon sends it). */
+  undoLike(actor: Actor, likeId: string, objectId: string): Promise<void>;
+  /** Reposts an object (a signed `Announce`, as Mastodon's boost); resolves with its ID. */
+  announce(actor: Actor, objectId: string): Promise<string>;
+  /** Replies to an object: a `Create` of a public `Note` in reply to it, with this HTML; resolves with the Note's ID. */
+  reply(actor: Actor, objectId: string, html: string): Promise<string>;
+  /** Deletes a reply: a `Delete` of it (a `Tombstone`, as Mastodon sends it). */
+  deleteReply(actor: Actor, noteId: string): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -35,7 +62,8 @@ const NAME = 'reader';
 /**
  * A second ActivityPub server for tests, built with Fedify, on loopback: one account
  * (`@reader@127.0.0.1:{port}`) that can look an account up by WebFinger, follow and unfollow it,
- * and records what its inbox and shared inbox took (each signature verified by Fedify).
+ * like, repost and reply to its posts (and take them back), and records what its inbox and shared
+ * inbox took (each signature verified by Fedify).
  */
 export async function startFediversePeer(): Promise<FediversePeer> {
   const port = await freePort();
@@ -117,6 +145,45 @@ export async function startFediversePeer(): Promise<FediversePeer> {
     async unfollow(actor, followId) {
       const follow = new Follow({ id: new URL(followId), actor: me(), object: actor.id });
       await ctx().sendActivity({ identifier: NAME }, actor, new Undo({ id: new URL(`${followId}/undo`), actor: me(), object: follow }));
+    },
+    async like(actor, objectId) {
+      const id = new URL(`${me().href}#likes/${crypto.randomUUID()}`);
+      await ctx().sendActivity({ identifier: NAME }, actor, new Like({ id, actor: me(), object: new URL(objectId) }));
+      return id.href;
+    },
+    async undoLike(actor, likeId, objectId) {
+      const like = new Like({ id: new URL(likeId), actor: me(), object: new URL(objectId) });
+      await ctx().sendActivity({ identifier: NAME }, actor, new Undo({ id: new URL(`${likeId}/undo`), actor: me(), object: like }));
+    },
+    async announce(actor, objectId) {
+      const id = new URL(`${url}/users/${NAME}/statuses/${crypto.randomUUID()}/activity`);
+      await ctx().sendActivity({ identifier: NAME }, actor, new Announce({ id, actor: me(), object: new URL(objectId), to: PUBLIC_COLLECTION }));
+      return id.href;
+    },
+    async reply(actor, objectId, html) {
+      const noteId = new URL(`${url}/users/${NAME}/statuses/${crypto.randomUUID()}`);
+      const note = new Note({
+        id: noteId,
+        attribution: me(),
+        replyTarget: new URL(objectId),
+        content: html,
+        url: new URL(`${url}/@${NAME}/${noteId.pathname.split('/').pop()}`),
+        published: Temporal.Now.instant(),
+        to: PUBLIC_COLLECTION,
+      });
+      await ctx().sendActivity(
+        { identifier: NAME },
+        actor,
+        new Create({ id: new URL(`${noteId.href}/activity`), actor: me(), object: note, to: PUBLIC_COLLECTION }),
+      );
+      return noteId.href;
+    },
+    async deleteReply(actor, noteId) {
+      await ctx().sendActivity(
+        { identifier: NAME },
+        actor,
+        new Delete({ id: new URL(`${noteId}#delete`), actor: me(), object: new Tombstone({ id: new URL(noteId) }), to: PUBLIC_COLLECTION }),
+      );
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Article, Create } from '@fedify/fedify/vocab';
@@ -82,6 +83,30 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
   }
 
   const creates = (peer: FediversePeer) => peer.received.filter((entry) => entry.type === 'Create');
+
+  /** `npm run fediverse -- …` as the author runs it (the script under tsx), on the site's store: DATA_DIR, or its REDIS_URL. */
+  function fediverseCommand(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/fediverse.ts', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, SITE_URL: site.baseUrl, CONTENT_DIR: inject('contentDir'), DATA_DIR: site.dataDir, REDIS_URL: '', ...store.env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  /** The reactions element of a post's page as a browser gets it (the HTML the server sends, no script run). */
+  async function reactionsOn(slug: string): Promise<string> {
+    const page = await (await get(`/blog/${slug}`, 'text/html')).text();
+    const at = page.indexOf('data-fediverse="reactions"');
+    if (at === -1) throw new Error(`no reactions element on /blog/${slug}`);
+    return page.slice(at, page.indexOf('</section>', at));
+  }
 
   describe(`the site on the fediverse, ${name}`, () => {
     it('is found by WebFinger as @blog@host, and its actor answers ActivityStreams, while a browser on the same URL gets the home page', async () => {
@@ -195,6 +220,70 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
         expect(await json('/blog/future-post')).toMatchObject({ type: 'Article', name: 'Future post' });
       },
       LEAD_MS + 30_000,
+    );
+
+    it(
+      'counts likes and reposts of a live post on its page at once, and shows a reply, sanitized, only once the author approves it',
+      { timeout: 90_000 },
+      async () => {
+        const actor = await follower.lookup(`blog@${host}`);
+        const post = `${site.baseUrl}/blog/beta-post`;
+        // Nothing came back yet: the page shows nothing of the fediverse.
+        expect(await reactionsOn('beta-post')).toBe('data-fediverse="reactions">');
+
+        // Likes of what is not ours (the same path on another server, a draft) count nowhere; the like of the post counts once.
+        await leaver.like(await leaver.lookup(`blog@${host}`), 'https://elsewhere.example/blog/beta-post');
+        await leaver.like(await leaver.lookup(`blog@${host}`), `${site.baseUrl}/blog/draft-post`);
+        const likeId = await follower.like(actor, post);
+        await follower.like(actor, post);
+        await until(async () => (await reactionsOn('beta-post')).includes('1 like · 0 reposts'), 'the like on the page', 5_000);
+        await follower.announce(actor, post);
+        await until(async () => (await reactionsOn('beta-post')).includes('1 like · 1 repost'), 'the repost on the page', 5_000);
+
+        // A reply with a script and an event handler in it: kept, listed for the author, not on the page.
+        const html = '<p>Thanks for <strong>this</strong>!<script>alert(1)</script> <a href="https://example.org/more" onclick="steal()">More</a></p>';
+        const replyId = await follower.reply(actor, post, html);
+        let listed = '';
+        await until(async () => (listed = (await fediverseCommand('replies')).stdout).includes('Thanks for this!'), 'the reply listed as pending');
+        expect(listed).toContain('/blog/beta-post');
+        expect(listed).toContain(`${follower.url}/users/reader`);
+        expect(listed).not.toContain('<script>');
+        const id = /^([0-9a-f]{12}) {2}\/blog\/beta-post/m.exec(listed)?.[1];
+        expect(id).toBeDefined();
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        expect(await reactionsOn('beta-post')).not.toContain('Thanks for');
+
+        // An id that names no reply: a clear message, status 1.
+        const unknown = await fediverseCommand('approve', '000000000000');
+        expect(unknown.code).toBe(1);
+        expect(unknown.stderr).toContain('No reply has the id "000000000000"');
+
+        const approved = await fediverseCommand('approve', id!);
+        expect(approved.code).toBe(0);
+        await until(async () => (await reactionsOn('beta-post')).includes('Thanks for <strong>this</strong>!'), 'the approved reply on the page', 5_000);
+        const shown = await reactionsOn('beta-post');
+        expect(shown).not.toMatch(/<script|onclick|alert\(1\)/);
+        expect(shown).toContain('<a href="https://example.org/more">More</a>');
+        expect(shown).toContain(`<a href="${follower.url}/users/reader" rel="nofollow ugc noopener">A reader</a>`);
+        expect(shown).toContain(`href="${follower.url}/@reader/${replyId.split('/').pop()}"`);
+        expect((await fediverseCommand('replies')).stdout).toContain('No reply waits for approval.');
+
+        // Its sender deletes it: gone from the page. A second reply, approved then rejected: gone too.
+        await follower.deleteReply(actor, replyId);
+        await until(async () => !(await reactionsOn('beta-post')).includes('Thanks for'), 'the deleted reply off the page', 5_000);
+        await follower.reply(actor, post, '<p>Second thoughts</p>');
+        let second: string | undefined;
+        await until(async () => Boolean((second = /^([0-9a-f]{12}) /m.exec((await fediverseCommand('replies')).stdout)?.[1])), 'the second reply listed');
+        expect((await fediverseCommand('approve', second!)).code).toBe(0);
+        await until(async () => (await reactionsOn('beta-post')).includes('Second thoughts'), 'the second reply on the page', 5_000);
+        expect((await fediverseCommand('reject', second!)).code).toBe(0);
+        await until(async () => !(await reactionsOn('beta-post')).includes('Second thoughts'), 'the rejected reply off the page', 5_000);
+
+        // The like taken back; the repost stays. The draft's like never counted anywhere.
+        await follower.undoLike(actor, likeId, post);
+        await until(async () => (await reactionsOn('beta-post')).includes('0 likes · 1 repost'), 'the like taken back', 5_000);
+        expect((await get('/blog/draft-post', 'text/html')).status).toBe(404);
+      },
     );
   });
 }
