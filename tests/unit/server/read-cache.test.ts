@@ -408,4 +408,24 @@ describe('the read cache once a post went live (stale)', () => {
     expect(await made).toBe(200);
     expect((await get('/blog')).body.toString()).toBe('/blog v2');
   });
+
+  it("fills a rendered HTML page before keeping it (its ETag is the filled page's), and shows a change once the page is made anew", async () => {
+    let likes = 1;
+    const html = (url: string): Page => ({ type: 'text/html; charset=utf-8', body: `<main>${url}<section></section></main>` });
+    const fill = (path: string, body: Buffer) => Buffer.from(body.toString().replace('<section></section>', `<section>${path}: ${likes}</section>`));
+    const { get, cache } = await serve((url) => (url === '/plain' ? echo(url) : html(url)), { fill });
+    const first = await get('/blog/post');
+    expect(first.body.toString()).toBe('<main>/blog/post<section>/blog/post: 1</section></main>');
+    expect((await get('/plain')).body.toString()).toBe('page /plain');
+
+    likes = 2;
+    // Kept as filled: the change shows once the page is made anew, with a new ETag.
+    expect((await get('/blog/post')).body.toString()).toContain(': 1</section>');
+    expect(
+      await cache.refresh('/blog/post', (req, res) => res.writeHead(200, { 'Content-Type': 'text/html', 'Cache-Control': READ }).end(html(req.url!).body)),
+    ).toBe(200);
+    const after = await get('/blog/post');
+    expect(after.body.toString()).toContain('/blog/post: 2</section>');
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+  });
 });
