@@ -7,6 +7,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sanitizedHtml } from '@/lib/content/sanitize';
 import { createSiteFederation } from '@/lib/fediverse/federation';
 import { reactionInbox } from '@/lib/fediverse/inbox-reactions';
 import { parseFediverseCommand, replyText, runFediverseCommand } from '@/lib/fediverse/moderation';
@@ -227,6 +228,7 @@ describe("what a post's page shows", () => {
     const html = reactionsHtml(
       { likes: 1, reposts: 2, replies: [approved('<p onclick="steal()">Thanks! <script>alert(1)</script><a href="javascript:alert(1)">x</a></p>')] },
       'UTC',
+      sanitizedHtml,
     );
     expect(html).toContain('1 like · 2 reposts');
     expect(html).toContain('<p>Thanks! <a>x</a></p>');
@@ -236,8 +238,8 @@ describe("what a post's page shows", () => {
     expect(html).toContain('href="https://social.example/@eve&quot; onclick=&quot;x"');
     expect(html).toContain(`href="${PEER}/notes/9/page"`);
     expect(html).toContain('June 1, 2026');
-    expect(reactionsHtml(undefined, 'UTC')).toBe('');
-    expect(reactionsHtml({ likes: 0, reposts: 0, replies: [] }, 'UTC')).toBe('');
+    expect(reactionsHtml(undefined, 'UTC', sanitizedHtml)).toBe('');
+    expect(reactionsHtml({ likes: 0, reposts: 0, replies: [] }, 'UTC', sanitizedHtml)).toBe('');
   });
 
   it("is an element React renders empty and leaves as the server filled it; only a post page's is filled", async () => {
@@ -260,6 +262,14 @@ describe("what a post's page shows", () => {
       await store.react('announce', 'beta', { actor: READER, activity: `${READER}#a`, at: 2 });
       await expect.poll(() => remade).toEqual(['/blog/beta']);
       expect(pages.fill('/blog/beta', page).toString()).toContain('0 likes · 1 repost');
+
+      // An approved reply: shown, sanitized (the sanitizer loaded for it).
+      await store.receiveReply(reply(`${PEER}/notes/5`, '<p>Kind words<script>alert(1)</script></p>'));
+      await store.moderate(replyId(`${PEER}/notes/5`), 'approved');
+      await expect.poll(() => remade).toEqual(['/blog/beta', '/blog/alpha']);
+      const filled = pages.fill('/blog/alpha', page).toString();
+      expect(filled).toContain('<div class="reply-text"><p>Kind words</p></div>');
+      expect(filled).not.toContain('<script');
     } finally {
       await pages.part.stop();
     }
