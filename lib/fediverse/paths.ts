@@ -48,3 +48,10 @@ export function fediverseRoute(method: string, pathname: string, accept: string 
   if ((method === 'GET' || method === 'HEAD') && postSlug && /^[^/.]+$/.test(postSlug) && asksForActivityStreams(accept)) return 'fedify';
   return undefined;
 }
+
+/**
+ * Where a host that runs only Next (PLATFORM_MODE) answers the fediverse's URLs: proxy.ts rewrites
+ * them to this route with their path after it (the inboxes by next.config.ts, their bodies kept
+ * from the proxy), and the route hands them to Fedify (lib/fediverse/route.ts).
+ */
+export const PLATFORM_FEDIVERSE_ROUTE = '/api/fediverse';
