@@ -26,14 +26,12 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Under lectern's server, the variant it decided and recorded; elsewhere decided here.
   const negotiated = negotiationFor(pathname, request.headers);
-  const { deployment, site, agents } = settings();
+  const { deployment, site, agents, fediverse: onFediverse } = settings();
   const refused = agents.refuseTrainingCrawlers && refusesCrawler(request.headers.get('user-agent') ?? undefined, pathname);
   // Without lectern's server, the fediverse's URLs (lib/fediverse/paths.ts) go to its route, which sets
   // its answers' headers itself; a browser on the actor's URL gets the home page, as at /.
   const fediverse =
-    !refused && deployment.platform && settings().fediverse.handle
-      ? fediverseRoute(request.method, pathname, request.headers.get('accept') ?? undefined)
-      : undefined;
+    !refused && deployment.platform && onFediverse.handle ? fediverseRoute(request.method, pathname, request.headers.get('accept') ?? undefined) : undefined;
   if (fediverse === 'fedify') return rewriteTo(request, `${PLATFORM_FEDIVERSE_ROUTE}${pathname}`);
   const response = refused ? crawlerRefusal() : fediverse === 'home' ? rewriteTo(request, '/') : answer(request, negotiated);
   if (!deployment.platform) return response;

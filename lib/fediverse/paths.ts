@@ -4,7 +4,8 @@ import { contentPaths } from '../content/urls';
  * Where the site speaks ActivityPub, as plain data (README, "On the fediverse"): the actor and its
  * collections under `/@{handle}`, the shared inbox, WebFinger and NodeInfo, and each post's page,
  * which answers its `Article` to a client that asks for ActivityStreams. lectern's server hands
- * these requests to Fedify (./federation.ts) ahead of Next; nothing else reaches it.
+ * these requests to Fedify (./federation.ts) ahead of Next (on a platform, Next's route at
+ * PLATFORM_FEDIVERSE_ROUTE does); nothing else reaches it.
  */
 export const fediversePaths = {
   actor: '/@{identifier}',
