@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { NextConfig } from 'next';
 import { contentFingerprint } from './lib/content/fingerprint';
+import { PLATFORM_FEDIVERSE_ROUTE } from './lib/fediverse/paths';
 import { FORM_BODY_LIMIT } from './lib/routes/manifest';
 import { settingsOrExit } from './lib/settings';
 
@@ -60,6 +61,7 @@ const nextConfig: NextConfig = {
     'yaml',
     'zod',
     '@resvg/resvg-js',
+    '@fedify/fedify',
   ],
   // `npm run typecheck` (and `npm test`, which runs it) checks the types; a build does not check
   // them again (10 s of every build: BENCHMARKS.md, Build).
@@ -81,6 +83,13 @@ const nextConfig: NextConfig = {
   },
   // lectern's server compresses what it serves from memory; Next compressing too would hide the bytes from it.
   compress: false,
+  // Without lectern's server, the fediverse's inboxes are answered by its route (lib/fediverse/route.ts),
+  // which reads each body up to its own limit: proxy.ts, which would buffer it, does not see them.
+  // Under lectern's server Fedify answers them before Next.
+  rewrites: async () => [
+    { source: '/inbox', destination: `${PLATFORM_FEDIVERSE_ROUTE}/inbox` },
+    { source: '/:actor(@[^/]+)/inbox', destination: `${PLATFORM_FEDIVERSE_ROUTE}/:actor/inbox` },
+  ],
 };
 
 export default nextConfig;

@@ -3,6 +3,7 @@ import { API_CATALOG_LINK } from '@/lib/agents/api-catalog';
 import { crawlerRefusal, refusesCrawler } from '@/lib/agents/terms';
 import { clock } from '@/lib/runtime/site';
 import { madeUpValue } from '@/lib/content/made-up';
+import { fediverseRoute, PLATFORM_FEDIVERSE_ROUTE } from '@/lib/fediverse/paths';
 import { SLUG_PATTERN } from '@/lib/content/schema';
 import { absoluteUrl } from '@/lib/runtime/site';
 import { linkHeader } from '@/lib/http/links';
@@ -25,9 +26,14 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // Under lectern's server, the variant it decided and recorded; elsewhere decided here.
   const negotiated = negotiationFor(pathname, request.headers);
-  const { deployment, site, agents } = settings();
+  const { deployment, site, agents, fediverse: onFediverse } = settings();
   const refused = agents.refuseTrainingCrawlers && refusesCrawler(request.headers.get('user-agent') ?? undefined, pathname);
-  const response = refused ? crawlerRefusal() : answer(request, negotiated);
+  // Without lectern's server, the fediverse's URLs (lib/fediverse/paths.ts) go to its route, which sets
+  // its answers' headers itself; a browser on the actor's URL gets the home page, as at /.
+  const fediverse =
+    !refused && deployment.platform && onFediverse.handle ? fediverseRoute(request.method, pathname, request.headers.get('accept') ?? undefined) : undefined;
+  if (fediverse === 'fedify') return rewriteTo(request, `${PLATFORM_FEDIVERSE_ROUTE}${pathname}`);
+  const response = refused ? crawlerRefusal() : fediverse === 'home' ? rewriteTo(request, '/') : answer(request, negotiated);
   if (!deployment.platform) return response;
   // Without lectern's server (PLATFORM_MODE), the headers it would add to every response.
   const markdown = pathname.endsWith('.md') || negotiated?.variant === 'markdown';
@@ -94,16 +100,23 @@ function toMarkdown(request: NextRequest, route: string, vary: Record<string, st
   return NextResponse.rewrite(target, { headers: vary });
 }
 
+function rewriteTo(request: NextRequest, pathname: string): Response {
+  const target = request.nextUrl.clone();
+  target.pathname = pathname;
+  return NextResponse.rewrite(target);
+}
+
 function withHeaders(response: Response, headers: Record<string, string> | undefined): Response {
   for (const [name, value] of Object.entries(headers ?? {})) response.headers.set(name, value);
   return response;
 }
 
-// Every URL but Next's own build files, /mcp and the paths under /api/ that are not read routes
+// Every URL but Next's own build files, /mcp, the fediverse's inboxes (next.config.ts rewrites them to
+// their route) and the paths under /api/ that are not read routes
 // (the write routes and the payments webhook): Next would buffer a body that passes here
 // before the route reads it (and cut it at proxyClientMaxBodySize), and each of those routes
 // counts its own body as it arrives (lib/http/body.ts) and sets its platform headers itself
 // (lib/write-routes/front-door.ts). A new read route under /api/ is named here; a new write route
 // needs nothing. Next reads this literal when it builds (a computed value would be ignored), so
 // tests/unit/proxy.test.ts holds it to the endpoint list and the route manifest.
-export const config = { matcher: ['/((?!_next/static/|mcp/?$|api/(?!blog|rss|search|home/|apps/)).*)'] };
+export const config = { matcher: ['/((?!_next/static/|mcp/?$|inbox/?$|@[^/]+/inbox/?$|api/(?!blog|rss|search|home/|apps/)).*)'] };

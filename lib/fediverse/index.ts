@@ -23,6 +23,11 @@ export type SiteFediverse = {
   /** Answers the fediverse's requests (./paths.ts says which) with Fedify. */
   reads: FediverseReads;
   /**
+   * The same for a Fetch `Request` on the site's public URL (a host where only Next runs:
+   * ./platform.ts), its body read up to the inbox's limit: a request ./paths.ts gives to Fedify.
+   */
+  respond: (request: Request) => Promise<Response>;
+  /**
    * Posts went live (claimed once across instances: lib/publishing/went-live.ts): a `Create` of
    * each is queued for every follower, through shared inboxes where servers offer them. Resolves
    * once the activities are in the durable queue, not once they are delivered.
@@ -86,6 +91,16 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
     })();
   };
 
+  const respond = async (request: Request): Promise<Response> => {
+    if (request.method === 'GET' || request.method === 'HEAD')
+      return federation.fetch(request, { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound });
+    const body = await readBody(request, INBOX_BODY_LIMIT);
+    if (body === 'too-large')
+      return problem('payload-too-large', `An activity is at most ${INBOX_BODY_LIMIT} bytes.`, { cache: 'write', headers: { Connection: 'close' } });
+    const whole = new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit });
+    return federation.fetch(whole, { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound });
+  };
+
   async function deliver(slugs: readonly string[]): Promise<void> {
     // No follower, nothing to send: the actor's keys (a 4096-bit RSA key takes seconds of a core to make)
     // are not asked for at the minute a post goes live.
@@ -116,5 +131,5 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
     },
   };
 
-  return { reads, deliver, part, federation };
+  return { reads, respond, deliver, part, federation };
 }

@@ -4,7 +4,8 @@ import { contentPaths } from '../content/urls';
  * Where the site speaks ActivityPub, as plain data (README, "On the fediverse"): the actor and its
  * collections under `/@{handle}`, the shared inbox, WebFinger and NodeInfo, and each post's page,
  * which answers its `Article` to a client that asks for ActivityStreams. lectern's server hands
- * these requests to Fedify (./federation.ts) ahead of Next; nothing else reaches it.
+ * these requests to Fedify (./federation.ts) ahead of Next (on a platform, Next's route at
+ * PLATFORM_FEDIVERSE_ROUTE does); nothing else reaches it.
  */
 export const fediversePaths = {
   actor: '/@{identifier}',
@@ -48,3 +49,10 @@ export function fediverseRoute(method: string, pathname: string, accept: string 
   if ((method === 'GET' || method === 'HEAD') && postSlug && /^[^/.]+$/.test(postSlug) && asksForActivityStreams(accept)) return 'fedify';
   return undefined;
 }
+
+/**
+ * Where a host that runs only Next (PLATFORM_MODE) answers the fediverse's URLs: proxy.ts rewrites
+ * them to this route with their path after it (the inboxes by next.config.ts, their bodies kept
+ * from the proxy), and the route hands them to Fedify (lib/fediverse/route.ts).
+ */
+export const PLATFORM_FEDIVERSE_ROUTE = '/api/fediverse';

@@ -1,3 +1,4 @@
+import { after } from 'next/server';
 import { clock } from '../runtime/site';
 import { describeError } from '../log';
 import { problem } from '../http/problem';
@@ -10,6 +11,7 @@ import { prepareSearchIndex, refreshSearchIndex } from '../search/site';
 import { sameSecret } from '../services/tokens';
 import type { Settings } from '../settings';
 import { queueDueReminders } from '../bookings/reminders';
+import { CRON_DELIVERY_BUDGET_MS } from '../fediverse/platform';
 import { postsChanged, revalidateOutputs, type PostsChanged } from './posts-changed';
 import { SCHEDULER_TOKEN } from './scheduler';
 
@@ -18,7 +20,7 @@ export type Published = PostsChanged & {
   reminders?: number;
 };
 
-type PublishServices = Pick<Services, 'store' | 'newsletter' | 'limiter' | 'mail'>;
+type PublishServices = Pick<Services, 'store' | 'newsletter' | 'limiter' | 'mail'> & Partial<Pick<Services, 'fediverse'>>;
 type PublishSettings = Pick<Settings, 'deployment' | 'publishing' | 'indexNow' | 'newsletter' | 'site'>;
 
 /**
@@ -57,12 +59,15 @@ export async function publishResponse(request: Request, services: PublishService
 /**
  * A cron call's work. Where only Next runs lectern (a platform, `next start`): on a platform an
  * instance may live only for this request, so the search index of the posts live now is built before
- * the answer, a batch of the newsletter goes out within the call, and the bookings' due reminders are
- * queued (no process of lectern's runs between requests to do either); elsewhere the index starts
- * anew in slices and the newsletter's sender, which runs in the process, looks by itself.
+ * the answer, a batch of the newsletter goes out within the call, the bookings' due reminders are
+ * queued, and a `Create` of each post that went live is queued for its followers on the fediverse,
+ * whose queue is worked through after the answer (no process of lectern's runs between requests to
+ * do any of it); elsewhere the index starts anew in slices and the newsletter's sender, which runs
+ * in the process, looks by itself.
  */
 async function publishFromCron(services: PublishServices, settings: PublishSettings, regenerate: boolean): Promise<Published> {
   const platform = settings.deployment.platform;
+  const fediverse = platform ? services.fediverse : undefined;
   const published: Published = await postsChanged(
     {
       revalidate: async () => revalidateOutputs(),
@@ -70,9 +75,13 @@ async function publishFromCron(services: PublishServices, settings: PublishSetti
       claims: () => services.store.settings,
       indexNow: settings,
       newsletter: async () => (platform ? sendSiteBatches(services.newsletter, settings.newsletter) : undefined),
+      fediverse: fediverse && ((slugs) => fediverse.deliver(slugs)),
     },
     { now: clock(), regenerate },
   );
+  // The fediverse's queue (what this call queued, and what earlier ones left: retries now due, a pass
+  // cut short) is worked through after the answer, until it is idle or the budget is spent.
+  if (fediverse) after(async () => void (await fediverse.work(CRON_DELIVERY_BUDGET_MS)));
   if (!platform) return published;
   try {
     return { ...published, reminders: await queueDueReminders(services.store, clock(), () => services.mail.sendQueued()) };

@@ -30,7 +30,7 @@ export type PostsChangedHost = {
   indexNow: Pick<Settings, 'indexNow' | 'site'>;
   /** 6. The newsletter looks for a post to mail (lectern's server: its sender; a platform: a batch within the call). */
   newsletter: () => Promise<StepResult | void>;
-  /** 7. lectern's server: a `Create` of each claimed post is queued for the fediverse's followers (lib/fediverse), by slug. */
+  /** 7. lectern's server and a platform's cron call: a `Create` of each claimed post is queued for the fediverse's followers (lib/fediverse), by slug. */
   fediverse?: (slugs: readonly string[]) => Promise<void>;
 };
 
@@ -64,8 +64,9 @@ let revalidatedAt: number | undefined;
  *    down they are live all the same, and only their announcements wait for a later run;
  * 5. IndexNow is told of each claimed post;
  * 6. the newsletter looks for it (it claims each reader's message itself, so it needs no claim here);
- * 7. on lectern's server, a `Create` of each claimed post is queued for its followers on the
- *    fediverse (Fedify's durable queue sends it to each inbox, retrying with backoff). Like
+ * 7. a `Create` of each claimed post is queued for its followers on the fediverse (Fedify's durable
+ *    queue sends it to each inbox, retrying with backoff; on a platform, the cron call works the
+ *    queue through after its answer, lib/publishing/endpoint.ts). Like
  *    IndexNow's, it follows the claim: a crash between the claim and the queueing loses that post's
  *    delivery rather than sending it twice.
  *

@@ -1,5 +1,6 @@
 import { after } from 'next/server';
-import { site } from '../content';
+import { publishedPosts, site } from '../content';
+import { platformFediverse, type PlatformFediverse } from '../fediverse/platform';
 import { settings, type Settings } from '../settings';
 import { createLimiter, type Limiter } from '../limits';
 import { siteNewsletter, type Newsletter } from '../newsletter';
@@ -9,9 +10,10 @@ import { shared } from '../process-shared';
 import { createTransport } from '../services/mail/transport';
 import { createMailWorker, type MailWorker } from '../services/mail/worker';
 import { createPayments, type Payments } from '../services/payments';
-import { connectRedis, type RedisConnection } from '../redis/client';
+import { connectRedis, redisEvaluator, type RedisConnection } from '../redis/client';
 import { openStore, type Store } from '../services/store';
 import { createRuntime, type Part, type Runtime } from './runtime';
+import { clock } from './site';
 
 export { createRuntime, type Part, type Runtime } from './runtime';
 
@@ -36,6 +38,11 @@ export type Services = {
   readonly mail: QueuedMail;
   /** Made here, started by the runtime (serviceParts). */
   readonly newsletter: Newsletter;
+  /**
+   * In platform mode, the site on the fediverse (lib/fediverse/platform.ts) on the Redis connection;
+   * undefined elsewhere (lectern's server runs its own, server.ts) and with FEDIVERSE=0.
+   */
+  readonly fediverse: PlatformFediverse | undefined;
 };
 
 /** Runs a task once the response is sent, keeping a short-lived instance alive for it (Next's `after`). */
@@ -66,6 +73,23 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
   const payments = once(() => createPayments(settings.payments));
   const mailWorker = once(() => createMailWorker({ ...settings.mail, store: store(), transport: createTransport(settings, () => site().name) }));
   const newsletter = once(() => siteNewsletter(settings, store(), console, { thread: options.mailThread }));
+  const fediverse = once(() => {
+    const connection = redis();
+    const { handle, allowPrivateAddress } = settings.fediverse;
+    if (!settings.deployment.platform || !handle || !connection) return undefined;
+    return platformFediverse({
+      redis: redisEvaluator(connection),
+      origin: settings.site.url,
+      handle,
+      allowPrivateAddress,
+      now: clock,
+      posts: publishedPosts,
+      profile: () => {
+        const { name, summary } = site();
+        return { name, summary };
+      },
+    });
+  });
   const mail: QueuedMail = {
     sendQueued() {
       const worker = mailWorker();
@@ -92,6 +116,9 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
     mail,
     get newsletter() {
       return newsletter();
+    },
+    get fediverse() {
+      return fediverse();
     },
   };
 }

@@ -27,7 +27,8 @@ const present = (req: http.IncomingMessage, condition: Condition) => {
   return typeof value === 'string' && new RegExp(`^(?:${condition.value})$`).test(value);
 };
 
-export async function startPlatformEdge(upstreams: string[]): Promise<PlatformEdge> {
+/** `port`: where the edge listens (a site whose URL is the edge's is started before it); a free one by default. */
+export async function startPlatformEdge(upstreams: string[], port?: number): Promise<PlatformEdge> {
   const rules = (JSON.parse(fs.readFileSync(path.join(ROOT, 'vercel.json'), 'utf8')) as { headers?: Rule[] }).headers ?? [];
   const matchers = rules.map((rule) => ({ pattern: pathToRegexp(rule.source), headers: rule.headers, missing: rule.missing ?? [] }));
   let turn = 0;
@@ -54,10 +55,10 @@ export async function startPlatformEdge(upstreams: string[]): Promise<PlatformEd
     });
     req.pipe(forwarded);
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listening = port ?? (await freePort());
+  await new Promise<void>((resolve) => server.listen(listening, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

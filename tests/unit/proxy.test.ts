@@ -37,6 +37,11 @@ describe("proxy.ts's matcher", () => {
     expect(posts.filter(passesProxy)).toEqual([]);
   });
 
+  it("keeps out the fediverse's inboxes (next.config.ts rewrites them to their route, which reads its own body), and lets its other URLs through", () => {
+    for (const path of ['/inbox', '/@blog/inbox']) expect(passesProxy(path), path).toBe(false);
+    for (const path of ['/@blog', '/@blog/outbox', '/.well-known/webfinger', '/blog/a-post']) expect(passesProxy(path), path).toBe(true);
+  });
+
   it("keeps out Next's build files and a write route yet to come (a new one needs no edit there), and lets the IndexNow key file through", () => {
     expect(passesProxy('/_next/static/chunks/main.js')).toBe(false);
     expect(passesProxy('/api/a-new-write-route')).toBe(false);
