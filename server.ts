@@ -82,7 +82,7 @@ const reads = { at: clock };
 const fediverseHandle = settings.fediverse.handle;
 // Only with FEDIVERSE_HANDLE set: Fedify and its queue are not loaded otherwise (about 30 MiB of the idle server).
 const fediverse =
-  services && fediverseHandle ? (await import('./lib/fediverse/site')).serverFediverse(settings, fediverseHandle, () => reads.at(), services.redis) : undefined;
+  services && fediverseHandle ? (await import('./lib/fediverse/site')).serverFediverse(settings, fediverseHandle, () => reads.at(), services) : undefined;
 const handler = createRequestHandler(
   (req, res) => {
     handle(req, res).catch((error: unknown) => {

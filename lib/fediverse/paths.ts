@@ -31,6 +31,12 @@ export function asksForActivityStreams(accept: string | undefined): boolean {
   return accept !== undefined && ACTIVITY_TYPES.test(accept);
 }
 
+/** Whether a fediverse URL is also a page's (the actor's is the home page's for a browser, a post's is its page): their answers vary as that page's. */
+export function sharesUrlWithPage(pathname: string): boolean {
+  if (pathname.startsWith('/@')) return !pathname.includes('/', 2);
+  return pathname.startsWith(POST_PREFIX) && /^[^/.]+$/.test(pathname.slice(POST_PREFIX.length));
+}
+
 /**
  * What a request is to the fediverse part: `fedify` (Fedify answers it), `home` (a browser on the
  * actor's URL: the home page is served there), or undefined (not the fediverse's: Next and the read

@@ -1,4 +1,5 @@
 import { publishedPosts, site } from '../content';
+import type { Limiter } from '../limits/limiter';
 import { redisEvaluator, type RedisConnection } from '../redis/client';
 import type { Settings } from '../settings';
 import { siteFediverse, type SiteFediverse } from '.';
@@ -12,16 +13,20 @@ import { sqliteFediverseStores } from './stores';
  * configured (./redis-stores.ts: every instance shares them), else in DATA_DIR (./stores.ts).
  */
 export function serverFediverse(
-  settings: Pick<Settings, 'site' | 'store' | 'fediverse'>,
+  settings: Pick<Settings, 'site' | 'store' | 'fediverse' | 'deployment'>,
   handle: string,
   now: () => number,
-  redis: RedisConnection | undefined,
+  services: { redis: RedisConnection | undefined; limiter: Limiter },
 ): SiteFediverse {
+  const { redis } = services;
   return siteFediverse({
     stores: redis ? redisFediverseStores(redisEvaluator(redis)) : sqliteFediverseStores(settings.store.dataDir),
     origin: settings.site.url,
     handle,
     allowPrivateAddress: settings.fediverse.allowPrivateAddress,
+    blockedDomains: settings.fediverse.blockedDomains,
+    limiter: () => services.limiter,
+    deployment: settings.deployment,
     now,
     posts: publishedPosts,
     profile: () => {
