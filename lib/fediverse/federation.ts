@@ -4,7 +4,9 @@ import { Temporal } from '@js-temporal/polyfill';
 import { contentPaths, tagSlug, type Post } from '../content';
 import { escapeHtml } from '../http/html';
 import { describeError } from '../log';
+import { isBlockedHost } from './inbox-guard';
 import { fediversePaths } from './paths';
+import { remoteFetchLoaders } from './remote-fetch';
 
 /** What the site's actor shows of the site (content/site.yaml). */
 export type ActorProfile = { name: string; summary: string };
@@ -24,8 +26,10 @@ export type FederationOptions = {
   /** The posts live at a moment, newest first (lib/content `publishedPosts`). */
   posts: (at: number) => readonly Post[];
   profile: () => ActorProfile;
-  /** Tests only: remote actors, keys and inboxes may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
+  /** Tests only: remote actors, keys and inboxes may be on loopback and private addresses, over http (FEDIVERSE_LOOPBACK). */
   allowPrivateAddress: boolean;
+  /** Servers never fetched from or delivered to, each with its subdomains (FEDIVERSE_BLOCKED_DOMAINS). */
+  blockedDomains?: readonly string[];
   log?: Pick<Console, 'warn'>;
 };
 
@@ -95,6 +99,7 @@ export function createActivityId(articleId: URL): URL {
  */
 export function createSiteFederation(options: FederationOptions): Federation<void> {
   const { kv, handle, now, posts } = options;
+  const blockedDomains = options.blockedDomains ?? [];
   const log = options.log ?? console;
   const origin = new URL(options.origin);
   const keyPairs = siteKeyPairs(kv);
@@ -103,7 +108,8 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     queue: options.queue,
     manuallyStartQueue: true,
     origin: origin.origin,
-    allowPrivateAddress: options.allowPrivateAddress,
+    // Remote actors, keys and objects: https only, public addresses, a timeout, cached (./remote-fetch.ts).
+    ...remoteFetchLoaders({ kv, allowPrivateAddress: options.allowPrivateAddress, blockedDomains }),
     onOutboxError: (error, activity) => log.warn(`fediverse: delivering ${activity?.id?.href ?? 'an activity'} failed (${describeError(error)})`),
   });
 
@@ -161,14 +167,24 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     .setFirstCursor((_ctx, identifier) => (identifier === handle ? '0' : null));
 
   // The followers: the count is public, the members are not (a page asked for over HTTP is empty);
-  // delivery asks for all of them at once (cursor null), and gets each one's inboxes as kept.
+  // delivery asks for all of them at once (cursor null), and gets each one's inboxes as kept. A
+  // follower on a blocked domain (FEDIVERSE_BLOCKED_DOMAINS), or whose inboxes are not https outside
+  // the tests, is dropped and gets nothing.
+  async function* deliverable(): AsyncGenerator<Follower> {
+    for await (const entry of kv.list(FOLLOWERS)) {
+      const follower = entry.value as Follower;
+      const urls = [follower.id, follower.inbox, follower.sharedInbox].filter((url) => url !== null).map((url) => new URL(url));
+      const refused = urls.some((url) => isBlockedHost(url.hostname, blockedDomains) || (url.protocol !== 'https:' && !options.allowPrivateAddress));
+      if (refused) await kv.delete(entry.key);
+      else yield follower;
+    }
+  }
   federation
     .setFollowersDispatcher(fediversePaths.followers, async (_ctx, identifier, cursor) => {
       if (identifier !== handle) return null;
       if (cursor !== null) return { items: [] };
       const items: Recipient[] = [];
-      for await (const entry of kv.list(FOLLOWERS)) {
-        const follower = entry.value as Follower;
+      for await (const follower of deliverable()) {
         items.push({
           id: new URL(follower.id),
           inboxId: new URL(follower.inbox),
@@ -179,7 +195,7 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     })
     .setCounter(async (_ctx, identifier) => {
       if (identifier !== handle) return null;
-      return (await Array.fromAsync(kv.list(FOLLOWERS))).length;
+      return (await Array.fromAsync(deliverable())).length;
     })
     .setFirstCursor((_ctx, identifier) => (identifier === handle ? '' : null));
 

@@ -132,6 +132,29 @@ describe('the site on the fediverse', () => {
 });
 
 describe('which requests are the fediverse', () => {
+  it('drops a kept follower on a blocked domain, or with an inbox over plain http, and counts only the others', async () => {
+    const kv = new MemoryKvStore();
+    const keep = async (id: string, inbox: string, sharedInbox: string | null) => kv.set(['lectern', 'followers', id], { id, inbox, sharedInbox });
+    await keep('https://fine.example/u/a', 'https://fine.example/u/a/inbox', 'https://fine.example/inbox');
+    await keep('https://social.spam.example/u/b', 'https://social.spam.example/u/b/inbox', null);
+    await keep('https://fine.example/u/c', 'https://fine.example/u/c/inbox', 'https://relay.spam.example/inbox');
+    await keep('https://plain.example/u/d', 'http://plain.example/u/d/inbox', null);
+    const made = createSiteFederation({
+      kv,
+      queue: new InProcessMessageQueue(),
+      origin: ORIGIN,
+      handle: 'blog',
+      now: () => NOW,
+      posts: () => POSTS,
+      profile: () => ({ name: 'Fixture & Co', summary: 'A fixture site.' }),
+      allowPrivateAddress: false,
+      blockedDomains: ['spam.example'],
+    });
+    expect((await get(made, '/@blog/followers')).json).toMatchObject({ totalItems: 1 });
+    const kept = (await Array.fromAsync(kv.list(['lectern', 'followers']))).map((entry) => (entry.value as { id: string }).id);
+    expect(kept).toEqual(['https://fine.example/u/a']);
+  });
+
   it("hands Fedify its own URLs, a post's URL only when ActivityStreams is asked for, and a browser on the actor the home page", () => {
     expect(fediverseRoute('GET', '/.well-known/webfinger', undefined)).toBe('fedify');
     expect(fediverseRoute('POST', '/inbox', 'application/activity+json')).toBe('fedify');

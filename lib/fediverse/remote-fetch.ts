@@ -1,0 +1,74 @@
+import {
+  getAuthenticatedDocumentLoader,
+  getDocumentLoader,
+  kvCache,
+  preloadedContexts,
+  UrlError,
+  type AuthenticatedDocumentLoaderFactory,
+  type DocumentLoader,
+  type DocumentLoaderFactory,
+  type KvStore,
+} from '@fedify/fedify';
+import { isBlockedHost } from './inbox-guard';
+
+/** How long one fetch of a remote document (an actor, a key, an object) may take, redirects included. */
+export const REMOTE_FETCH_TIMEOUT_MS = 10_000;
+
+export type RemoteFetchOptions = {
+  /** Where fetched documents are kept (Fedify's cache: five minutes each). */
+  kv: KvStore;
+  /** Tests only (FEDIVERSE_LOOPBACK): loopback and private addresses, and plain http, may be fetched. */
+  allowPrivateAddress: boolean;
+  blockedDomains: readonly string[];
+  timeoutMs?: number;
+};
+
+/**
+ * What Fedify fetches remote actors, keys and objects with (README, "On the fediverse": Safety).
+ * Fedify's own loader already refuses private, loopback and link-local addresses (each redirect
+ * too, after resolving the name) and keeps what it fetched in the store for five minutes; on top
+ * of it, here:
+ * - only `https:` (a document over plain http could be anyone's on the way);
+ * - nothing of a blocked domain (FEDIVERSE_BLOCKED_DOMAINS), fetched or from the cache;
+ * - a timeout: a server that does not answer within `timeoutMs` fails the fetch (Fedify has none).
+ * Contexts Fedify carries with it (ActivityStreams, security) are never fetched.
+ */
+export function guardedLoader(loader: DocumentLoader, options: Omit<RemoteFetchOptions, 'kv'>): DocumentLoader {
+  const timeoutMs = options.timeoutMs ?? REMOTE_FETCH_TIMEOUT_MS;
+  return async (url, loadOptions) => {
+    if (!(url in preloadedContexts)) {
+      const target = new URL(url);
+      if (target.protocol !== 'https:' && !options.allowPrivateAddress) throw new UrlError(`Only https: is fetched, not ${url}`);
+      if (isBlockedHost(target.hostname, options.blockedDomains)) throw new UrlError(`${target.hostname} is blocked`);
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return loader(url, { ...loadOptions, signal: loadOptions?.signal ? AbortSignal.any([loadOptions.signal, timeout]) : timeout });
+  };
+}
+
+/**
+ * The loaders Fedify is made with (its `documentLoaderFactory`, `contextLoaderFactory` and
+ * `authenticatedDocumentLoaderFactory`): Fedify's own, cached in the store as Fedify caches them,
+ * behind `guardedLoader`. Fedify refuses these factories beside its `allowPrivateAddress` option,
+ * so the tests' loopback is decided here.
+ */
+export function remoteFetchLoaders(options: RemoteFetchOptions): {
+  documentLoaderFactory: DocumentLoaderFactory;
+  contextLoaderFactory: DocumentLoaderFactory;
+  authenticatedDocumentLoaderFactory: AuthenticatedDocumentLoaderFactory;
+} {
+  const { allowPrivateAddress } = options;
+  const cached = (kind: 'object' | 'context'): DocumentLoaderFactory => {
+    return (factoryOptions) =>
+      guardedLoader(
+        kvCache({ loader: getDocumentLoader({ ...factoryOptions, allowPrivateAddress }), kv: options.kv, prefix: ['_fedify', 'remoteDocument'], kind }),
+        options,
+      );
+  };
+  return {
+    documentLoaderFactory: cached('object'),
+    contextLoaderFactory: cached('context'),
+    authenticatedDocumentLoaderFactory: (identity, factoryOptions) =>
+      guardedLoader(getAuthenticatedDocumentLoader(identity, { ...factoryOptions, allowPrivateAddress }), options),
+  };
+}
