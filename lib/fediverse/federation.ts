@@ -1,5 +1,18 @@
 import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
-import { Accept, Article, Create, Endpoints, Follow, Hashtag, Image, Person, PUBLIC_COLLECTION, Undo, type Recipient } from '@fedify/fedify/vocab';
+import {
+  Accept,
+  Article,
+  Create,
+  Endpoints,
+  Follow,
+  Hashtag,
+  Image,
+  Person,
+  PropertyValue,
+  PUBLIC_COLLECTION,
+  Undo,
+  type Recipient,
+} from '@fedify/fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
 import { contentPaths, tagSlug, type Post } from '../content';
 import { escapeHtml } from '../http/html';
@@ -8,8 +21,24 @@ import { isBlockedHost } from './inbox-guard';
 import { fediversePaths } from './paths';
 import { remoteFetchLoaders } from './remote-fetch';
 
-/** What the site's actor shows of the site (content/site.yaml). */
-export type ActorProfile = { name: string; summary: string };
+/** A profile of the author's elsewhere (`links` of content/site.yaml). */
+export type ProfileLink = { name: string; url: string };
+
+/** What the site's actor shows of the site (content/site.yaml): its name, summary and the author's profiles. */
+export type ActorProfile = { name: string; summary: string; links?: readonly ProfileLink[] };
+
+/**
+ * A profile link as Mastodon writes a profile field: a `PropertyValue` whose value is a link with
+ * `rel="me"` (Mastodon marks it verified once the page there links back to the site), shown
+ * without its scheme; every character of the author's text escaped.
+ */
+export function profileField(link: ProfileLink): PropertyValue {
+  const shown = link.url.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  return new PropertyValue({
+    name: link.name,
+    value: `<a href="${escapeHtml(link.url)}" rel="me nofollow noopener noreferrer" target="_blank">${escapeHtml(shown)}</a>`,
+  });
+}
 
 /**
  * What the federation is made from: its stores, the site's public URL (every ID and handle is made
@@ -133,6 +162,7 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
         name: profile.name,
         summary: profile.summary,
         url: new URL('/', origin),
+        attachments: (profile.links ?? []).map(profileField),
         icon: new Image({ url: new URL('/icon', origin), mediaType: 'image/png' }),
         image: new Image({ url: new URL('/opengraph-image', origin), mediaType: 'image/png' }),
         inbox: ctx.getInboxUri(identifier),

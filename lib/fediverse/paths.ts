@@ -17,6 +17,11 @@ export const fediversePaths = {
   nodeInfo: '/nodeinfo/2.1',
 } as const;
 
+/** The site's account as the fediverse writes it (`@blog@example.com`): its handle on the host of the site's URL. */
+export function fediverseAccount(handle: string, siteUrl: string): string {
+  return `@${handle}@${new URL(siteUrl).host}`;
+}
+
 /** Where a post's page is (lib/content's one spelling of it): a slug follows. */
 const POST_PREFIX = contentPaths.post('');
 

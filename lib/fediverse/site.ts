@@ -30,8 +30,8 @@ export function serverFediverse(
     now,
     posts: publishedPosts,
     profile: () => {
-      const { name, summary } = site();
-      return { name, summary };
+      const { name, summary, links } = site();
+      return { name, summary, links };
     },
   });
 }
