@@ -7,6 +7,8 @@ import {
   type AuthenticatedDocumentLoaderFactory,
   type DocumentLoader,
   type DocumentLoaderFactory,
+  type HttpMessageSignaturesSpec,
+  type HttpMessageSignaturesSpecDeterminer,
   type KvStore,
 } from '@fedify/fedify';
 import { isBlockedHost } from './inbox-guard';
@@ -57,11 +59,17 @@ export function remoteFetchLoaders(options: RemoteFetchOptions): {
   contextLoaderFactory: DocumentLoaderFactory;
   authenticatedDocumentLoaderFactory: AuthenticatedDocumentLoaderFactory;
 } {
-  const { allowPrivateAddress } = options;
+  const { allowPrivateAddress, kv } = options;
+  // Which signature spec each server took last (Fedify's own determiner, under its own keys): a signed fetch knocks once.
+  const SPECS = ['_fedify', 'httpMessageSignaturesSpec'] as const;
+  const specDeterminer: HttpMessageSignaturesSpecDeterminer = {
+    determineSpec: async (origin) => (await kv.get<HttpMessageSignaturesSpec>([...SPECS, origin])) ?? 'rfc9421',
+    rememberSpec: (origin, spec) => kv.set([...SPECS, origin], spec),
+  };
   const cached = (kind: 'object' | 'context'): DocumentLoaderFactory => {
     return (factoryOptions) =>
       guardedLoader(
-        kvCache({ loader: getDocumentLoader({ ...factoryOptions, allowPrivateAddress }), kv: options.kv, prefix: ['_fedify', 'remoteDocument'], kind }),
+        kvCache({ loader: getDocumentLoader({ ...factoryOptions, allowPrivateAddress }), kv, prefix: ['_fedify', 'remoteDocument'], kind }),
         options,
       );
   };
@@ -69,6 +77,6 @@ export function remoteFetchLoaders(options: RemoteFetchOptions): {
     documentLoaderFactory: cached('object'),
     contextLoaderFactory: cached('context'),
     authenticatedDocumentLoaderFactory: (identity, factoryOptions) =>
-      guardedLoader(getAuthenticatedDocumentLoader(identity, { ...factoryOptions, allowPrivateAddress }), options),
+      guardedLoader(getAuthenticatedDocumentLoader(identity, { ...factoryOptions, allowPrivateAddress, specDeterminer }), options),
   };
 }
