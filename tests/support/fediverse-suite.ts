@@ -159,52 +159,6 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
       expect(followers.totalItems).toBe(0);
     });
 
-    it("refuses a blocked server's signed post with 403 problem details, without fetching its key", async () => {
-      const like = {
-        '@context': 'https://www.w3.org/ns/activitystreams',
-        id: `${blockedPeer.url}/users/reader#like`,
-        type: 'Like',
-        actor: `${blockedPeer.url}/users/reader`,
-        object: `${site.baseUrl}/blog/alpha-post`,
-      };
-      for (const inbox of ['/@blog/inbox', '/inbox']) {
-        const headers = await blockedPeer.signedPost(`${site.baseUrl}${inbox}`, like);
-        const refused = await fetch(`${site.baseUrl}${inbox}`, { method: 'POST', headers, body: JSON.stringify(like) });
-        expect(refused.status).toBe(403);
-        expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-        expect(refused.headers.get('cache-control')).toBe('no-store');
-        expect(((await refused.json()) as { title: string }).title).toBe('Server blocked');
-      }
-      expect(blockedPeer.gets).toEqual([]);
-    });
-
-    it('caches ActivityStreams answers as every read, varying on Accept as the page of the same URL does', async () => {
-      for (const pathname of ['/@blog', '/blog/alpha-post']) {
-        const activity = await get(pathname);
-        const page = await get(pathname, BROWSER);
-        expect(activity.headers.get('content-type'), pathname).toMatch(/^application\/activity\+json/);
-        expect(page.headers.get('content-type'), pathname).toMatch(/^text\/html/);
-        expect(activity.headers.get('cache-control'), pathname).toBe(page.headers.get('cache-control'));
-        expect(activity.headers.get('cache-control'), pathname).toMatch(/^public, max-age=30, s-maxage=30/);
-        expect(activity.headers.get('vary'), pathname).toBe(PAGE_VARY);
-        expect(page.headers.get('vary'), pathname).toBe(PAGE_VARY);
-      }
-      for (const pathname of ['/@blog/outbox', '/@blog/followers', '/.well-known/nodeinfo']) {
-        const answer = await get(pathname);
-        expect(answer.headers.get('cache-control'), pathname).toMatch(/^public, max-age=30/);
-        expect(answer.headers.get('vary'), pathname).toBe('Accept');
-      }
-    });
-
-    it("links the author's profiles with rel=me on every page, escaped", async () => {
-      for (const pathname of ['/', '/blog/alpha-post', '/blog']) {
-        const html = await (await get(pathname, BROWSER)).text();
-        expect(html, pathname).toContain(`<link rel="me" href="${PROFILE_HREF}"/>`);
-        expect(html, pathname).toContain('<link rel="me" href="https://social.example/@testauthor"/>');
-        expect(html, pathname).not.toContain('q=<b>');
-      }
-    });
-
     it('keeps a post dated ahead out of the outbox, and answers its URL with 404, before its time', async () => {
       expect(Date.now()).toBeLessThan(dueAt - 3_000);
       const items = await outboxItems();
@@ -260,6 +214,52 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
       expect(await json('/blog/future-post')).toMatchObject({ type: 'Article', name: 'Future post' });
     });
 
+    it("refuses a blocked server's signed post with 403 problem details, without fetching its key", async () => {
+      const like = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${blockedPeer.url}/users/reader#like`,
+        type: 'Like',
+        actor: `${blockedPeer.url}/users/reader`,
+        object: `${site.baseUrl}/blog/alpha-post`,
+      };
+      for (const inbox of ['/@blog/inbox', '/inbox']) {
+        const headers = await blockedPeer.signedPost(`${site.baseUrl}${inbox}`, like);
+        const refused = await fetch(`${site.baseUrl}${inbox}`, { method: 'POST', headers, body: JSON.stringify(like) });
+        expect(refused.status).toBe(403);
+        expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(refused.headers.get('cache-control')).toBe('no-store');
+        expect(((await refused.json()) as { title: string }).title).toBe('Server blocked');
+      }
+      expect(blockedPeer.gets).toEqual([]);
+    });
+
+    it('caches ActivityStreams answers as every read, varying on Accept as the page of the same URL does', async () => {
+      for (const pathname of ['/@blog', '/blog/alpha-post']) {
+        const activity = await get(pathname);
+        const page = await get(pathname, BROWSER);
+        expect(activity.headers.get('content-type'), pathname).toMatch(/^application\/activity\+json/);
+        expect(page.headers.get('content-type'), pathname).toMatch(/^text\/html/);
+        expect(activity.headers.get('cache-control'), pathname).toBe(page.headers.get('cache-control'));
+        expect(activity.headers.get('cache-control'), pathname).toMatch(/^public, max-age=30, s-maxage=30/);
+        expect(activity.headers.get('vary'), pathname).toBe(PAGE_VARY);
+        expect(page.headers.get('vary'), pathname).toBe(PAGE_VARY);
+      }
+      for (const pathname of ['/@blog/outbox', '/@blog/followers', '/.well-known/nodeinfo']) {
+        const answer = await get(pathname);
+        expect(answer.headers.get('cache-control'), pathname).toMatch(/^public, max-age=30/);
+        expect(answer.headers.get('vary'), pathname).toBe('Accept');
+      }
+    });
+
+    it("links the author's profiles with rel=me on every page, escaped", async () => {
+      for (const pathname of ['/', '/blog/alpha-post', '/blog']) {
+        const html = await (await get(pathname, BROWSER)).text();
+        expect(html, pathname).toContain(`<link rel="me" href="${PROFILE_HREF}"/>`);
+        expect(html, pathname).toContain('<link rel="me" href="https://social.example/@testauthor"/>');
+        expect(html, pathname).not.toContain('q=<b>');
+      }
+    });
+
     it("names the site's account as fediverse:creator on a page made with FEDIVERSE_HANDLE set", async () => {
       // The contract build was made without it: the home page shows it once it is made anew (a post went live, above).
       await until(async () => (await (await get('/', BROWSER)).text()).includes('name="fediverse:creator"'), 'the home page made anew');
@@ -283,10 +283,12 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
         if (answer.status === 429) refused = answer;
         else await answer.arrayBuffer();
       }
+      // Every post from this address this minute counted (the peers' and the tests' above too); the window slides
+      // while the burst runs, so a few more than 1200 may pass in all, never 1300.
       expect(refused).toBeDefined();
-      // Everything before it was Fedify's answer to an unsigned post; every post from this address this minute counted.
+      // Everything before it was Fedify's answer to an unsigned post.
       expect(new Set(statuses.slice(0, -1))).toEqual(new Set([401]));
-      expect(statuses.length).toBeLessThanOrEqual(1201);
+      expect((await fetch(`${site.baseUrl}/inbox`, { method: 'POST', headers: { 'Content-Type': AS }, body: like })).status).toBe(429);
       expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(refused!.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
       expect(refused!.headers.get('ratelimit-policy')).toBe('"fediverseInbox";q=1200;w=60');
