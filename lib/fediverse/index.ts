@@ -130,7 +130,8 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   const reads: FediverseReads = (req, pathname) => {
     const route = fediverseRoute(req.method ?? 'GET', pathname, req.headers.accept);
     if (route !== 'fedify') return route;
-    if (req.method === 'POST') return inboxPost(req);
+    // Anything that may carry a body is an inbox post to the guard (Fedify answers 405 where no inbox is).
+    if (req.method !== 'GET' && req.method !== 'HEAD') return inboxPost(req);
     return federation.fetch(requestHead(req, origin), fetchOptions).then((response) => withHeaders(response, readHeaders(response, pathname)));
   };
 
