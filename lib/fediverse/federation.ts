@@ -19,7 +19,7 @@ import { escapeHtml } from '../http/html';
 import { describeError } from '../log';
 import { isBlockedHost } from './inbox-guard';
 import { fediversePaths } from './paths';
-import { remoteFetchLoaders } from './remote-fetch';
+import { deliverableInboxes, remoteFetchLoaders } from './remote-fetch';
 
 /** A profile of the author's elsewhere (`links` of content/site.yaml). */
 export type ProfileLink = { name: string; url: string };
@@ -237,6 +237,11 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
       if (target?.type !== 'actor' || target.identifier !== handle) return;
       const follower = await follow.getActor(ctx);
       if (!follower?.id || !follower.inboxId) return;
+      const inboxes = [follower.inboxId, ...(follower.endpoints?.sharedInbox ? [follower.endpoints.sharedInbox] : [])];
+      if (!(await deliverableInboxes(inboxes, { allowPrivateAddress: options.allowPrivateAddress, blockedDomains }))) {
+        log.warn(`fediverse: a follow from ${follower.id.href} is not kept: its inbox is not https on a public address, or on a blocked domain`);
+        return;
+      }
       const kept: Follower = { id: follower.id.href, inbox: follower.inboxId.href, sharedInbox: follower.endpoints?.sharedInbox?.href ?? null };
       await kv.set([...FOLLOWERS, kept.id], kept);
       await ctx.sendActivity(

@@ -4,6 +4,7 @@ import {
   kvCache,
   preloadedContexts,
   UrlError,
+  validatePublicUrl,
   type AuthenticatedDocumentLoaderFactory,
   type DocumentLoader,
   type DocumentLoaderFactory,
@@ -79,4 +80,23 @@ export function remoteFetchLoaders(options: RemoteFetchOptions): {
     authenticatedDocumentLoaderFactory: (identity, factoryOptions) =>
       guardedLoader(getAuthenticatedDocumentLoader(identity, { ...factoryOptions, allowPrivateAddress, specDeterminer }), options),
   };
+}
+
+/**
+ * Whether the site may deliver to these inboxes (a follower's inbox and shared inbox, from its
+ * actor document): https on a public address, not on a blocked domain. Fedify checks nothing of an
+ * inbox it posts to, so an actor naming an inbox inside the site's network is not kept.
+ */
+export async function deliverableInboxes(urls: readonly URL[], options: Omit<RemoteFetchOptions, 'kv'>): Promise<boolean> {
+  for (const url of urls) {
+    if (isBlockedHost(url.hostname, options.blockedDomains)) return false;
+    if (options.allowPrivateAddress) continue;
+    if (url.protocol !== 'https:') return false;
+    try {
+      await validatePublicUrl(url.href);
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MemoryKvStore, UrlError, type DocumentLoader } from '@fedify/fedify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardedLoader, remoteFetchLoaders } from '@/lib/fediverse/remote-fetch';
+import { deliverableInboxes, guardedLoader, remoteFetchLoaders } from '@/lib/fediverse/remote-fetch';
 
 let server: Server | undefined;
 
@@ -76,5 +76,28 @@ describe('remoteFetchLoaders', () => {
     await expect(loader('https://10.0.0.7/actor')).rejects.toThrow(UrlError);
     await expect(loader('https://localhost/actor')).rejects.toThrow(UrlError);
     expect(hits.actor).toBe(0);
+  });
+});
+
+describe('deliverableInboxes', () => {
+  const outside = { allowPrivateAddress: false, blockedDomains: ['spam.example'] };
+
+  it('keeps no follower whose inbox is plain http, on a loopback or private address, or on a blocked domain', async () => {
+    for (const inbox of [
+      'http://8.8.8.8/inbox',
+      'https://127.0.0.1/inbox',
+      'https://10.1.2.3/inbox',
+      'https://[::1]/inbox',
+      'https://localhost/inbox',
+      'https://social.spam.example/inbox',
+    ])
+      expect(await deliverableInboxes([new URL('https://8.8.4.4/users/a/inbox'), new URL(inbox)], outside), inbox).toBe(false);
+    expect(await deliverableInboxes([new URL('https://8.8.4.4/users/a/inbox'), new URL('https://8.8.8.8/inbox')], outside)).toBe(true);
+  });
+
+  it('lets the tests deliver to loopback over plain http, never to a blocked domain', async () => {
+    const tests = { allowPrivateAddress: true, blockedDomains: ['spam.example'] };
+    expect(await deliverableInboxes([new URL('http://127.0.0.1:9/inbox')], tests)).toBe(true);
+    expect(await deliverableInboxes([new URL('http://spam.example/inbox')], tests)).toBe(false);
   });
 });
