@@ -87,7 +87,7 @@ const fediverse =
         settings,
         fediverseHandle,
         () => reads.at(),
-        services.redis,
+        services,
         (path) => handler.refreshRead(path),
       )
     : undefined;

@@ -12,6 +12,7 @@ import { ThemeSwitch } from '@/components/theme-switch';
 import './globals.css';
 import './code-theme.css';
 import { settings } from '@/lib/settings';
+import { fediverseAccount } from '@/lib/fediverse/paths';
 
 /** The site's sections, in the header of every page (the feed is a plain link: it is not a page). */
 const NAVIGATION = [
@@ -23,10 +24,13 @@ const NAVIGATION = [
 
 export function generateMetadata(): Metadata {
   const { name, summary } = site();
+  const { site: where, fediverse } = settings();
   return {
     ...pageMetadata({ title: name, description: summary, path: '/' }),
-    metadataBase: new URL(settings().site.url),
+    metadataBase: new URL(where.url),
     title: { default: name, template: `%s · ${name}` },
+    // On the fediverse: Mastodon's link previews of any page name the site's account as its creator.
+    ...(fediverse.handle ? { other: { 'fediverse:creator': fediverseAccount(fediverse.handle, where.url) } } : {}),
   };
 }
 
@@ -40,7 +44,7 @@ export const viewport: Viewport = {
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
-  const { name, author, language } = site();
+  const { name, author, language, links } = site();
   return (
     // The theme script sets data-theme on <html> before React hydrates it.
     <html lang={language} suppressHydrationWarning>
@@ -50,6 +54,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <link rel="expect" href="#main" blocking="render" />
         {/* The site's terms for machines (RSL 1.0): lib/agents/terms.ts. */}
         <link rel="license" type={RSL_TYPE} href={absoluteUrl(LICENSE_PATH)} />
+        {/* The author's profiles elsewhere (content/site.yaml `links`): rel="me" is how Mastodon verifies a profile's link to this site. */}
+        {links?.map((link) => (
+          <link key={link.url} rel="me" href={link.url} />
+        ))}
       </head>
       <body>
         <a className="skip-link" href="#main">

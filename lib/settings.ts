@@ -231,6 +231,27 @@ const envSchema = z.object({
    * (a test runs its own ActivityPub server on 127.0.0.1). Otherwise only public addresses.
    */
   FEDIVERSE_LOOPBACK: flag('to reach fediverse servers on loopback and private addresses (tests)').default(false),
+  /**
+   * Servers the site has nothing to do with, comma-separated (`spam.example, bad.example`): a domain
+   * blocks its subdomains. Their inbox posts are refused (403) before any of their keys is fetched,
+   * nothing is delivered to their followers and nothing of theirs is looked up.
+   */
+  FEDIVERSE_BLOCKED_DOMAINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((domain) => domain.trim().toLowerCase().replace(/\.$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
+          error: 'must be a comma-separated list of domain names such as spam.example, bad.example',
+        }),
+      ),
+    )
+    .default([]),
 
   // --- Set by Node.js and Next.js
   /** nodejs or edge: which runtime is loading instrumentation.ts. */
@@ -420,6 +441,8 @@ export type Settings = {
     handle: string | undefined;
     /** Tests only: remote servers may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
     allowPrivateAddress: boolean;
+    /** Servers refused and never contacted, lower case; each blocks its subdomains (FEDIVERSE_BLOCKED_DOMAINS). */
+    blockedDomains: readonly string[];
   };
 };
 
@@ -501,7 +524,11 @@ function grouped(env: Env): Settings {
     },
     bookings: { reminderLeadMs: env.BOOKING_REMINDER_HOURS * 60 * 60 * 1000, reminderCheckMs: env.BOOKING_REMINDER_CHECK_MS },
     indexNow: { key: env.INDEXNOW_KEY, notifyToken: env.INDEX_NOTIFY_TOKEN, endpoint: env.INDEXNOW_ENDPOINT },
-    fediverse: { handle: env.FEDIVERSE ? env.FEDIVERSE_HANDLE : undefined, allowPrivateAddress: env.FEDIVERSE_LOOPBACK },
+    fediverse: {
+      handle: env.FEDIVERSE ? env.FEDIVERSE_HANDLE : undefined,
+      allowPrivateAddress: env.FEDIVERSE_LOOPBACK,
+      blockedDomains: env.FEDIVERSE_BLOCKED_DOMAINS,
+    },
   };
 }
 

@@ -111,6 +111,20 @@ export const siteSchema = z.strictObject({
   timezone: z.string().trim().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin or UTC').default('UTC'),
   /** When an agent should cite the material (llms.txt guidance paragraph). The reuse rule is not content: lib/agents/terms.ts. */
   citation: z.string().trim().min(1),
+  /**
+   * The author's profiles elsewhere (a Mastodon account, a code forge): every page links each with
+   * `rel="me"` (how Mastodon and IndieWeb verify a link), and the site's fediverse account shows them
+   * as its profile fields. Mastodon shows four.
+   */
+  links: z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters'),
+        url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).transform((url) => new URL(url).href),
+      }),
+    )
+    .max(4, 'must list at most 4 profiles (Mastodon shows four)')
+    .optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 

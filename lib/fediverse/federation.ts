@@ -11,6 +11,7 @@ import {
   Image,
   Like,
   Person,
+  PropertyValue,
   PUBLIC_COLLECTION,
   Undo,
   Update,
@@ -21,12 +22,30 @@ import { contentPaths, tagSlug, type Post } from '../content';
 import { escapeHtml } from '../http/html';
 import { describeError } from '../log';
 import { reactionInbox } from './inbox-reactions';
+import { isBlockedHost } from './inbox-guard';
 import { KEPT } from './kept';
 import { fediversePaths } from './paths';
 import { reactionStore } from './reactions';
+import { deliverableInboxes, remoteFetchLoaders } from './remote-fetch';
 
-/** What the site's actor shows of the site (content/site.yaml). */
-export type ActorProfile = { name: string; summary: string };
+/** A profile of the author's elsewhere (`links` of content/site.yaml). */
+export type ProfileLink = { name: string; url: string };
+
+/** What the site's actor shows of the site (content/site.yaml): its name, summary and the author's profiles. */
+export type ActorProfile = { name: string; summary: string; links?: readonly ProfileLink[] };
+
+/**
+ * A profile link as Mastodon writes a profile field: a `PropertyValue` whose value is a link with
+ * `rel="me"` (Mastodon marks it verified once the page there links back to the site), shown
+ * without its scheme; every character of the author's text escaped.
+ */
+export function profileField(link: ProfileLink): PropertyValue {
+  const shown = link.url.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  return new PropertyValue({
+    name: link.name,
+    value: `<a href="${escapeHtml(link.url)}" rel="me nofollow noopener noreferrer" target="_blank">${escapeHtml(shown)}</a>`,
+  });
+}
 
 /**
  * What the federation is made from: its stores, the site's public URL (every ID and handle is made
@@ -43,8 +62,10 @@ export type FederationOptions = {
   /** The posts live at a moment, newest first (lib/content `publishedPosts`). */
   posts: (at: number) => readonly Post[];
   profile: () => ActorProfile;
-  /** Tests only: remote actors, keys and inboxes may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
+  /** Tests only: remote actors, keys and inboxes may be on loopback and private addresses, over http (FEDIVERSE_LOOPBACK). */
   allowPrivateAddress: boolean;
+  /** Servers never fetched from or delivered to, each with its subdomains (FEDIVERSE_BLOCKED_DOMAINS). */
+  blockedDomains?: readonly string[];
   log?: Pick<Console, 'warn'>;
 };
 
@@ -108,6 +129,7 @@ export function createActivityId(articleId: URL): URL {
  */
 export function createSiteFederation(options: FederationOptions): Federation<void> {
   const { kv, handle, now, posts } = options;
+  const blockedDomains = options.blockedDomains ?? [];
   const log = options.log ?? console;
   const origin = new URL(options.origin);
   const keyPairs = siteKeyPairs(kv);
@@ -116,7 +138,8 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     queue: options.queue,
     manuallyStartQueue: true,
     origin: origin.origin,
-    allowPrivateAddress: options.allowPrivateAddress,
+    // Remote actors, keys and objects: https only, public addresses, a timeout, cached (./remote-fetch.ts).
+    ...remoteFetchLoaders({ kv, allowPrivateAddress: options.allowPrivateAddress, blockedDomains }),
     onOutboxError: (error, activity) => log.warn(`fediverse: delivering ${activity?.id?.href ?? 'an activity'} failed (${describeError(error)})`),
   });
 
@@ -140,6 +163,7 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
         name: profile.name,
         summary: profile.summary,
         url: new URL('/', origin),
+        attachments: (profile.links ?? []).map(profileField),
         icon: new Image({ url: new URL('/icon', origin), mediaType: 'image/png' }),
         image: new Image({ url: new URL('/opengraph-image', origin), mediaType: 'image/png' }),
         inbox: ctx.getInboxUri(identifier),
@@ -174,14 +198,24 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     .setFirstCursor((_ctx, identifier) => (identifier === handle ? '0' : null));
 
   // The followers: the count is public, the members are not (a page asked for over HTTP is empty);
-  // delivery asks for all of them at once (cursor null), and gets each one's inboxes as kept.
+  // delivery asks for all of them at once (cursor null), and gets each one's inboxes as kept. A
+  // follower on a blocked domain (FEDIVERSE_BLOCKED_DOMAINS), or whose inboxes are not https outside
+  // the tests, is dropped and gets nothing.
+  async function* deliverable(): AsyncGenerator<Follower> {
+    for await (const entry of kv.list(FOLLOWERS)) {
+      const follower = entry.value as Follower;
+      const urls = [follower.id, follower.inbox, follower.sharedInbox].filter((url) => url !== null).map((url) => new URL(url));
+      const refused = urls.some((url) => isBlockedHost(url.hostname, blockedDomains) || (url.protocol !== 'https:' && !options.allowPrivateAddress));
+      if (refused) await kv.delete(entry.key);
+      else yield follower;
+    }
+  }
   federation
     .setFollowersDispatcher(fediversePaths.followers, async (_ctx, identifier, cursor) => {
       if (identifier !== handle) return null;
       if (cursor !== null) return { items: [] };
       const items: Recipient[] = [];
-      for await (const entry of kv.list(FOLLOWERS)) {
-        const follower = entry.value as Follower;
+      for await (const follower of deliverable()) {
         items.push({
           id: new URL(follower.id),
           inboxId: new URL(follower.inbox),
@@ -192,7 +226,7 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     })
     .setCounter(async (_ctx, identifier) => {
       if (identifier !== handle) return null;
-      return (await Array.fromAsync(kv.list(FOLLOWERS))).length;
+      return (await Array.fromAsync(deliverable())).length;
     })
     .setFirstCursor((_ctx, identifier) => (identifier === handle ? '' : null));
 
@@ -206,6 +240,11 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
       if (target?.type !== 'actor' || target.identifier !== handle) return;
       const follower = await follow.getActor(ctx);
       if (!follower?.id || !follower.inboxId) return;
+      const inboxes = [follower.inboxId, ...(follower.endpoints?.sharedInbox ? [follower.endpoints.sharedInbox] : [])];
+      if (!(await deliverableInboxes(inboxes, { allowPrivateAddress: options.allowPrivateAddress, blockedDomains }))) {
+        log.warn(`fediverse: a follow from ${follower.id.href} is not kept: its inbox is not https on a public address, or on a blocked domain`);
+        return;
+      }
       const kept: Follower = { id: follower.id.href, inbox: follower.inboxId.href, sharedInbox: follower.endpoints?.sharedInbox?.href ?? null };
       await kv.set([...FOLLOWERS, kept.id], kept);
       await ctx.sendActivity(

@@ -1,14 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Federation } from '@fedify/fedify';
+import { cacheHeaders } from '../http/cache';
+import { recordClientIp } from '../http/client-ip';
 import { problem } from '../http/problem';
 import { readBody } from '../http/body';
+import type { Limiter } from '../limits/limiter';
 import { describeError } from '../log';
 import type { Part } from '../runtime/runtime';
+import { NEGOTIATED_VARY } from '../server/response-headers';
+import type { Settings } from '../settings';
 import type { Post } from '../content';
 import { createOf, createSiteFederation, type ActorProfile } from './federation';
+import { inboxGuard } from './inbox-guard';
 import { hasFollowers } from './kept';
-import { fediverseRoute, INBOX_BODY_LIMIT } from './paths';
+import { fediverseRoute, INBOX_BODY_LIMIT, sharesUrlWithPage } from './paths';
 import type { FediverseStores } from './stores';
 
 export { fediverseRoute } from './paths';
@@ -40,6 +46,11 @@ export type SiteFediverse = {
 
 export type SiteFediverseOptions = {
   stores: FediverseStores;
+  /** The inbox's limits (per client address and per remote server) are counted on lectern's limiter; the client address is found as for the write routes. */
+  limiter: () => Limiter;
+  deployment: Settings['deployment'];
+  /** Servers refused and never contacted, each with its subdomains (FEDIVERSE_BLOCKED_DOMAINS). */
+  blockedDomains?: readonly string[];
   /** The site's public URL (SITE_URL). */
   origin: string;
   handle: string;
@@ -50,19 +61,34 @@ export type SiteFediverseOptions = {
   log?: Pick<Console, 'warn' | 'log'>;
 };
 
-/** The request as a Fetch `Request` on the site's public URL (the URL signatures and IDs are made on), with the body read, up to `limit`. */
-async function webRequest(req: IncomingMessage, origin: string, limit: number): Promise<Request | 'too-large'> {
+/** The request's head as a Fetch `Request` on the site's public URL (the URL signatures and IDs are made on), without its body. */
+function requestHead(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const url = new URL(req.url ?? '/', origin);
-  const method = req.method ?? 'GET';
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
-  const streamed = new Request(url, { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit & { duplex: 'half' });
-  const body = await readBody(streamed, limit);
-  if (body === 'too-large') return body;
-  return new Request(url, { method, headers, body: body as BodyInit });
+  return new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET', headers });
+}
+
+/** A response with `headers` set over its own. */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/**
+ * The caching of an ActivityStreams read: a document (actor, Article, collections, WebFinger,
+ * NodeInfo) as every other read of the site (30 s fresh, 30 s more while revalidated: a post going
+ * live is in the outbox within a minute everywhere); anything else as Fedify or lectern made it,
+ * never stored when it says nothing. Each varies on `Accept`; the URLs a browser reads as a page (the
+ * actor's, a post's) send the very `Vary` of that page, so a shared cache keeps the two apart (one
+ * `Vary` per URL, lib/server/response-headers.ts) and never gives JSON to a browser or a page to a server.
+ */
+function readHeaders(response: Response, pathname: string): Record<string, string> {
+  const vary = sharesUrlWithPage(pathname) ? NEGOTIATED_VARY.join(', ') : 'Accept';
+  if (response.ok) return { ...cacheHeaders('read'), Vary: vary };
+  return { ...(response.headers.has('cache-control') ? {} : cacheHeaders('live')), Vary: vary };
 }
 
 /** What a fediverse URL answers when Fedify has nothing there: the same 404 for a post not live yet as for one that never was. */
@@ -75,30 +101,53 @@ const notFound = () => problem('not-found', 'Nothing on the fediverse has this a
  */
 export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   const { stores, handle, origin, posts, now } = options;
+  const blockedDomains = options.blockedDomains ?? [];
   const log = options.log ?? console;
   const federation = createSiteFederation({ ...options, kv: stores.kv, queue: stores.queue, log });
   let listening: { controller: AbortController; done: Promise<void> } | undefined;
 
-  const reads: FediverseReads = (req, pathname) => {
-    const route = fediverseRoute(req.method ?? 'GET', pathname, req.headers.accept);
-    if (route !== 'fedify') return route;
-    return (async () => {
-      const request = await webRequest(req, origin, INBOX_BODY_LIMIT);
-      // The rest of the body is not read: the connection closes after the answer.
-      if (request === 'too-large')
-        return problem('payload-too-large', `An activity is at most ${INBOX_BODY_LIMIT} bytes.`, { cache: 'write', headers: { Connection: 'close' } });
-      return federation.fetch(request, { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound });
-    })();
-  };
+  const guard = inboxGuard({ limiter: options.limiter, deployment: options.deployment, blockedDomains });
+  const fetchOptions = { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound };
 
-  const respond = async (request: Request): Promise<Response> => {
-    if (request.method === 'GET' || request.method === 'HEAD')
-      return federation.fetch(request, { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound });
+  /**
+   * An inbox post (anything that may carry a body to a fediverse URL: Fedify answers 405 where no
+   * inbox is): the guard's limits and blocklist (./inbox-guard.ts), the body cap, then Fedify
+   * (signature, activity). The client's address is in the headers (lib/http/client-ip.ts).
+   */
+  async function inboxPost(request: Request): Promise<Response> {
+    const admitted = await guard.admitHeaders(request);
+    // A refusal reads no more of the body: the connection closes after the answer.
+    if (admitted.refused) return admitted.refused;
     const body = await readBody(request, INBOX_BODY_LIMIT);
     if (body === 'too-large')
       return problem('payload-too-large', `An activity is at most ${INBOX_BODY_LIMIT} bytes.`, { cache: 'write', headers: { Connection: 'close' } });
-    const whole = new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit });
-    return federation.fetch(whole, { contextData: undefined, onNotFound: notFound, onNotAcceptable: notFound });
+    const checked = guard.admitBody(body, admitted);
+    if (checked.refused) return checked.refused;
+    const response = await federation.fetch(
+      new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit }),
+      fetchOptions,
+    );
+    // Taken (2xx) only once its signature verified: then it counts against its server's budget.
+    if (response.ok && checked.server !== undefined) await guard.counted(checked.server);
+    return withHeaders(response, { ...cacheHeaders('write'), ...checked.headers });
+  }
+
+  /** A request to a fediverse URL (./paths.ts), on the site's public URL: read, or posted to an inbox. */
+  const respond = (request: Request): Promise<Response> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return inboxPost(request);
+    const { pathname } = new URL(request.url);
+    return federation.fetch(request, fetchOptions).then((response) => withHeaders(response, readHeaders(response, pathname)));
+  };
+
+  const reads: FediverseReads = (req, pathname) => {
+    const route = fediverseRoute(req.method ?? 'GET', pathname, req.headers.accept);
+    if (route !== 'fedify') return route;
+    if (req.method === 'GET' || req.method === 'HEAD') return respond(requestHead(req, origin));
+    // The address the limits count against, as the write routes find it (TRUST_PROXY), in the headers the request carries on.
+    recordClientIp(req.headers, req.socket.remoteAddress);
+    const head = requestHead(req, origin);
+    const init = { method: head.method, headers: head.headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' };
+    return respond(new Request(head.url, init as RequestInit & { duplex: 'half' }));
   };
 
   async function deliver(slugs: readonly string[]): Promise<void> {

@@ -18,6 +18,11 @@ export const fediversePaths = {
   nodeInfo: '/nodeinfo/2.1',
 } as const;
 
+/** The site's account as the fediverse writes it (`@blog@example.com`): its handle on the host of the site's URL. */
+export function fediverseAccount(handle: string, siteUrl: string): string {
+  return `@${handle}@${new URL(siteUrl).host}`;
+}
+
 /** Where a post's page is (lib/content's one spelling of it): a slug follows. */
 const POST_PREFIX = contentPaths.post('');
 
@@ -30,6 +35,12 @@ const ACTIVITY_TYPES = /application\/(?:activity\+json|ld\+json)/i;
 /** Whether an Accept header asks for ActivityStreams (a fediverse server fetching an object) rather than a page. */
 export function asksForActivityStreams(accept: string | undefined): boolean {
   return accept !== undefined && ACTIVITY_TYPES.test(accept);
+}
+
+/** Whether a fediverse URL is also a page's (the actor's is the home page's for a browser, a post's is its page): their answers vary as that page's. */
+export function sharesUrlWithPage(pathname: string): boolean {
+  if (pathname.startsWith('/@')) return !pathname.includes('/', 2);
+  return pathname.startsWith(POST_PREFIX) && /^[^/.]+$/.test(pathname.slice(POST_PREFIX.length));
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Post } from '../content';
+import type { Limiter } from '../limits/limiter';
 import { describeError } from '../log';
 import type { Evaluator } from '../redis/lua';
+import type { Settings } from '../settings';
 import type { ActorProfile } from './federation';
 import type { SiteFediverse } from '.';
 import { isKnown } from './kept';
@@ -43,6 +45,10 @@ export type PlatformFediverseOptions = {
   origin: string;
   handle: string;
   allowPrivateAddress: boolean;
+  blockedDomains: readonly string[];
+  /** The inbox's limits are counted on lectern's limiter (on Upstash), the client address found as for the write routes. */
+  limiter: () => Limiter;
+  deployment: Settings['deployment'];
   now: () => number;
   posts: (at: number) => readonly Post[];
   profile: () => ActorProfile;

@@ -1,4 +1,5 @@
 import { publishedPosts, site } from '../content';
+import type { Limiter } from '../limits/limiter';
 import { redisEvaluator, type RedisConnection } from '../redis/client';
 import type { Part } from '../runtime/runtime';
 import type { Settings } from '../settings';
@@ -28,13 +29,14 @@ export type ServerFediverse = Pick<SiteFediverse, 'reads' | 'deliver' | 'part'> 
  * has made the site known since. Until then the stores are open but nothing of Fedify runs.
  */
 export function serverFediverse(
-  settings: Pick<Settings, 'site' | 'store' | 'fediverse'>,
+  settings: Pick<Settings, 'site' | 'store' | 'fediverse' | 'deployment'>,
   handle: string,
   now: () => number,
-  redis: RedisConnection | undefined,
+  services: { redis: RedisConnection | undefined; limiter: Limiter },
   /** Makes a page anew in the read cache (a post's reactions changed). */
   remake: (path: string) => Promise<unknown>,
 ): ServerFediverse {
+  const { redis } = services;
   const stores: FediverseStores = redis ? redisFediverseStores(redisEvaluator(redis)) : sqliteFediverseStores(settings.store.dataDir);
   // Read without Fedify: a site nobody looked up has nothing to show, and its pages stay as they are.
   const reactions = reactionPages({ store: reactionStore(stores.kv), remake, timeZone: () => site().timezone });
@@ -49,11 +51,14 @@ export function serverFediverse(
         origin: settings.site.url,
         handle,
         allowPrivateAddress: settings.fediverse.allowPrivateAddress,
+        blockedDomains: settings.fediverse.blockedDomains,
+        limiter: () => services.limiter,
+        deployment: settings.deployment,
         now,
         posts: publishedPosts,
         profile: () => {
-          const { name, summary } = site();
-          return { name, summary };
+          const { name, summary, links } = site();
+          return { name, summary, links };
         },
       });
       if (running) await fediverse.part.start();

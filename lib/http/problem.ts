@@ -12,6 +12,7 @@ export const problemTypes = {
   unauthorized: { status: 401, title: 'Authentication required' },
   'forbidden-origin': { status: 403, title: 'Cross-site post refused' },
   'training-crawler': { status: 403, title: 'Training crawlers refused' },
+  'blocked-server': { status: 403, title: 'Server blocked' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
   gone: { status: 410, title: 'No longer available' },

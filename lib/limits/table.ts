@@ -1,4 +1,5 @@
 import {
+  fediverseInboxRoute,
   FORM_BODY_LIMIT,
   mcpRoute,
   paymentsWebhookRoute,
@@ -13,8 +14,8 @@ export type RouteLimit = {
   path: string;
   requests: number;
   windowSeconds: number;
-  /** Who one budget is for: a client address (the default), or a verified agent's identity (Web Bot Auth). */
-  per?: 'address' | 'agent';
+  /** Who one budget is for: a client address (the default), a verified agent's identity (Web Bot Auth), or a remote fediverse server. */
+  per?: 'address' | 'agent' | 'server';
   /** The IPv6 network one client is counted by (DEFAULT_IPV6_PREFIX of lib/http/client-ip.ts unless given). */
   ipv6Prefix?: Ipv6Prefix;
 };
@@ -36,6 +37,8 @@ export const otherRouteLimits = {
   publish: { path: publishRoute.path, ...publishRoute.limit },
   mcpAgent: { path: mcpRoute.path, ...verifiedAgentLimit, per: 'agent' },
   searchAgent: { path: '/api/search', ...verifiedAgentLimit, per: 'agent' },
+  fediverseInbox: { path: fediverseInboxRoute.path, ...fediverseInboxRoute.limit },
+  fediverseServer: { path: fediverseInboxRoute.path, ...fediverseInboxRoute.serverLimit, per: 'server' },
 } as const;
 
 /** Every limited route: the write routes and the others above. The limiter and the RateLimit headers read this. */

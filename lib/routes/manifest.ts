@@ -87,6 +87,25 @@ export const verifiedAgentLimit = { requests: 6000, windowSeconds: 60 } as const
  */
 export const publishRoute = { name: 'publish', path: '/api/publish', limit: { requests: 30, windowSeconds: minutes(10) } } as const;
 
+/**
+ * The fediverse's inboxes (`/inbox` and `/@{handle}/inbox`: lib/fediverse/paths.ts), limited when
+ * the site is on the fediverse. Two budgets, sliding windows of a minute:
+ * - per client address, every post (signed or not, refused or not): 1200, some 20 a second. One
+ *   address may send for many servers (a host of small Mastodon instances delivers from a few
+ *   addresses), and a busy server's burst (a post boosted by hundreds of its users) is a few hundred
+ *   deliveries in a minute, each a separate POST;
+ * - per remote server (the host of the key that signed it, else of its `actor`), only posts whose
+ *   signature verified: 600. What one server sends the site is follows, likes, boosts and replies to
+ *   its posts; a server past 600 in a minute is a flood, and Mastodon retries a 429 later with backoff.
+ * An IPv6 client is counted by its /64: servers are hosted, not on home lines.
+ */
+export const fediverseInboxRoute = {
+  name: 'fediverseInbox',
+  path: '/inbox',
+  limit: { requests: 1200, windowSeconds: 60, ipv6Prefix: 64 },
+  serverLimit: { requests: 600, windowSeconds: 60 },
+} as const;
+
 /** Stripe's signed webhook: not limited per address (Stripe's own addresses send it), authenticated by its signature. */
 export const paymentsWebhookRoute = { name: 'paymentsWebhook', path: '/api/payments/webhook', bodyLimit: STRIPE_EVENT_BODY_LIMIT } as const;
 

@@ -75,18 +75,21 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
   const newsletter = once(() => siteNewsletter(settings, store(), console, { thread: options.mailThread }));
   const fediverse = once(() => {
     const connection = redis();
-    const { handle, allowPrivateAddress } = settings.fediverse;
+    const { handle, allowPrivateAddress, blockedDomains } = settings.fediverse;
     if (!settings.deployment.platform || !handle || !connection) return undefined;
     return platformFediverse({
       redis: redisEvaluator(connection),
       origin: settings.site.url,
       handle,
       allowPrivateAddress,
+      blockedDomains,
+      limiter,
+      deployment: settings.deployment,
       now: clock,
       posts: publishedPosts,
       profile: () => {
-        const { name, summary } = site();
-        return { name, summary };
+        const { name, summary, links } = site();
+        return { name, summary, links };
       },
     });
   });

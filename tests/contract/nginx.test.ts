@@ -29,7 +29,8 @@ describe('behind nginx (deploy/nginx.conf), two instances and one Redis', () => 
         distDir: inject('distDir'),
         siteUrl: inject('siteUrl'),
         port: await freePort(),
-        extraEnv: { TRUST_PROXY: '1', REDIS_URL: redis.url },
+        // On the fediverse too: its URLs pass through the same location (README, "On the fediverse").
+        extraEnv: { TRUST_PROXY: '1', REDIS_URL: redis.url, FEDIVERSE_HANDLE: 'blog' },
       });
     instances = await Promise.all([start(), start()]);
     nginx = await startNginx(instances.map((instance) => Number(new URL(instance.baseUrl).port)) as [number, number]);
@@ -131,6 +132,26 @@ describe('behind nginx (deploy/nginx.conf), two instances and one Redis', () => 
       }
       // The first round fills the cache; every later request is a hit.
       expect(statuses.slice(1)).toEqual(Array(3).fill(Array(variants.length).fill('HIT')));
+    });
+
+    it("gives a fediverse server the actor's and a post's ActivityStreams and a browser their pages, from the cache, each to its own Accept only", async () => {
+      const activity = 'application/activity+json';
+      const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      for (const path of ['/@blog', '/blog/alpha-post']) {
+        const statuses: string[] = [];
+        for (let round = 0; round < 3; round++) {
+          for (const accept of [activity, browser, activity]) {
+            const answer = await request(http, path, { headers: { Accept: accept } });
+            const label = `${path}, round ${round}, ${accept}`;
+            expect(answer.status, label).toBe(200);
+            expect(answer.headers['content-type'], label).toMatch(accept === activity ? /^application\/activity\+json/ : /^text\/html/);
+            if (accept === activity) expect(JSON.parse(answer.body), label).toMatchObject({ type: path === '/@blog' ? 'Person' : 'Article' });
+            statuses.push(String(answer.headers['x-cache-status']));
+          }
+        }
+        // The first request of each kind fills the cache; every later one is a hit of its own kind.
+        expect(statuses.slice(3), path).toEqual(Array(6).fill('HIT'));
+      }
     });
 
     it('serves other reads from the cache too: the home page, JSON, a feed and llms.txt', async () => {

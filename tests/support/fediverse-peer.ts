@@ -28,8 +28,10 @@ export type Received = { type: string; id: string | undefined; actor: string | u
 export type InboxPost = { path: string; status: number; signed: boolean };
 
 export type FediversePeer = {
-  /** The peer's base URL (http://127.0.0.1:{port}). */
+  /** The peer's base URL (http://127.0.0.1:{port}, or on the host it was named with). */
   url: string;
+  /** The paths of every GET it was asked (a server fetching its actor or key). */
+  gets: string[];
   /** The peer's one account's actor URL. */
   actorUrl: string;
   /** The activities its inboxes took, verified, in the order they came. */
@@ -65,9 +67,11 @@ const NAME = 'reader';
  * like, repost and reply to its posts (and take them back), and records what its inbox and shared
  * inbox took (each signature verified by Fedify).
  */
-export async function startFediversePeer(): Promise<FediversePeer> {
+export async function startFediversePeer(options: { host?: string } = {}): Promise<FediversePeer> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  // Named on `host` (`localhost`: a server a test can block by name), listening on 127.0.0.1 all the same.
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const gets: string[] = [];
   const keys = [await generateCryptoKeyPair('RSASSA-PKCS1-v1_5'), await generateCryptoKeyPair('Ed25519')];
   const received: Received[] = [];
   const posts: InboxPost[] = [];
@@ -97,6 +101,7 @@ export async function startFediversePeer(): Promise<FediversePeer> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     const method = req.method ?? 'GET';
+    if (method === 'GET') gets.push(req.url ?? '/');
     const init: RequestInit & { duplex?: 'half' } =
       method === 'GET' || method === 'HEAD' ? { method, headers } : { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' };
     const request = new Request(new URL(req.url ?? '/', url), init);
@@ -116,6 +121,7 @@ export async function startFediversePeer(): Promise<FediversePeer> {
 
   return {
     url,
+    gets,
     actorUrl: me().href,
     received,
     posts,

@@ -22,12 +22,19 @@ const DUE = Date.parse('2999-01-01T00:00:00-05:00');
 // Room for a slow start on a busy machine (the first fediverse request loads Fedify, the first read of the actor makes its keys): the follows must be in before the post goes live.
 const LEAD_MS = 60_000;
 const AS = 'application/activity+json';
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** The fixture's first profile link (tests/fixtures/content/site.yaml) as HTML writes it: `&` escaped, `<` and `>` encoded by the URL. */
+const PROFILE_HREF = 'https://code.example/test-author?tab=repos&amp;q=%3Cb%3E';
+/** The Vary of a URL that is both a page and an ActivityStreams document (lib/server/response-headers.ts, NEGOTIATED_VARY). */
+const PAGE_VARY = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept, Accept-Encoding';
 
 export function fediverseSuite(name: string, storeUnderTest: () => Promise<FediverseStoreUnderTest>): void {
   let site: RunningSite;
   let host: string;
   let follower: FediversePeer;
   let leaver: FediversePeer;
+  /** A server on a blocked domain (FEDIVERSE_BLOCKED_DOMAINS=localhost): named `localhost`, on loopback like the others. */
+  let blockedPeer: FediversePeer;
   let build: string;
   /** When future-post is due, on this machine's clock. */
   let dueAt: number;
@@ -35,7 +42,7 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
 
   beforeAll(async () => {
     store = await storeUnderTest();
-    [follower, leaver] = await Promise.all([startFediversePeer(), startFediversePeer()]);
+    [follower, leaver, blockedPeer] = await Promise.all([startFediversePeer(), startFediversePeer(), startFediversePeer({ host: 'localhost' })]);
     build = copyContractBuild(path.join(ROOT, inject('distDir')), 'fediverse');
     const port = await freePort();
     // The site's own URL: every ID and handle is made on it.
@@ -51,6 +58,7 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
         LECTERN_CLOCK_OFFSET_MS: String(DUE - dueAt),
         FEDIVERSE_HANDLE: 'blog',
         FEDIVERSE_LOOPBACK: '1',
+        FEDIVERSE_BLOCKED_DOMAINS: 'localhost',
         PREWARM: '0',
         // The contract build's settings (global-setup.ts): the pages it generated are made again with them.
         POSTS_PER_PAGE: '1',
@@ -62,7 +70,7 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
 
   afterAll(async () => {
     await site?.stop();
-    await Promise.all([follower?.stop(), leaver?.stop()]);
+    await Promise.all([follower?.stop(), leaver?.stop(), blockedPeer?.stop()]);
     if (build) fs.rmSync(build, { recursive: true, force: true });
     await store?.stop?.();
   });
@@ -121,6 +129,19 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
         expect(actor.headers.get('content-type')).toMatch(/^application\/(activity|ld)\+json/);
         expect(await actor.json()).toMatchObject({ type: 'Person', preferredUsername: 'blog', name: 'Fixture & Co' });
       }
+      // The author's profiles (content/site.yaml `links`) as its profile fields, each a rel=me link, escaped.
+      expect((await json('/@blog')).attachment).toEqual([
+        {
+          type: 'PropertyValue',
+          name: 'Code & notes',
+          value: `<a href="${PROFILE_HREF}" rel="me nofollow noopener noreferrer" target="_blank">${PROFILE_HREF.replace('https://', '')}</a>`,
+        },
+        {
+          type: 'PropertyValue',
+          name: 'Mastodon',
+          value: '<a href="https://social.example/@testauthor" rel="me nofollow noopener noreferrer" target="_blank">social.example/@testauthor</a>',
+        },
+      ]);
       const page = await get('/@blog', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -285,5 +306,85 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
         expect((await get('/blog/draft-post', 'text/html')).status).toBe(404);
       },
     );
+
+    it("refuses a blocked server's signed post with 403 problem details, without fetching its key", async () => {
+      const like = {
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${blockedPeer.url}/users/reader#like`,
+        type: 'Like',
+        actor: `${blockedPeer.url}/users/reader`,
+        object: `${site.baseUrl}/blog/alpha-post`,
+      };
+      for (const inbox of ['/@blog/inbox', '/inbox']) {
+        const headers = await blockedPeer.signedPost(`${site.baseUrl}${inbox}`, like);
+        const refused = await fetch(`${site.baseUrl}${inbox}`, { method: 'POST', headers, body: JSON.stringify(like) });
+        expect(refused.status).toBe(403);
+        expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(refused.headers.get('cache-control')).toBe('no-store');
+        expect(((await refused.json()) as { title: string }).title).toBe('Server blocked');
+      }
+      expect(blockedPeer.gets).toEqual([]);
+    });
+
+    it('caches ActivityStreams answers as every read, varying on Accept as the page of the same URL does', async () => {
+      for (const pathname of ['/@blog', '/blog/alpha-post']) {
+        const activity = await get(pathname);
+        const page = await get(pathname, BROWSER);
+        expect(activity.headers.get('content-type'), pathname).toMatch(/^application\/activity\+json/);
+        expect(page.headers.get('content-type'), pathname).toMatch(/^text\/html/);
+        expect(activity.headers.get('cache-control'), pathname).toBe(page.headers.get('cache-control'));
+        expect(activity.headers.get('cache-control'), pathname).toMatch(/^public, max-age=30, s-maxage=30/);
+        expect(activity.headers.get('vary'), pathname).toBe(PAGE_VARY);
+        expect(page.headers.get('vary'), pathname).toBe(PAGE_VARY);
+      }
+      for (const pathname of ['/@blog/outbox', '/@blog/followers', '/.well-known/nodeinfo']) {
+        const answer = await get(pathname);
+        expect(answer.headers.get('cache-control'), pathname).toMatch(/^public, max-age=30/);
+        expect(answer.headers.get('vary'), pathname).toBe('Accept');
+      }
+    });
+
+    it("links the author's profiles with rel=me on every page, escaped", async () => {
+      for (const pathname of ['/', '/blog/alpha-post', '/blog']) {
+        const html = await (await get(pathname, BROWSER)).text();
+        expect(html, pathname).toContain(`<link rel="me" href="${PROFILE_HREF}"/>`);
+        expect(html, pathname).toContain('<link rel="me" href="https://social.example/@testauthor"/>');
+        expect(html, pathname).not.toContain('q=<b>');
+      }
+    });
+
+    it("names the site's account as fediverse:creator on a page made with FEDIVERSE_HANDLE set", async () => {
+      // The contract build was made without it: the home page shows it once it is made anew (a post went live, above).
+      await until(async () => (await (await get('/', BROWSER)).text()).includes('name="fediverse:creator"'), 'the home page made anew');
+      const html = await (await get('/', BROWSER)).text();
+      expect(html).toContain(`<meta name="fediverse:creator" content="@blog@${host}"/>`);
+    });
+
+    it("answers a burst of inbox posts past one address's budget with 429, Retry-After and problem details", async () => {
+      const like = JSON.stringify({
+        '@context': 'https://www.w3.org/ns/activitystreams',
+        id: `${follower.url}/users/reader#burst`,
+        type: 'Like',
+        actor: `${follower.url}/users/reader`,
+        object: `${site.baseUrl}/blog/alpha-post`,
+      });
+      const statuses: number[] = [];
+      let refused: Response | undefined;
+      for (let i = 0; i < 1300 && !refused; i++) {
+        const answer = await fetch(`${site.baseUrl}/inbox`, { method: 'POST', headers: { 'Content-Type': AS }, body: like });
+        statuses.push(answer.status);
+        if (answer.status === 429) refused = answer;
+        else await answer.arrayBuffer();
+      }
+      // Every post from this address this minute counted (the peers' and the tests' above too); the window slides
+      // while the burst runs, so a few more than 1200 may pass in all, never 1300.
+      expect(refused).toBeDefined();
+      // Everything before it was Fedify's answer to an unsigned post.
+      expect(new Set(statuses.slice(0, -1))).toEqual(new Set([401]));
+      expect((await fetch(`${site.baseUrl}/inbox`, { method: 'POST', headers: { 'Content-Type': AS }, body: like })).status).toBe(429);
+      expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused!.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(refused!.headers.get('ratelimit-policy')).toBe('"fediverseInbox";q=1200;w=60');
+    });
   });
 }

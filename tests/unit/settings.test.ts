@@ -57,7 +57,7 @@ describe('parseSettings', () => {
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
       bookings: { reminderLeadMs: 48 * 60 * 60 * 1000, reminderCheckMs: 60_000 },
       indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
-      fediverse: { handle: 'blog', allowPrivateAddress: false },
+      fediverse: { handle: 'blog', allowPrivateAddress: false, blockedDomains: [] },
     });
     // No build time: the moment the settings were parsed.
     expect(defaults.build.time).toBeGreaterThanOrEqual(before);
@@ -69,11 +69,21 @@ describe('parseSettings', () => {
   });
 
   it('takes the fediverse handle from FEDIVERSE_HANDLE, is off with FEDIVERSE=0, and refuses a handle that cannot be', () => {
-    expect(parseSettings({ FEDIVERSE_HANDLE: 'notes_2', FEDIVERSE_LOOPBACK: '1' }).fediverse).toEqual({ handle: 'notes_2', allowPrivateAddress: true });
+    expect(parseSettings({ FEDIVERSE_HANDLE: 'notes_2', FEDIVERSE_LOOPBACK: '1' }).fediverse).toEqual({
+      handle: 'notes_2',
+      allowPrivateAddress: true,
+      blockedDomains: [],
+    });
     expect(parseSettings({ FEDIVERSE: '0', FEDIVERSE_HANDLE: 'notes_2' }).fediverse.handle).toBeUndefined();
     expect(() => parseSettings({ FEDIVERSE: 'no' })).toThrow(/FEDIVERSE: must be 1 \(or true\)/);
     expect(() => parseSettings({ FEDIVERSE_HANDLE: 'my blog' })).toThrow(/FEDIVERSE_HANDLE: must be 1 to 30 letters, digits or underscores/);
     expect(() => parseSettings({ FEDIVERSE_HANDLE: '@blog' })).toThrow(/FEDIVERSE_HANDLE/);
+  });
+
+  it('reads the blocked fediverse domains as a list, lower case, and refuses anything that is not a domain name', () => {
+    expect(parseSettings({ FEDIVERSE_BLOCKED_DOMAINS: ' Spam.Example , bad.example.,,' }).fediverse.blockedDomains).toEqual(['spam.example', 'bad.example']);
+    expect(() => parseSettings({ FEDIVERSE_BLOCKED_DOMAINS: 'spam.example, https://bad.example/' })).toThrow(/FEDIVERSE_BLOCKED_DOMAINS/);
+    expect(() => parseSettings({ FEDIVERSE_BLOCKED_DOMAINS: '*.bad.example' })).toThrow(/comma-separated list of domain names/);
   });
 
   it('signs download links with DOWNLOAD_SECRET, else a key made from the webhook secret, and refuses a bad accel prefix', () => {

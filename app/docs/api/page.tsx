@@ -69,7 +69,7 @@ export default function ApiDocsPage() {
               <tr key={name}>
                 <td>
                   <code>{route.path}</code>
-                  {route.per === 'agent' ? ' (per verified agent)' : ''}
+                  {route.per === 'agent' ? ' (per verified agent)' : route.per === 'server' ? ' (per fediverse server)' : ''}
                 </td>
                 <td>{appliedLimit(name as LimitedRoute, settings().limits.verifiedAgentBudget).requests}</td>
                 <td>{route.windowSeconds % 3600 === 0 ? `${route.windowSeconds / 3600} h` : `${route.windowSeconds / 60} min`}</td>

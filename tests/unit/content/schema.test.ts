@@ -65,6 +65,17 @@ describe('site settings', () => {
     expect(wrong.success).toBe(false);
     expect(wrong.error?.issues[0]?.message).toContain('IANA time zone');
   });
+
+  it('takes up to four profile links, each a name and an absolute http(s) URL, and none by default', () => {
+    expect(siteSchema.parse(base).links).toBeUndefined();
+    const links = [{ name: 'Mastodon', url: 'https://social.example/@mara' }];
+    expect(siteSchema.parse({ ...base, links }).links).toEqual(links);
+    const wrong = siteSchema.safeParse({ ...base, links: [{ name: 'Mail', url: 'mailto:mara@example.com' }] });
+    expect(wrong.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)).toEqual(['links.0.url: must be an absolute http(s) URL']);
+    const many = Array.from({ length: 5 }, (_, index) => ({ name: `P${index}`, url: `https://p${index}.example/` }));
+    expect(siteSchema.safeParse({ ...base, links: many }).error?.issues[0]?.message).toContain('at most 4');
+    expect(siteSchema.safeParse({ ...base, links: [{ name: 'X', url: 'https://x.example/', rel: 'me' }] }).success).toBe(false);
+  });
 });
 
 describe('a post’s author', () => {

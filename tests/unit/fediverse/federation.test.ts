@@ -1,7 +1,7 @@
 import { InProcessMessageQueue, MemoryKvStore } from '@fedify/fedify';
 import { describe, expect, it } from 'vitest';
 import type { Post } from '@/lib/content';
-import { createSiteFederation } from '@/lib/fediverse/federation';
+import { createSiteFederation, type ActorProfile } from '@/lib/fediverse/federation';
 import { fediverseRoute } from '@/lib/fediverse/paths';
 
 const ORIGIN = 'https://blog.example';
@@ -30,7 +30,7 @@ function post(slug: string, date: string, tags: string[] = []): Post {
 
 const POSTS = [post('later', '2026-07-01T00:00:00Z'), post('newer', '2026-05-02T00:00:00Z', ['Web Feeds', 'http']), post('older', '2026-04-01T00:00:00Z')];
 
-function federation() {
+function federation(profile: ActorProfile = { name: 'Fixture & Co', summary: 'A fixture site.' }) {
   return createSiteFederation({
     kv: new MemoryKvStore(),
     queue: new InProcessMessageQueue(),
@@ -38,7 +38,7 @@ function federation() {
     handle: 'blog',
     now: () => NOW,
     posts: (at) => POSTS.filter((entry) => entry.dateMillis <= at),
-    profile: () => ({ name: 'Fixture & Co', summary: 'A fixture site.' }),
+    profile: () => profile,
     allowPrivateAddress: false,
   });
 }
@@ -82,6 +82,29 @@ describe('the site on the fediverse', () => {
     // The same keys on every ask: made once, kept in the store.
     expect((await get(made, '/@blog')).json!.publicKey).toEqual(actor.json!.publicKey);
     expect((await get(made, '/@other')).status).toBe(404);
+  });
+
+  it("shows the author's profile links as Mastodon's profile fields, each a rel=me link, every character escaped", async () => {
+    const links = [
+      { name: 'Code & <notes>', url: 'https://code.example/mara?tab=a&b=%3Cx%3E' },
+      { name: 'Mastodon', url: 'https://social.example/@mara' },
+    ];
+    const actor = (await get(federation({ name: 'Fixture & Co', summary: 'A fixture site.', links }), '/@blog')).json!;
+    expect(actor.attachment).toEqual([
+      {
+        type: 'PropertyValue',
+        name: 'Code & <notes>',
+        value:
+          '<a href="https://code.example/mara?tab=a&amp;b=%3Cx%3E" rel="me nofollow noopener noreferrer" target="_blank">code.example/mara?tab=a&amp;b=%3Cx%3E</a>',
+      },
+      {
+        type: 'PropertyValue',
+        name: 'Mastodon',
+        value: '<a href="https://social.example/@mara" rel="me nofollow noopener noreferrer" target="_blank">social.example/@mara</a>',
+      },
+    ]);
+    // No links, no fields.
+    expect((await get(federation(), '/@blog')).json!.attachment).toBeUndefined();
   });
 
   it('answers the LD-JSON profile Mastodon sends, and NodeInfo', async () => {
@@ -132,6 +155,29 @@ describe('the site on the fediverse', () => {
 });
 
 describe('which requests are the fediverse', () => {
+  it('drops a kept follower on a blocked domain, or with an inbox over plain http, and counts only the others', async () => {
+    const kv = new MemoryKvStore();
+    const keep = async (id: string, inbox: string, sharedInbox: string | null) => kv.set(['lectern', 'followers', id], { id, inbox, sharedInbox });
+    await keep('https://fine.example/u/a', 'https://fine.example/u/a/inbox', 'https://fine.example/inbox');
+    await keep('https://social.spam.example/u/b', 'https://social.spam.example/u/b/inbox', null);
+    await keep('https://fine.example/u/c', 'https://fine.example/u/c/inbox', 'https://relay.spam.example/inbox');
+    await keep('https://plain.example/u/d', 'http://plain.example/u/d/inbox', null);
+    const made = createSiteFederation({
+      kv,
+      queue: new InProcessMessageQueue(),
+      origin: ORIGIN,
+      handle: 'blog',
+      now: () => NOW,
+      posts: () => POSTS,
+      profile: () => ({ name: 'Fixture & Co', summary: 'A fixture site.' }),
+      allowPrivateAddress: false,
+      blockedDomains: ['spam.example'],
+    });
+    expect((await get(made, '/@blog/followers')).json).toMatchObject({ totalItems: 1 });
+    const kept = (await Array.fromAsync(kv.list(['lectern', 'followers']))).map((entry) => (entry.value as { id: string }).id);
+    expect(kept).toEqual(['https://fine.example/u/a']);
+  });
+
   it("hands Fedify its own URLs, a post's URL only when ActivityStreams is asked for, and a browser on the actor the home page", () => {
     expect(fediverseRoute('GET', '/.well-known/webfinger', undefined)).toBe('fedify');
     expect(fediverseRoute('POST', '/inbox', 'application/activity+json')).toBe('fedify');

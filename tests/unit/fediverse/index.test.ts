@@ -4,6 +4,13 @@ import { InProcessMessageQueue, MemoryKvStore, type KvStore } from '@fedify/fedi
 import { afterEach, describe, expect, it } from 'vitest';
 import { siteFediverse } from '@/lib/fediverse';
 import { INBOX_BODY_LIMIT } from '@/lib/fediverse/paths';
+import { memoryLimiter } from '@/lib/limits/limiter';
+
+/** The inbox's limits on a limiter of the test's own, the client address from the socket. */
+const limits = () => {
+  const limiter = memoryLimiter({ windowScale: 1 });
+  return { limiter: () => limiter, deployment: { trustProxy: 0, clientIpHeader: undefined, platform: false } };
+};
 
 let server: Server | undefined;
 
@@ -13,8 +20,9 @@ afterEach(async () => {
 });
 
 /** The fediverse's reads behind a bare HTTP server, on in-memory stores; what it leaves to the rest answers 299. */
-async function serve() {
+async function serve(blockedDomains: readonly string[] = []) {
   const fediverse = siteFediverse({
+    blockedDomains,
     stores: { kv: new MemoryKvStore(), queue: new InProcessMessageQueue(), close: () => undefined },
     origin: 'https://blog.example',
     handle: 'blog',
@@ -23,6 +31,7 @@ async function serve() {
     posts: () => [],
     profile: () => ({ name: 'A site', summary: 'About it.' }),
     log: { warn: () => undefined, log: () => undefined },
+    ...limits(),
   });
   server = createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
@@ -70,6 +79,35 @@ describe("the fediverse's reads", () => {
     expect(large.headers.get('connection')).toBe('close');
   });
 
+  it("refuses a post signed by a blocked server's key with 403 problem details, without asking its server for the key", async () => {
+    const base = await serve(['spam.example']);
+    const refused = await fetch(`${base}/inbox`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/activity+json',
+        Signature: 'keyId="https://mastodon.spam.example/users/a#main-key",algorithm="rsa-sha256",headers="(request-target) host date",signature="c2ln"',
+      },
+      body: JSON.stringify({ type: 'Follow', actor: 'https://mastodon.spam.example/users/a', object: 'https://blog.example/@blog' }),
+    });
+    // Fedify would answer 401 once the key could not be fetched; the guard answers before that.
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(((await refused.json()) as { title: string }).title).toBe('Server blocked');
+  });
+
+  it('gives ActivityStreams documents the read caching and a Vary on Accept (the Vary of the page where the URL is also one)', async () => {
+    const base = await serve();
+    const actor = await fetch(`${base}/@blog`, { headers: { Accept: 'application/activity+json' } });
+    expect(actor.headers.get('cache-control')).toBe('public, max-age=30, s-maxage=30, stale-while-revalidate=30');
+    expect(actor.headers.get('vary')).toBe('rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch, Accept, Accept-Encoding');
+    const finger = await fetch(`${base}/.well-known/webfinger?resource=acct:blog@blog.example`);
+    expect(finger.headers.get('cache-control')).toMatch(/^public, max-age=30/);
+    expect(finger.headers.get('vary')).toBe('Accept');
+    const missing = await fetch(`${base}/blog/some-post`, { headers: { Accept: 'application/activity+json' } });
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+    expect(missing.headers.get('vary')).toMatch(/Accept/);
+  });
+
   it('answers a post that is not live, and an unknown actor, with 404; leaves pages and browsers on the actor to the rest', async () => {
     const base = await serve();
     expect((await fetch(`${base}/blog/some-post`, { headers: { Accept: 'application/activity+json' } })).status).toBe(404);
@@ -114,6 +152,7 @@ describe('delivering posts that went live', () => {
       posts: () => [post as never],
       profile: () => ({ name: 'A site', summary: 'About it.' }),
       log: { warn: () => undefined, log: () => undefined },
+      ...limits(),
     });
     await fediverse.deliver(['new']);
     expect(asked.filter((key) => key === 'lectern keys')).toEqual([]);

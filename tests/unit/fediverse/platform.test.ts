@@ -11,6 +11,7 @@ import { parseSettings } from '@/lib/settings';
 import { proxy } from '@/proxy';
 import { startRedis } from '../../support/redis';
 import { setWriteRouteSettings } from '../../support/write-routes';
+import { memoryLimiter } from '@/lib/limits/limiter';
 
 // This file's process runs as a platform host (proxy.ts reads the settings on its first request).
 setWriteRouteSettings({ PLATFORM_MODE: '1' });
@@ -136,12 +137,16 @@ describe("the platform's passes over the fediverse's queue", () => {
     updatedMillis: undefined,
     url: 'https://blog.example/blog/new',
   };
+  const limiter = memoryLimiter({ windowScale: 1 });
   const make = () =>
     platformFediverse({
       redis: redisEvaluator({ kind: 'redis', redis: client }),
       origin: 'https://blog.example',
       handle: 'blog',
       allowPrivateAddress: true,
+      blockedDomains: [],
+      limiter: () => limiter,
+      deployment: { trustProxy: 0, clientIpHeader: 'x-real-ip', platform: true },
       now: () => Date.now(),
       posts: () => [post as never],
       profile: () => ({ name: 'A site', summary: 'About it.' }),

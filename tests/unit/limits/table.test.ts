@@ -20,13 +20,15 @@ describe('the limits table', () => {
     });
   });
 
-  it('limits the MCP endpoint (an IPv6 client by its /64), /api/publish, and a verified agent on /mcp and /api/search beside them, and nothing else', () => {
+  it('limits the MCP endpoint (an IPv6 client by its /64), /api/publish, a verified agent on /mcp and /api/search, and the fediverse inbox per address and per server beside them, and nothing else', () => {
     expect(routeLimits).toEqual({
       ...writeRouteLimits,
       mcp: { path: '/mcp', requests: 1200, windowSeconds: 60, ipv6Prefix: 64 },
       publish: { path: '/api/publish', requests: 30, windowSeconds: 600 },
       mcpAgent: { path: '/mcp', requests: 6000, windowSeconds: 60, per: 'agent' },
       searchAgent: { path: '/api/search', requests: 6000, windowSeconds: 60, per: 'agent' },
+      fediverseInbox: { path: '/inbox', requests: 1200, windowSeconds: 60, ipv6Prefix: 64 },
+      fediverseServer: { path: '/inbox', requests: 600, windowSeconds: 60, per: 'server' },
     });
     expect(otherRouteLimits.mcp).toEqual(routeLimits.mcp);
     expect(otherRouteLimits.publish).toEqual(routeLimits.publish);
