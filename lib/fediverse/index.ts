@@ -151,7 +151,7 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   };
 
   async function deliver(slugs: readonly string[]): Promise<void> {
-    // No follower, nothing to send: the actor's keys (a 4096-bit RSA key takes seconds of a core to make)
+    // No follower, nothing to send: the actor's keys (an RSA key takes a core tenths of a second to make)
     // are not asked for at the minute a post goes live.
     if (slugs.length === 0 || !(await hasFollowers(stores.kv))) return;
     const ctx = federation.createContext(new URL(origin), undefined);

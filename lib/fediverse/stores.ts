@@ -20,6 +20,11 @@ export function sqliteFediverseStores(dataDir: string): FediverseStores {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new DatabaseSync(path.join(dataDir, FEDIVERSE_DB), { timeout: 5000 });
   db.exec('PRAGMA journal_mode=WAL');
+  // Commits without an fsync each (WAL's NORMAL: the WAL is synced at checkpoints): every send
+  // commits twice (the queue's take and the remembered signature spec), and node:sqlite is
+  // synchronous, so each fsync held the server's readers up. A commit survives a crash of the
+  // process; only a crash of the machine may lose the last ones (a delivery sent again, or dropped).
+  db.exec('PRAGMA synchronous=NORMAL');
   const kv = new SqliteKvStore(db);
   const queue = new SqliteMessageQueue(db, { pollInterval: { seconds: 1 } });
   return { kv, queue, close: () => db.close() };
