@@ -1,4 +1,14 @@
-import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
+import {
+  createFederation,
+  exportJwk,
+  generateCryptoKeyPair,
+  importJwk,
+  type Context,
+  type Federation,
+  type FederationOptions as FedifyOptions,
+  type KvStore,
+  type MessageQueue,
+} from '@fedify/fedify';
 import { Accept, Article, Create, Endpoints, Follow, Hashtag, Image, Person, PUBLIC_COLLECTION, Undo, type Recipient } from '@fedify/fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
 import { contentPaths, tagSlug, type Post } from '../content';
@@ -27,6 +37,8 @@ export type FederationOptions = {
   /** Tests only: remote actors, keys and inboxes may be on loopback and private addresses (FEDIVERSE_LOOPBACK). */
   allowPrivateAddress: boolean;
   log?: Pick<Console, 'warn'>;
+  /** How a failed delivery is retried and reported (lib/fediverse/index.ts: retries with backoff, a server given up after a bounded time). */
+  delivery?: Pick<FedifyOptions<void>, 'outboxRetryPolicy' | 'onOutboxError' | 'circuitBreaker'>;
 };
 
 /** A follower as kept: enough to deliver to it without asking its server again. */
@@ -105,6 +117,7 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     origin: origin.origin,
     allowPrivateAddress: options.allowPrivateAddress,
     onOutboxError: (error, activity) => log.warn(`fediverse: delivering ${activity?.id?.href ?? 'an activity'} failed (${describeError(error)})`),
+    ...options.delivery,
   });
 
   const livePost = (slug: string) => posts(now()).find((post) => post.slug === slug);

@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Federation } from '@fedify/fedify';
+import { createExponentialBackoffPolicy, type Federation, type RetryPolicy } from '@fedify/fedify';
 import { problem } from '../http/problem';
 import { readBody } from '../http/body';
 import { describeError } from '../log';
 import type { Part } from '../runtime/runtime';
 import type { Post } from '../content';
-import { createOf, createSiteFederation, hasFollowers, type ActorProfile } from './federation';
+import { createSiteFederation, type ActorProfile } from './federation';
+import { postSync } from './deploy';
+import { deliveryHooks } from './durable-queue';
 import { fediverseRoute, INBOX_BODY_LIMIT } from './paths';
 import type { FediverseStores } from './stores';
 
@@ -24,7 +26,8 @@ export type SiteFediverse = {
   /**
    * Posts went live (claimed once across instances: lib/publishing/went-live.ts): a `Create` of
    * each is queued for every follower, through shared inboxes where servers offer them. Resolves
-   * once the activities are in the durable queue, not once they are delivered.
+   * once the activities are in the durable queue, not once they are delivered. At start the part
+   * sends what a deploy changed (./deploy.ts: `Update`, `Delete`).
    */
   deliver: (slugs: readonly string[]) => Promise<void>;
   /** The queue's listener (outgoing deliveries, incoming activities), started and stopped by the runtime. */
@@ -42,7 +45,27 @@ export type SiteFediverseOptions = {
   posts: (at: number) => readonly Post[];
   profile: () => ActorProfile;
   log?: Pick<Console, 'warn' | 'log'>;
+  /** How long a failed delivery is retried (DELIVERY_RETRY: with backoff, for two days). */
+  retryPolicy?: RetryPolicy;
+  /** At most how long a stop waits for the deliveries on the wire (STOP_WAIT_MS). */
+  stopWaitMs?: number;
 };
+
+/** How long a server that does not take an activity is tried again before it is given up (README, "Delivery"). */
+export const GIVE_UP_AFTER_MS = 48 * 3_600_000;
+
+/**
+ * Retries of a failed delivery: after about 30 s, then twice as long each time (with jitter), at most
+ * 6 hours apart, until GIVE_UP_AFTER_MS after the first try: then the server is given up, and that
+ * is logged once (./durable-queue.ts). A server answering 404 or 410 is given up at once (Fedify).
+ */
+export function deliveryRetryPolicy(giveUpAfterMs = GIVE_UP_AFTER_MS): RetryPolicy {
+  const backoff = createExponentialBackoffPolicy({ initialDelay: { seconds: 30 }, maxDelay: { hours: 6 }, maxAttempts: Number.MAX_SAFE_INTEGER });
+  return (context) => (context.elapsedTime.total('millisecond') >= giveUpAfterMs ? null : backoff(context));
+}
+
+/** At most how long a stop waits for the deliveries on the wire to finish before the store closes (what is left is sent by the next start). */
+export const STOP_WAIT_MS = 10_000;
 
 /** The request as a Fetch `Request` on the site's public URL (the URL signatures and IDs are made on), with the body read, up to `limit`. */
 async function webRequest(req: IncomingMessage, origin: string, limit: number): Promise<Request | 'too-large'> {
@@ -70,7 +93,23 @@ const notFound = () => problem('not-found', 'Nothing on the fediverse has this a
 export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   const { stores, handle, origin, posts, now } = options;
   const log = options.log ?? console;
-  const federation = createSiteFederation({ ...options, kv: stores.kv, queue: stores.queue, log });
+  const federation = createSiteFederation({
+    ...options,
+    kv: stores.kv,
+    queue: stores.queue,
+    log,
+    delivery: {
+      outboxRetryPolicy: options.retryPolicy ?? deliveryRetryPolicy(),
+      // A server's failures are said once, when it is given up (./durable-queue.ts), not at each attempt.
+      onOutboxError: (error) => deliveryHooks.failed(error),
+      // Activities held while a server's circuit is open are dropped no later than the retries give up.
+      circuitBreaker: { heldActivityTtl: { milliseconds: GIVE_UP_AFTER_MS } },
+    },
+  });
+  federation.setOutboxPermanentFailureHandler((_ctx, failure) => {
+    deliveryHooks.gaveUp(failure.reason === 'http' ? `${failure.statusCode}: the server has no such inbox` : 'its server stayed unreachable');
+  });
+  const sync = postSync({ kv: stores.kv, federation, origin, handle, now, posts, log });
   let listening: { controller: AbortController; done: Promise<void> } | undefined;
 
   const reads: FediverseReads = (req, pathname) => {
@@ -85,19 +124,10 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
     })();
   };
 
-  async function deliver(slugs: readonly string[]): Promise<void> {
-    // No follower, nothing to send: the actor's keys (a 4096-bit RSA key takes seconds of a core to make)
-    // are not asked for at the minute a post goes live.
-    if (slugs.length === 0 || !(await hasFollowers(stores.kv))) return;
-    const ctx = federation.createContext(new URL(origin), undefined);
-    const live = posts(now());
-    for (const slug of slugs) {
-      const post = live.find((candidate) => candidate.slug === slug);
-      if (!post) continue;
-      await ctx.sendActivity({ identifier: handle }, 'followers', createOf(ctx, post, handle), { preferSharedInbox: true });
-      log.log(`fediverse: ${post.url} queued for its followers`);
-    }
-  }
+  // No follower, nothing to send: the actor's keys (a 4096-bit RSA key takes seconds of a core to make)
+  // are not asked for at the minute a post goes live (./deploy.ts records it all the same).
+  const deliver = (slugs: readonly string[]) => sync.wentLive(slugs);
+  let syncing: Promise<void> | undefined;
 
   const part: Part = {
     name: 'fediverse',
@@ -107,10 +137,21 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
         log.warn(`fediverse: the queue stopped (${describeError(error)})`);
       });
       listening = { controller, done };
+      // What a deploy changed is sent in the background: the server does not wait for it to listen.
+      syncing = sync.deployed().catch((error: unknown) => {
+        log.warn(`fediverse: the posts could not be compared with what followers have (${describeError(error)}); they are at the next start`);
+      });
     },
     async stop() {
+      // No message is taken any more; the ones on the wire finish (at most STOP_WAIT_MS), then the store closes.
       listening?.controller.abort();
-      await listening?.done;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        Promise.all([listening?.done, syncing]).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), options.stopWaitMs ?? STOP_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!waited) log.warn('fediverse: deliveries still on the wire at the stop are sent again by the next start');
       stores.close();
     },
   };
