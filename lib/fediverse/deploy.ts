@@ -4,6 +4,7 @@ import { Article, Delete, PUBLIC_COLLECTION, Tombstone, Update, type Activity } 
 import { Temporal } from '@js-temporal/polyfill';
 import type { Post } from '../content';
 import { describeError } from '../log';
+import { leaseOwner, ownerIsDead } from './durable-queue';
 import { articleOf, createOf, hasFollowers } from './federation';
 
 /**
@@ -11,7 +12,17 @@ import { articleOf, createOf, hasFollowers } from './federation';
  * `Article` as federated, the last activity about it (`delete`: taken down), and whether that
  * activity is in the queue (false: claimed by an instance that may have stopped before queueing it).
  */
-export type FederatedPost = { hash: string; kind: 'create' | 'update' | 'delete'; queued: boolean };
+export type FederatedPost = {
+  hash: string;
+  kind: 'create' | 'update' | 'delete';
+  queued: boolean;
+  /** While not queued: the instance that claimed it (./durable-queue.ts `leaseOwner`), and when (epoch ms). */
+  by?: string;
+  at?: number;
+};
+
+/** A claim not queued after this long was left by an instance that stopped (queueing takes a moment). */
+const CLAIM_STALE_MS = 60_000;
 
 const FEDERATED: readonly [string, string] = ['lectern', 'federated'];
 /** The moment the site first ran on the fediverse: posts live before it were never announced, and are not at a deploy. */
@@ -76,6 +87,12 @@ export function postSync(options: PostSyncOptions): PostSync {
   const { kv, federation, handle, now, posts, log } = options;
   const key = (slug: string): KvKey => [...FEDERATED, slug];
   const context = () => federation.createContext(new URL(options.origin), undefined);
+  const self = leaseOwner();
+  /** A claim of this instance, not queued yet. */
+  const claimed = (hash: string, kind: FederatedPost['kind']): FederatedPost => ({ hash, kind, queued: false, by: self, at: Date.now() });
+  /** A claim another instance left without queueing it: it stopped in between (known dead, or long ago). */
+  const abandoned = (record: FederatedPost) =>
+    !record.queued && (record.by === undefined || ownerIsDead(record.by, self) || Date.now() - (record.at ?? 0) >= CLAIM_STALE_MS);
 
   async function since(): Promise<number> {
     const at = now();
@@ -90,7 +107,7 @@ export function postSync(options: PostSyncOptions): PostSync {
   /** Queues `activity` for the followers (none: nothing is sent, and no key is made), then records it queued. */
   async function send(ctx: Context<void>, slug: string, record: FederatedPost, activity: Activity, followers: boolean): Promise<void> {
     if (followers) await ctx.sendActivity({ identifier: handle }, 'followers', activity, { preferSharedInbox: true });
-    await kv.set(key(slug), { ...record, queued: true } satisfies FederatedPost);
+    await kv.set(key(slug), { hash: record.hash, kind: record.kind, queued: true } satisfies FederatedPost);
     if (followers) log.log(`fediverse: ${activity.id?.href ?? slug} queued for its followers`);
   }
 
@@ -103,7 +120,7 @@ export function postSync(options: PostSyncOptions): PostSync {
         await claim(post.slug, undefined, { hash, kind: 'create', queued: true });
         return;
       }
-      const next: FederatedPost = { hash, kind: 'create', queued: false };
+      const next = claimed(hash, 'create');
       if (await claim(post.slug, undefined, next)) await send(ctx, post.slug, next, createOf(ctx, post, handle), followers);
       return;
     }
@@ -114,11 +131,11 @@ export function postSync(options: PostSyncOptions): PostSync {
       return;
     }
     if (record.hash !== hash) {
-      const next: FederatedPost = { hash, kind: 'update', queued: false };
+      const next = claimed(hash, 'update');
       if (await claim(post.slug, record, next)) await send(ctx, post.slug, next, updateOf(ctx, post, handle, hash, now()), followers);
       return;
     }
-    if (!record.queued) {
+    if (abandoned(record) && (await claim(post.slug, record, claimed(record.hash, record.kind)))) {
       const activity = record.kind === 'create' ? createOf(ctx, post, handle) : updateOf(ctx, post, handle, hash, now());
       await send(ctx, post.slug, record, activity, followers);
     }
@@ -126,10 +143,11 @@ export function postSync(options: PostSyncOptions): PostSync {
 
   async function syncGone(ctx: Context<void>, slug: string, record: FederatedPost, followers: boolean): Promise<void> {
     if (record.kind === 'delete') {
-      if (!record.queued) await send(ctx, slug, record, deleteOf(ctx, slug, handle, record.hash, now()), followers);
+      if (abandoned(record) && (await claim(slug, record, claimed(record.hash, 'delete'))))
+        await send(ctx, slug, record, deleteOf(ctx, slug, handle, record.hash, now()), followers);
       return;
     }
-    const next: FederatedPost = { hash: record.hash, kind: 'delete', queued: false };
+    const next = claimed(record.hash, 'delete');
     if (await claim(slug, record, next)) await send(ctx, slug, next, deleteOf(ctx, slug, handle, record.hash, now()), followers);
   }
 
