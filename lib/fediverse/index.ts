@@ -142,8 +142,10 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
         log.warn(`fediverse: the posts could not be compared with what followers have (${describeError(error)}); they are at the next start`);
       });
     },
+    // A shutdown begins: no message is taken any more, and the ones on the wire finish meanwhile.
+    quiesce: () => listening?.controller.abort(),
     async stop() {
-      // No message is taken any more; the ones on the wire finish (at most STOP_WAIT_MS), then the store closes.
+      // The ones on the wire finish (at most STOP_WAIT_MS), then the store closes.
       listening?.controller.abort();
       let timer: NodeJS.Timeout | undefined;
       const waited = await Promise.race([

@@ -9,7 +9,7 @@ import { until } from './until';
 // A date without a time is midnight in the site's time zone: the fixture's is America/New_York (UTC-5 in January).
 const DUE = Date.parse('2999-01-01T00:00:00-05:00');
 /** Room for a slow start and the follows before the fixture's future-post goes live. */
-export const LEAD_MS = 30_000;
+export const LEAD_MS = 60_000;
 
 /** Slow followers' servers: each inbox POST is answered this long after it arrives, so deliveries are on the wire when the site stops. */
 export const INBOX_DELAY_MS = 1_500;
@@ -80,3 +80,13 @@ export async function slowFollowers(site: DeliverySite, count: number): Promise<
 /** How many copies of activities of `type` (and ID matching `id`) reached each peer's inboxes, in the peers' order. */
 export const copies = (peers: readonly FediversePeer[], type: string, id: RegExp = /./) =>
   peers.map((peer) => peer.arrivals.filter((arrival) => arrival.type === type && id.test(arrival.id ?? '')).length);
+
+/** Stops an instance with SIGTERM, as a process manager does, and waits for it to exit (killed after 20 s); resolves with its exit code. */
+export async function terminate(running: RunningSite): Promise<number | null> {
+  const exited = new Promise<void>((resolve) => running.process.once('exit', () => resolve()));
+  if (running.process.exitCode === null && running.process.signalCode === null) running.process.kill('SIGTERM');
+  const timer = setTimeout(() => void running.kill(), 20_000);
+  await exited;
+  clearTimeout(timer);
+  return running.process.exitCode;
+}
