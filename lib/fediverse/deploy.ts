@@ -44,9 +44,10 @@ export type PostSync = {
   /**
    * At start (a deploy): an `Update` of each live post whose `Article` changed, a `Delete` of each
    * federated post no longer live, a `Create` of one that went live while the fediverse was on but
-   * was never queued, and the rest recorded without a word.
+   * was never queued, and the rest recorded without a word. Resolves with whether every post went
+   * through (a store that failed leaves some for another try).
    */
-  deployed(): Promise<void>;
+  deployed(): Promise<boolean>;
 };
 
 const hashOf = (json: unknown) => createHash('sha256').update(JSON.stringify(json)).digest('base64url');
@@ -151,15 +152,18 @@ export function postSync(options: PostSyncOptions): PostSync {
     if (await claim(slug, record, next)) await send(ctx, slug, next, deleteOf(ctx, slug, handle, record.hash, now()), followers);
   }
 
-  /** Runs `work` for each item; one that fails is logged, and the others go on. */
-  async function each<T>(items: readonly T[], name: (item: T) => string, work: (item: T) => Promise<void>): Promise<void> {
+  /** Runs `work` for each item; one that fails is logged, and the others go on. Resolves with whether all went through. */
+  async function each<T>(items: readonly T[], name: (item: T) => string, work: (item: T) => Promise<void>): Promise<boolean> {
+    let complete = true;
     for (const item of items) {
       try {
         await work(item);
       } catch (error) {
-        log.warn(`fediverse: ${name(item)} could not be brought up to date for followers (${describeError(error)}); it is at the next start`);
+        complete = false;
+        log.warn(`fediverse: ${name(item)} could not be brought up to date for followers (${describeError(error)}); it is tried again later`);
       }
     }
+    return complete;
   }
 
   return {
@@ -179,7 +183,7 @@ export function postSync(options: PostSyncOptions): PostSync {
       const [first, followers] = await Promise.all([since(), hasFollowers(kv)]);
       const live = posts(now());
       const ctx = context();
-      await each(
+      const current = await each(
         live,
         (post) => post.url,
         (post) => syncLive(ctx, post, first, followers, false),
@@ -190,11 +194,12 @@ export function postSync(options: PostSyncOptions): PostSync {
         const slug = String(entry.key[FEDERATED.length]);
         if (!liveSlugs.has(slug)) gone.push({ slug, record: entry.value as FederatedPost });
       }
-      await each(
+      const taken = await each(
         gone,
         (item) => `/blog/${item.slug}`,
         (item) => syncGone(ctx, item.slug, item.record, followers),
       );
+      return current && taken;
     },
   };
 }

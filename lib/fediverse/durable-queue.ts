@@ -26,9 +26,14 @@ export type QueueBackend = {
   releaseDead?(owner: string): Promise<number>;
 };
 
+/** The owners made in this process: one of this pid that is not among them was a process before this one (a container restarted). */
+const ownersHere = new Set<string>();
+
 /** Who holds a lease: this host, this process, and this queue (a process restarted under the same pid is another owner). */
 export function leaseOwner(): string {
-  return `${os.hostname()}/${process.pid}/${crypto.randomUUID()}`;
+  const owner = `${os.hostname()}/${process.pid}/${crypto.randomUUID()}`;
+  ownersHere.add(owner);
+  return owner;
 }
 
 /** Whether the owner of a lease is a process of this host that is gone (so its leases can be given back without waiting). */
@@ -36,7 +41,7 @@ export function ownerIsDead(owner: string, self: string): boolean {
   const [host, pid] = owner.split('/');
   const [selfHost, selfPid] = self.split('/');
   if (host !== selfHost || pid === undefined) return false;
-  if (pid === selfPid) return owner !== self;
+  if (pid === selfPid) return !ownersHere.has(owner);
   try {
     process.kill(Number(pid), 0);
     return false;

@@ -64,6 +64,10 @@ export function deliveryRetryPolicy(giveUpAfterMs = GIVE_UP_AFTER_MS): RetryPoli
   return (context) => (context.elapsedTime.total('millisecond') >= giveUpAfterMs ? null : backoff(context));
 }
 
+/** How many times a start compares the posts with what followers have, and how long apart, while the store fails. */
+const DEPLOY_TRIES = 5;
+const DEPLOY_RETRY_MS = 10_000;
+
 /** At most how long a stop waits for the deliveries on the wire to finish before the store closes (what is left is sent by the next start). */
 export const STOP_WAIT_MS = 10_000;
 
@@ -138,9 +142,24 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
       });
       listening = { controller, done };
       // What a deploy changed is sent in the background: the server does not wait for it to listen.
-      syncing = sync.deployed().catch((error: unknown) => {
-        log.warn(`fediverse: the posts could not be compared with what followers have (${describeError(error)}); they are at the next start`);
-      });
+      // A store that fails meanwhile (a busy Redis) leaves some posts: they are tried again shortly.
+      syncing = (async () => {
+        for (let attempt = 1; !controller.signal.aborted; attempt += 1) {
+          const complete = await sync.deployed().catch((error: unknown) => {
+            log.warn(`fediverse: the posts could not be compared with what followers have (${describeError(error)})`);
+            return false;
+          });
+          if (complete) return;
+          if (attempt === DEPLOY_TRIES) {
+            log.warn('fediverse: the posts are compared with what followers have again at the next start');
+            return;
+          }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, DEPLOY_RETRY_MS);
+            controller.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          });
+        }
+      })();
     },
     // A shutdown begins: no message is taken any more, and the ones on the wire finish meanwhile.
     quiesce: () => listening?.controller.abort(),
