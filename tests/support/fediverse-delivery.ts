@@ -17,7 +17,7 @@ export const INBOX_DELAY_MS = 1_500;
 /**
  * A site for the delivery tests (tests/contract/fediverse-delivery*.test.ts): a copy of the contract
  * build and of the fixture content (a deploy edits the copy), on one URL and one DATA_DIR across
- * restarts, its clock set so that future-post goes live LEAD_MS after `dueFrom`.
+ * restarts, its clock set so that future-post goes live LEAD_MS after its first start.
  */
 export type DeliverySite = {
   url: string;
@@ -26,27 +26,31 @@ export type DeliverySite = {
   dataDir: string;
   /** Starts an instance (`port`: another instance on the same URL and stores); resolves once it answers. */
   start(port?: number): Promise<RunningSite>;
-  /** When future-post goes live, on this machine's clock. */
-  dueAt: number;
+  /** When future-post goes live, on this machine's clock (LEAD_MS after the first start). */
+  readonly dueAt: number;
   cleanUp(): void;
 };
 
-export async function deliverySite(env: Record<string, string> = {}): Promise<DeliverySite> {
+export async function deliverySite(env: Record<string, string> = {}, leadMs = LEAD_MS): Promise<DeliverySite> {
   const build = copyContractBuild(path.join(ROOT, inject('distDir')), 'delivery');
   const contentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-content-'));
   fs.cpSync(inject('contentDir'), contentDir, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-data-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dueAt = Date.now() + LEAD_MS;
+  // Set at the first start (the instances' start is slow on a busy machine), the same for every later one.
+  let dueAt: number | undefined;
   return {
     url,
     host: `127.0.0.1:${port}`,
     contentDir,
     dataDir,
-    dueAt,
-    start: (other) =>
-      startSite({
+    get dueAt() {
+      return dueAt ?? Date.now() + leadMs;
+    },
+    start: (other) => {
+      dueAt ??= Date.now() + leadMs;
+      return startSite({
         contentDir,
         distDir: path.relative(ROOT, build),
         siteUrl: url,
@@ -62,7 +66,8 @@ export async function deliverySite(env: Record<string, string> = {}): Promise<De
           PRERENDER_POSTS: '2',
           ...env,
         },
-      }),
+      });
+    },
     cleanUp() {
       for (const dir of [build, contentDir, dataDir]) fs.rmSync(dir, { recursive: true, force: true });
     },
