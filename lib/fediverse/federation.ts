@@ -1,4 +1,14 @@
-import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, type Context, type Federation, type KvStore, type MessageQueue } from '@fedify/fedify';
+import {
+  createFederation,
+  exportJwk,
+  generateCryptoKeyPair,
+  importJwk,
+  type Context,
+  type Federation,
+  type FederationOptions as FedifyOptions,
+  type KvStore,
+  type MessageQueue,
+} from '@fedify/fedify';
 import {
   Accept,
   Announce,
@@ -67,6 +77,8 @@ export type FederationOptions = {
   /** Servers never fetched from or delivered to, each with its subdomains (FEDIVERSE_BLOCKED_DOMAINS). */
   blockedDomains?: readonly string[];
   log?: Pick<Console, 'warn'>;
+  /** How a failed delivery is retried and reported (lib/fediverse/index.ts: retries with backoff, a server given up after a bounded time). */
+  delivery?: Pick<FedifyOptions<void>, 'outboxRetryPolicy' | 'onOutboxError' | 'circuitBreaker'>;
 };
 
 /** A follower as kept: enough to deliver to it without asking its server again. */
@@ -151,6 +163,7 @@ export function createSiteFederation(options: FederationOptions): Federation<voi
     // Remote actors, keys and objects: https only, public addresses, a timeout, cached (./remote-fetch.ts).
     ...remoteFetchLoaders({ kv, allowPrivateAddress: options.allowPrivateAddress, blockedDomains }),
     onOutboxError: (error, activity) => log.warn(`fediverse: delivering ${activity?.id?.href ?? 'an activity'} failed (${describeError(error)})`),
+    ...options.delivery,
   });
 
   const livePost = (slug: string) => posts(now()).find((post) => post.slug === slug);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Federation } from '@fedify/fedify';
+import { createExponentialBackoffPolicy, type Federation, type RetryPolicy } from '@fedify/fedify';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp } from '../http/client-ip';
 import { problem } from '../http/problem';
@@ -11,9 +11,10 @@ import type { Part } from '../runtime/runtime';
 import { NEGOTIATED_VARY } from '../server/response-headers';
 import type { Settings } from '../settings';
 import type { Post } from '../content';
-import { createOf, createSiteFederation, type ActorProfile } from './federation';
+import { postSync } from './deploy';
+import { deliveryHooks } from './durable-queue';
+import { createSiteFederation, type ActorProfile } from './federation';
 import { inboxGuard } from './inbox-guard';
-import { hasFollowers } from './kept';
 import { fediverseRoute, INBOX_BODY_LIMIT, sharesUrlWithPage } from './paths';
 import type { FediverseStores } from './stores';
 
@@ -36,9 +37,16 @@ export type SiteFediverse = {
   /**
    * Posts went live (claimed once across instances: lib/publishing/went-live.ts): a `Create` of
    * each is queued for every follower, through shared inboxes where servers offer them. Resolves
-   * once the activities are in the durable queue, not once they are delivered.
+   * once the activities are in the durable queue, not once they are delivered. At start the part
+   * sends what a deploy changed (./deploy.ts: `Update`, `Delete`).
    */
   deliver: (slugs: readonly string[]) => Promise<void>;
+  /**
+   * What a deploy changed, sent (./deploy.ts: `Update`, `Delete`, a `Create` never queued); the first
+   * time, the moment the site went on the fediverse is recorded. The part runs it at start; a host
+   * without lectern's server (./platform.ts) once per build. Resolves with whether every post went through.
+   */
+  deployed: () => Promise<boolean>;
   /** The queue's listener (outgoing deliveries, incoming activities), started and stopped by the runtime. */
   part: Part;
   federation: Federation<void>;
@@ -59,7 +67,31 @@ export type SiteFediverseOptions = {
   posts: (at: number) => readonly Post[];
   profile: () => ActorProfile;
   log?: Pick<Console, 'warn' | 'log'>;
+  /** How long a failed delivery is retried (DELIVERY_RETRY: with backoff, for two days). */
+  retryPolicy?: RetryPolicy;
+  /** At most how long a stop waits for the deliveries on the wire (STOP_WAIT_MS). */
+  stopWaitMs?: number;
 };
+
+/** How long a server that does not take an activity is tried again before it is given up (README, "Delivery"). */
+export const GIVE_UP_AFTER_MS = 48 * 3_600_000;
+
+/**
+ * Retries of a failed delivery: after about 30 s, then twice as long each time (with jitter), at most
+ * 6 hours apart, until GIVE_UP_AFTER_MS after the first try: then the server is given up, and that
+ * is logged once (./durable-queue.ts). A server answering 404 or 410 is given up at once (Fedify).
+ */
+export function deliveryRetryPolicy(giveUpAfterMs = GIVE_UP_AFTER_MS): RetryPolicy {
+  const backoff = createExponentialBackoffPolicy({ initialDelay: { seconds: 30 }, maxDelay: { hours: 6 }, maxAttempts: Number.MAX_SAFE_INTEGER });
+  return (context) => (context.elapsedTime.total('millisecond') >= giveUpAfterMs ? null : backoff(context));
+}
+
+/** How many times a start compares the posts with what followers have, and how long apart, while the store fails. */
+const DEPLOY_TRIES = 5;
+const DEPLOY_RETRY_MS = 10_000;
+
+/** At most how long a stop waits for the deliveries on the wire to finish before the store closes (what is left is sent by the next start). */
+export const STOP_WAIT_MS = 10_000;
 
 /** The request's head as a Fetch `Request` on the site's public URL (the URL signatures and IDs are made on), without its body. */
 function requestHead(req: IncomingMessage, origin: string): Request {
@@ -103,7 +135,23 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
   const { stores, handle, origin, posts, now } = options;
   const blockedDomains = options.blockedDomains ?? [];
   const log = options.log ?? console;
-  const federation = createSiteFederation({ ...options, kv: stores.kv, queue: stores.queue, log });
+  const federation = createSiteFederation({
+    ...options,
+    kv: stores.kv,
+    queue: stores.queue,
+    log,
+    delivery: {
+      outboxRetryPolicy: options.retryPolicy ?? deliveryRetryPolicy(),
+      // A server's failures are said once, when it is given up (./durable-queue.ts), not at each attempt.
+      onOutboxError: (error) => deliveryHooks.failed(error),
+      // Activities held while a server's circuit is open are dropped no later than the retries give up.
+      circuitBreaker: { heldActivityTtl: { milliseconds: GIVE_UP_AFTER_MS } },
+    },
+  });
+  federation.setOutboxPermanentFailureHandler((_ctx, failure) => {
+    deliveryHooks.gaveUp(failure.reason === 'http' ? `${failure.statusCode}: the server has no such inbox` : 'its server stayed unreachable');
+  });
+  const sync = postSync({ kv: stores.kv, federation, origin, handle, now, posts, log });
   let listening: { controller: AbortController; done: Promise<void> } | undefined;
 
   const guard = inboxGuard({ limiter: options.limiter, deployment: options.deployment, blockedDomains });
@@ -150,19 +198,10 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
     return respond(new Request(head.url, init as RequestInit & { duplex: 'half' }));
   };
 
-  async function deliver(slugs: readonly string[]): Promise<void> {
-    // No follower, nothing to send: the actor's keys (an RSA key takes a core tenths of a second to make)
-    // are not asked for at the minute a post goes live.
-    if (slugs.length === 0 || !(await hasFollowers(stores.kv))) return;
-    const ctx = federation.createContext(new URL(origin), undefined);
-    const live = posts(now());
-    for (const slug of slugs) {
-      const post = live.find((candidate) => candidate.slug === slug);
-      if (!post) continue;
-      await ctx.sendActivity({ identifier: handle }, 'followers', createOf(ctx, post, handle), { preferSharedInbox: true });
-      log.log(`fediverse: ${post.url} queued for its followers`);
-    }
-  }
+  // No follower, nothing to send: the actor's keys (a 4096-bit RSA key takes seconds of a core to make)
+  // are not asked for at the minute a post goes live (./deploy.ts records it all the same).
+  const deliver = (slugs: readonly string[]) => sync.wentLive(slugs);
+  let syncing: Promise<void> | undefined;
 
   const part: Part = {
     name: 'fediverse',
@@ -172,13 +211,41 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
         log.warn(`fediverse: the queue stopped (${describeError(error)})`);
       });
       listening = { controller, done };
+      // What a deploy changed is sent in the background: the server does not wait for it to listen.
+      // A store that fails meanwhile (a busy Redis) leaves some posts: they are tried again shortly.
+      syncing = (async () => {
+        for (let attempt = 1; !controller.signal.aborted; attempt += 1) {
+          const complete = await sync.deployed().catch((error: unknown) => {
+            log.warn(`fediverse: the posts could not be compared with what followers have (${describeError(error)})`);
+            return false;
+          });
+          if (complete) return;
+          if (attempt === DEPLOY_TRIES) {
+            log.warn('fediverse: the posts are compared with what followers have again at the next start');
+            return;
+          }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, DEPLOY_RETRY_MS);
+            controller.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          });
+        }
+      })();
     },
+    // A shutdown begins: no message is taken any more, and the ones on the wire finish meanwhile.
+    quiesce: () => listening?.controller.abort(),
     async stop() {
+      // The ones on the wire finish (at most STOP_WAIT_MS), then the store closes.
       listening?.controller.abort();
-      await listening?.done;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        Promise.all([listening?.done, syncing]).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), options.stopWaitMs ?? STOP_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!waited) log.warn('fediverse: deliveries still on the wire at the stop are sent again by the next start');
       stores.close();
     },
   };
 
-  return { reads, respond, deliver, part, federation };
+  return { reads, respond, deliver, deployed: () => sync.deployed(), part, federation };
 }

@@ -16,6 +16,8 @@ export const KEPT = {
   replies: ['lectern', 'replies'],
   /** A stamp that changes with every write of the two above, so every instance sees that something changed. */
   reactionsChanged: ['lectern', 'reactions-changed'],
+  /** Per build, on a host without lectern's server: its deploy's changes were sent (./platform.ts). */
+  deployed: ['lectern', 'deployed'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** Whether anyone follows the site (a delivery to no one asks for nothing, the keys included). */

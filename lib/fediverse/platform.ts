@@ -1,3 +1,4 @@
+import type { KvKey } from '@fedify/fedify';
 import type { Post } from '../content';
 import type { Limiter } from '../limits/limiter';
 import { describeError } from '../log';
@@ -5,7 +6,7 @@ import type { Evaluator } from '../redis/lua';
 import type { Settings } from '../settings';
 import type { ActorProfile } from './federation';
 import type { SiteFediverse } from '.';
-import { isKnown } from './kept';
+import { isKnown, KEPT } from './kept';
 import { fediverseRoute } from './paths';
 import { redisFediverseStores } from './redis-stores';
 
@@ -44,6 +45,8 @@ export type PlatformFediverseOptions = {
   /** The site's public URL (SITE_URL). */
   origin: string;
   handle: string;
+  /** The build's own mark (its time): what a deploy changed is sent once per build. */
+  build: string;
   allowPrivateAddress: boolean;
   blockedDomains: readonly string[];
   /** The inbox's limits are counted on lectern's limiter (on Upstash), the client address found as for the write routes. */
@@ -75,9 +78,24 @@ export function platformFediverse(options: PlatformFediverseOptions): PlatformFe
     return loading;
   };
 
+  /**
+   * Once per build, whichever instance's pass comes first: what the deploy changed is queued
+   * (`Update`, `Delete`), and the first time the moment the site went on the fediverse is recorded
+   * (a post live before it is never announced; one that goes live after it is).
+   */
+  async function deployedOnce(fediverse: SiteFediverse): Promise<void> {
+    const mark: KvKey = [...KEPT.deployed, options.build];
+    const claimed = stores.kv.cas ? await stores.kv.cas(mark, undefined, Date.now()) : (await stores.kv.get(mark)) === undefined;
+    if (!claimed) return;
+    if (!stores.kv.cas) await stores.kv.set(mark, Date.now());
+    if (!(await fediverse.deployed())) await stores.kv.delete(mark);
+  }
+
   async function work(budgetMs: number): Promise<QueuePass> {
     if (!loading && !(await isKnown(stores.kv))) return { handled: 0, budgetSpent: false };
-    const { federation } = await load();
+    const fediverse = await load();
+    await deployedOnce(fediverse);
+    const { federation } = fediverse;
     const until = Date.now() + budgetMs;
     const controller = new AbortController();
     let handled = 0;

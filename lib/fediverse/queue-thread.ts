@@ -33,8 +33,8 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 
  * work at normal priority, the delivery waits for them.
  */
 const QUEUE_PRIORITY = LOWEST_PRIORITY;
-/** How long a stopping thread has to finish the message in hand before it is ended. */
-const STOP_MS = 10_000;
+/** How long a stopping thread has to finish the messages in hand before it is ended (its own wait, STOP_WAIT_MS of ./index.ts, ends first). */
+const STOP_MS = 15_000;
 /** How long after a thread ended by itself (an error, its heap's limit) another is started. */
 const RESTART_MS = 5_000;
 

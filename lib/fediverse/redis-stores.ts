@@ -1,6 +1,8 @@
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions, MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify';
 import { describeError } from '../log';
 import { luaScript, scriptRunner, type Evaluator } from '../redis/lua';
+import { deliveryLedger, durableQueue } from './durable-queue';
+import { redisQueueBackend } from './durable-stores';
 import type { FediverseStores } from './stores';
 
 /** Every key of the fediverse's store and queue starts with this (the store's own start with `lectern:store:`). */
@@ -160,7 +162,13 @@ export function redisMessageQueue(redis: Evaluator, options: { namespace?: strin
   };
 }
 
-/** The fediverse's store and queue on the Redis connection lectern's store runs on (REDIS_URL or Upstash): shared by every instance, closed with the store. */
+/**
+ * The fediverse's store and queue on the Redis connection lectern's store runs on (REDIS_URL or
+ * Upstash): shared by every instance, closed with the store. The queue is durable and leased
+ * (./durable-queue.ts): each message is handled by one instance at a time, and each activity is
+ * delivered once per inbox whatever the instances.
+ */
 export function redisFediverseStores(redis: Evaluator): FediverseStores {
-  return { kv: redisKvStore(redis), queue: redisMessageQueue(redis), close: () => undefined };
+  const kv = redisKvStore(redis);
+  return { kv, queue: durableQueue(redisQueueBackend(redis, FEDIVERSE_NAMESPACE), { ledger: deliveryLedger(kv) }), close: () => undefined };
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { KvStore, MessageQueue } from '@fedify/fedify';
-import { SqliteKvStore, SqliteMessageQueue } from '@fedify/sqlite';
+import { SqliteKvStore } from '@fedify/sqlite';
+import { deliveryLedger, durableQueue } from './durable-queue';
+import { sqliteQueueBackend } from './durable-stores';
 
 /** Fedify's key–value store (keys, followers, its caches) and its message queue (outgoing and incoming activities), and how to close them. */
 export type FediverseStores = { kv: KvStore; queue: MessageQueue; close: () => void };
@@ -12,8 +14,10 @@ export const FEDIVERSE_DB = 'fediverse.db';
 
 /**
  * Fedify's store and queue on SQLite (`@fedify/sqlite`, Node's own `node:sqlite`), in a file of
- * their own under DATA_DIR: the queue is durable (an activity queued survives a restart and is
- * sent by the next run), and Fedify's cache of remote documents churns there, not in lectern.db.
+ * their own under DATA_DIR: the queue is durable (./durable-queue.ts: a message is kept until it is
+ * handled, so one queued or being sent when the process stops is sent by the next run, and a
+ * delivery already done is not sent again), and Fedify's cache of remote documents churns there,
+ * not in lectern.db.
  * A statement waits up to 5 s for another connection's write lock, as the embedded store's do.
  */
 export function sqliteFediverseStores(dataDir: string): FediverseStores {
@@ -26,6 +30,6 @@ export function sqliteFediverseStores(dataDir: string): FediverseStores {
   // process; only a crash of the machine may lose the last ones (a delivery sent again, or dropped).
   db.exec('PRAGMA synchronous=NORMAL');
   const kv = new SqliteKvStore(db);
-  const queue = new SqliteMessageQueue(db, { pollInterval: { seconds: 1 } });
+  const queue = durableQueue(sqliteQueueBackend(db), { ledger: deliveryLedger(kv) });
   return { kv, queue, close: () => db.close() };
 }

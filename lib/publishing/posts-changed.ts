@@ -64,11 +64,11 @@ let revalidatedAt: number | undefined;
  *    down they are live all the same, and only their announcements wait for a later run;
  * 5. IndexNow is told of each claimed post;
  * 6. the newsletter looks for it (it claims each reader's message itself, so it needs no claim here);
- * 7. a `Create` of each claimed post is queued for its followers on the fediverse (Fedify's durable
- *    queue sends it to each inbox, retrying with backoff; on a platform, the cron call works the
- *    queue through after its answer, lib/publishing/endpoint.ts). Like
- *    IndexNow's, it follows the claim: a crash between the claim and the queueing loses that post's
- *    delivery rather than sending it twice.
+ * 7. a `Create` of each claimed post is queued for its followers on the fediverse (the durable queue
+ *    sends it to each inbox once, retrying with backoff; on a platform, the cron call works the queue
+ *    through after its answer, lib/publishing/endpoint.ts). It follows the claim; a crash between the
+ *    two is made good by the next start, which queues the `Create` of a post that went live and was
+ *    never queued (lib/fediverse/deploy.ts).
  *
  * Every step is in-process: the host runs the revalidation inside a request Next handles.
  */

@@ -81,6 +81,7 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
       redis: redisEvaluator(connection),
       origin: settings.site.url,
       handle,
+      build: String(settings.build.time),
       allowPrivateAddress,
       blockedDomains,
       limiter,

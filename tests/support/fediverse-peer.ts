@@ -27,6 +27,16 @@ export type Received = { type: string; id: string | undefined; actor: string | u
 /** What reached the peer's inboxes over HTTP, whatever became of it. */
 export type InboxPost = { path: string; status: number; signed: boolean };
 
+/** An inbox POST as it arrived, before it was answered: the activity's type and ID as sent (a copy sent twice arrives twice). */
+export type Arrival = { type: string | undefined; id: string | undefined };
+
+export type FediversePeerOptions = {
+  /** The host its URLs are named on (`localhost`: a server a test can block by name); it listens on 127.0.0.1 all the same. */
+  host?: string;
+  /** Each inbox POST is answered this long after it arrived (a slow server): a delivery stays on the wire meanwhile. */
+  inboxDelayMs?: number;
+};
+
 export type FediversePeer = {
   /** The peer's base URL (http://127.0.0.1:{port}, or on the host it was named with). */
   url: string;
@@ -38,6 +48,8 @@ export type FediversePeer = {
   received: Received[];
   /** Every POST to its inboxes, with the status it was answered. */
   posts: InboxPost[];
+  /** Every POST to its inboxes, as it arrived (Fedify takes an activity it has seen once; this counts every copy). */
+  arrivals: Arrival[];
   /** Finds an account by WebFinger (`acct:name@host`, asked of the host over plain HTTP, as loopback has no TLS), then reads its actor. */
   lookup(handle: string): Promise<Actor>;
   /** Follows an account (a signed `Follow` to its inbox); resolves with the Follow's ID. */
@@ -61,13 +73,22 @@ export type FediversePeer = {
 
 const NAME = 'reader';
 
+function arrivalOf(bytes: ArrayBuffer): Arrival {
+  try {
+    const activity = JSON.parse(new TextDecoder().decode(bytes)) as { type?: unknown; id?: unknown };
+    return { type: typeof activity.type === 'string' ? activity.type : undefined, id: typeof activity.id === 'string' ? activity.id : undefined };
+  } catch {
+    return { type: undefined, id: undefined };
+  }
+}
+
 /**
  * A second ActivityPub server for tests, built with Fedify, on loopback: one account
  * (`@reader@127.0.0.1:{port}`) that can look an account up by WebFinger, follow and unfollow it,
  * like, repost and reply to its posts (and take them back), and records what its inbox and shared
  * inbox took (each signature verified by Fedify).
  */
-export async function startFediversePeer(options: { host?: string } = {}): Promise<FediversePeer> {
+export async function startFediversePeer(options: FediversePeerOptions = {}): Promise<FediversePeer> {
   const port = await freePort();
   // Named on `host` (`localhost`: a server a test can block by name), listening on 127.0.0.1 all the same.
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
@@ -75,6 +96,7 @@ export async function startFediversePeer(options: { host?: string } = {}): Promi
   const keys = [await generateCryptoKeyPair('RSASSA-PKCS1-v1_5'), await generateCryptoKeyPair('Ed25519')];
   const received: Received[] = [];
   const posts: InboxPost[] = [];
+  const arrivals: Arrival[] = [];
   // No queue: what it sends is sent at once, within the call.
   const federation: Federation<void> = createFederation<void>({ kv: new MemoryKvStore(), origin: url, allowPrivateAddress: true });
   federation
@@ -102,14 +124,16 @@ export async function startFediversePeer(options: { host?: string } = {}): Promi
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     const method = req.method ?? 'GET';
     if (method === 'GET') gets.push(req.url ?? '/');
-    const init: RequestInit & { duplex?: 'half' } =
-      method === 'GET' || method === 'HEAD' ? { method, headers } : { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' };
-    const request = new Request(new URL(req.url ?? '/', url), init);
-    federation
-      .fetch(request, { contextData: undefined })
+    const body = method === 'GET' || method === 'HEAD' ? Promise.resolve(undefined) : new Response(Readable.toWeb(req) as ReadableStream).arrayBuffer();
+    body
+      .then((bytes) => {
+        if (bytes && method === 'POST') arrivals.push(arrivalOf(bytes));
+        return federation.fetch(new Request(new URL(req.url ?? '/', url), { method, headers, body: bytes }), { contextData: undefined });
+      })
       .then(async (response) => {
         if (method === 'POST')
-          posts.push({ path: request.url.slice(url.length), status: response.status, signed: headers.has('signature') || headers.has('signature-input') });
+          posts.push({ path: (req.url ?? '/').split('?', 1)[0]!, status: response.status, signed: headers.has('signature') || headers.has('signature-input') });
+        if (method === 'POST' && options.inboxDelayMs) await new Promise((resolve) => setTimeout(resolve, options.inboxDelayMs));
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(Buffer.from(await response.arrayBuffer()));
       })
@@ -125,6 +149,7 @@ export async function startFediversePeer(options: { host?: string } = {}): Promi
     actorUrl: me().href,
     received,
     posts,
+    arrivals,
     async lookup(handle) {
       const [, host] = handle.replace(/^acct:/, '').split('@');
       const answer = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${handle.replace(/^acct:/, '')}`)}`, {

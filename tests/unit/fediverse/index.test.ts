@@ -119,7 +119,7 @@ describe("the fediverse's reads", () => {
 });
 
 describe('delivering posts that went live', () => {
-  it('asks for nothing, not even the keys, while no one follows; queues the Create once someone does', async () => {
+  it('asks for nothing, not even the keys, while no one follows; queues the Create of the next post once someone does', async () => {
     const kv = new MemoryKvStore();
     const asked: string[] = [];
     const watched: KvStore = {
@@ -134,22 +134,23 @@ describe('delivering posts that went live', () => {
     };
     const queued: unknown[] = [];
     const queue = { enqueue: async (message: unknown) => void queued.push(message), listen: async () => undefined };
-    const post = {
-      slug: 'new',
-      title: 'New',
+    // The site went on the fediverse at 1000 (the first look), and both posts went live after that.
+    const post = (slug: string) => ({
+      slug,
+      title: slug,
       description: 'A new post.',
       tags: [],
-      dateMillis: 1,
+      dateMillis: 2000,
       updatedMillis: undefined,
-      url: 'https://blog.example/blog/new',
-    };
+      url: `https://blog.example/blog/${slug}`,
+    });
     const fediverse = siteFediverse({
       stores: { kv: watched, queue, close: () => undefined },
       origin: 'https://blog.example',
       handle: 'blog',
       allowPrivateAddress: false,
-      now: () => Date.now(),
-      posts: () => [post as never],
+      now: () => 1000,
+      posts: () => [post('new') as never, post('newer') as never],
       profile: () => ({ name: 'A site', summary: 'About it.' }),
       log: { warn: () => undefined, log: () => undefined },
       ...limits(),
@@ -163,8 +164,8 @@ describe('delivering posts that went live', () => {
       inbox: 'https://remote.example/u/a/inbox',
       sharedInbox: 'https://remote.example/inbox',
     });
-    await fediverse.deliver(['new']);
+    await fediverse.deliver(['newer']);
     expect(queued).toHaveLength(1);
-    expect(JSON.stringify(queued[0])).toContain('https://blog.example/blog/new#create');
+    expect(JSON.stringify(queued[0])).toContain('https://blog.example/blog/newer#create');
   });
 });

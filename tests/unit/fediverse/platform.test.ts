@@ -99,9 +99,9 @@ describe("the platform's passes over the fediverse's queue", () => {
   const inboxes: Server[] = [];
   /** How many times each inbox was posted to. */
   const posted = new Map<string, number>();
-  const FOLLOWERS = 4;
-  /** How long each inbox takes to answer: a pass of a second handles only some of them. */
-  const ANSWER_MS = 400;
+  const FOLLOWERS = 12;
+  /** How long each inbox takes to answer: a pass of a second handles only some of them (four are sent at a time). */
+  const ANSWER_MS = 600;
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -138,17 +138,20 @@ describe("the platform's passes over the fediverse's queue", () => {
     url: 'https://blog.example/blog/new',
   };
   const limiter = memoryLimiter({ windowScale: 1 });
+  /** The posts live now: the new one from its minute on. */
+  let live: (typeof post)[] = [];
   const make = () =>
     platformFediverse({
       redis: redisEvaluator({ kind: 'redis', redis: client }),
       origin: 'https://blog.example',
       handle: 'blog',
+      build: 'build-1',
       allowPrivateAddress: true,
       blockedDomains: [],
       limiter: () => limiter,
       deployment: { trustProxy: 0, clientIpHeader: 'x-real-ip', platform: true },
       now: () => Date.now(),
-      posts: () => [post as never],
+      posts: () => live as never[],
       profile: () => ({ name: 'A site', summary: 'About it.' }),
       log: { warn: () => undefined, log: () => undefined },
     });
@@ -170,6 +173,10 @@ describe("the platform's passes over the fediverse's queue", () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       await kv.set([...KEPT.followers, `${base}/u/reader`], { id: `${base}/u/reader`, inbox: `${base}/u/reader/inbox`, sharedInbox: null });
     }
+    // The pass after the first follow records when the site went on the fediverse; the post goes live after that.
+    expect(await fediverse.work(5_000)).toEqual({ handled: 0, budgetSpent: false });
+    post.dateMillis = Date.now();
+    live = [post];
     await fediverse.deliver(['new']);
 
     const first = await fediverse.work(1_000);
