@@ -1,5 +1,4 @@
-import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions, MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify';
-import { describeError } from '../log';
+import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from '@fedify/fedify';
 import { luaScript, scriptRunner, type Evaluator } from '../redis/lua';
 import { deliveryLedger, durableQueue } from './durable-queue';
 import { redisQueueBackend } from './durable-stores';
@@ -34,19 +33,6 @@ for _, name in ipairs(found[2]) do
 end
 return out`,
 );
-const ENQUEUE = luaScript({ keys: ['queue'], args: ['due', 'message'] }, `return redis.call('ZADD', queue, due, message)`);
-/** Takes the first message due by `now` off the queue (one taker per message, whatever the instances). */
-const TAKE = luaScript(
-  { keys: ['queue'], args: ['now'] },
-  `local due = redis.call('ZRANGEBYSCORE', queue, '-inf', now, 'LIMIT', 0, 1)
-if due[1] == nil then return false end
-redis.call('ZREM', queue, due[1])
-return due[1]`,
-);
-
-const QUEUE = 'queue';
-/** How many failed looks at the queue in a row make a line in the log. */
-const FAILURES_WORTH_A_LINE = 5;
 /** A key as stored: its parts as JSON, so a prefix of parts is a prefix of the string (`["a","b"` starts `["a","b","c"]`). */
 const entryName = (key: KvKey) => `kv:${JSON.stringify(key)}`;
 /** A SCAN pattern that matches `text` literally. */
@@ -91,73 +77,6 @@ export function redisKvStore(redis: Evaluator, namespace = FEDIVERSE_NAMESPACE):
           yield { key: JSON.parse(name.slice(`${namespace}kv:`.length)) as KvKey, value: JSON.parse(pairs[index + 1]!) as unknown };
         }
       } while (cursor !== '0');
-    },
-  };
-}
-
-/**
- * Fedify's message queue on Redis: a sorted set of messages by the moment each is due. A listener
- * takes one due message at a time in one script (so each is taken by one instance), then handles
- * it: like the SQLite queue, a message is off the queue before it is handled, so a crash in the
- * middle of one loses it rather than handling it twice; Fedify retries a failed one by queueing it
- * again with a delay. A listener looks every `pollMs`, and at once when this process queues one.
- * Messages are not ordered by `orderingKey`: lectern sends nothing whose order matters yet.
- */
-export function redisMessageQueue(redis: Evaluator, options: { namespace?: string; pollMs?: number; log?: Pick<Console, 'warn'> } = {}): MessageQueue {
-  const run = scriptRunner(redis, options.namespace ?? FEDIVERSE_NAMESPACE);
-  const pollMs = options.pollMs ?? 1000;
-  const log = options.log ?? console;
-  const queued = new EventTarget();
-  const enqueue = async (message: unknown, enqueueOptions?: MessageQueueEnqueueOptions) => {
-    const delay = enqueueOptions?.delay ? Math.max(0, enqueueOptions.delay.total('millisecond')) : 0;
-    const entry = JSON.stringify({ id: crypto.randomUUID(), message });
-    await run(ENQUEUE, { keys: { queue: QUEUE }, args: { due: Date.now() + delay, message: entry } });
-    queued.dispatchEvent(new CustomEvent('queued', { detail: delay }));
-  };
-  return {
-    nativeRetrial: false,
-    enqueue,
-    async enqueueMany(messages, enqueueOptions) {
-      for (const message of messages) await enqueue(message, enqueueOptions);
-    },
-    async listen(handler, listenOptions: MessageQueueListenOptions = {}) {
-      const { signal } = listenOptions;
-      // A look that fails is tried again at the next; only a run of them is worth a line (a busy minute can make one slow).
-      let failures = 0;
-      while (!signal?.aborted) {
-        let taken: unknown;
-        try {
-          taken = await run(TAKE, { keys: { queue: QUEUE }, args: { now: Date.now() } });
-          failures = 0;
-        } catch (error) {
-          failures += 1;
-          if (failures % FAILURES_WORTH_A_LINE === 0)
-            log.warn(`fediverse: the queue could not be read ${failures} times in a row (${describeError(error)}); it looks again shortly`);
-        }
-        if (typeof taken === 'string') {
-          try {
-            await handler((JSON.parse(taken) as { message: unknown }).message);
-          } catch (error) {
-            log.warn(`fediverse: a queued task failed (${describeError(error)})`);
-          }
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            queued.removeEventListener('queued', onQueued);
-            signal?.removeEventListener('abort', done);
-            resolve();
-          };
-          const onQueued = (event: Event) => {
-            const delay = (event as CustomEvent<number>).detail;
-            if (delay < 1) done();
-          };
-          const timer = setTimeout(done, pollMs);
-          queued.addEventListener('queued', onQueued);
-          signal?.addEventListener('abort', done);
-        });
-      }
     },
   };
 }

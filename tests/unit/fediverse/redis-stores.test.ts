@@ -1,7 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failFastRedis, redisEvaluator, type FailFastRedis } from '@/lib/redis/client';
-import { redisKvStore, redisMessageQueue } from '@/lib/fediverse/redis-stores';
+import { redisKvStore } from '@/lib/fediverse/redis-stores';
 import { testRedisUrl } from '../../support/redis';
 
 // Database 0, which no other test file uses; each test's keys under a namespace of its own.
@@ -68,52 +68,5 @@ describe("the fediverse's key–value store on Redis", () => {
     expect(listed.map((entry) => (entry.value as { id: string }).id).sort()).toEqual([...followers].sort());
     expect(await Array.fromAsync(kv.list(['lectern']))).toHaveLength(5);
     expect(await Array.fromAsync(kv.list())).toHaveLength(5);
-  });
-});
-
-describe("the fediverse's message queue on Redis", () => {
-  it('hands each message to one listener once, a delayed one after its delay, and stops when told', async () => {
-    const prefix = namespace();
-    const queue = redisMessageQueue(evaluator(), { namespace: prefix, pollMs: 50 });
-    const other = redisMessageQueue(evaluator(), { namespace: prefix, pollMs: 50 });
-    const handled: { by: string; message: unknown; at: number }[] = [];
-    const controller = new AbortController();
-    const listening = [queue, other].map((each, index) =>
-      each.listen(
-        async (message) => {
-          handled.push({ by: `listener ${index}`, message, at: Date.now() });
-        },
-        { signal: controller.signal },
-      ),
-    );
-    const queuedAt = Date.now();
-    await queue.enqueue({ type: 'later' }, { delay: Temporal.Duration.from({ milliseconds: 400 }) });
-    for (let n = 0; n < 20; n++) await queue.enqueue({ type: 'now', n });
-    const deadline = Date.now() + 5000;
-    while (handled.length < 21 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    controller.abort();
-    await Promise.all(listening);
-    const now = handled.filter((entry) => (entry.message as { type: string }).type === 'now');
-    expect(now.map((entry) => (entry.message as { n: number }).n).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
-    const later = handled.filter((entry) => (entry.message as { type: string }).type === 'later');
-    expect(later).toHaveLength(1);
-    expect(later[0]!.at - queuedAt).toBeGreaterThanOrEqual(400);
-    expect(handled).toHaveLength(21);
-  });
-
-  it('keeps what is queued while no one listens, for the next listener (a restart)', async () => {
-    const prefix = namespace();
-    await redisMessageQueue(evaluator(), { namespace: prefix }).enqueue({ type: 'kept' });
-    const handled: unknown[] = [];
-    const controller = new AbortController();
-    const listening = redisMessageQueue(evaluator(), { namespace: prefix, pollMs: 50 }).listen(
-      async (message) => {
-        handled.push(message);
-        controller.abort();
-      },
-      { signal: controller.signal },
-    );
-    await listening;
-    expect(handled).toEqual([{ type: 'kept' }]);
   });
 });
