@@ -61,6 +61,8 @@ const DYNAMIC: Record<string, string[]> = {
   'downloads/[order]/[file]': ['0', '1', '99', `${MADE_UP}-file`],
   // The write routes, all answered by this one route file, and paths under /api/ that none answers.
   'api/[...path]': [...writeRoutes.map((route) => route.path.replace(/^\/api\//, '')), 'no-such-endpoint', 'blog/a/b/c'],
+  // The fediverse's URLs on a platform (proxy.ts sends them here there); under lectern's server, a 404 problem.
+  'api/fediverse/[...path]': ['@blog', '@blog/outbox', '@blog/followers', '@blog/inbox', 'inbox', '.well-known/webfinger', 'nodeinfo/2.1', `${MADE_UP}/a/b`],
 };
 
 type Route = { path: string; write: boolean };
