@@ -232,6 +232,11 @@ const envSchema = z.object({
    */
   FEDIVERSE_LOOPBACK: flag('to reach fediverse servers on loopback and private addresses (tests)').default(false),
   /**
+   * How long the site waits on a follower's server for one activity it sends: past it, the send
+   * counts as failed, and is tried again with backoff until the server is given up.
+   */
+  FEDIVERSE_SEND_TIMEOUT_SECONDS: whole('seconds').min(1, 'must be at least 1').max(300, 'must be at most 300').default(30),
+  /**
    * Servers the site has nothing to do with, comma-separated (`spam.example, bad.example`): a domain
    * blocks its subdomains. Their inbox posts are refused (403) before any of their keys is fetched,
    * nothing is delivered to their followers and nothing of theirs is looked up.
@@ -443,6 +448,8 @@ export type Settings = {
     allowPrivateAddress: boolean;
     /** Servers refused and never contacted, lower case; each blocks its subdomains (FEDIVERSE_BLOCKED_DOMAINS). */
     blockedDomains: readonly string[];
+    /** How long one activity's send to a server may take before it counts as failed (FEDIVERSE_SEND_TIMEOUT_SECONDS, in milliseconds). */
+    sendTimeoutMs: number;
   };
 };
 
@@ -528,6 +535,7 @@ function grouped(env: Env): Settings {
       handle: env.FEDIVERSE ? env.FEDIVERSE_HANDLE : undefined,
       allowPrivateAddress: env.FEDIVERSE_LOOPBACK,
       blockedDomains: env.FEDIVERSE_BLOCKED_DOMAINS,
+      sendTimeoutMs: env.FEDIVERSE_SEND_TIMEOUT_SECONDS * 1000,
     },
   };
 }

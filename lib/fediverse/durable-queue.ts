@@ -54,9 +54,38 @@ export function ownerIsDead(owner: string, self: string): boolean {
 type FedifyMessage = { id?: string; type?: string; activityId?: string; inbox?: string; attempt?: number; started?: string };
 const asFedify = (message: unknown): FedifyMessage => (message && typeof message === 'object' ? (message as FedifyMessage) : {});
 
-/** What the message being handled has done so far: what it queued again under its own ID (a retry), and how a send failed. */
-type Handling = { fedifyId: string | undefined; again: QueuedMessage[]; failure?: unknown; gaveUp?: string };
+/**
+ * What the message being handled has done so far: what it queued again under its own ID (a retry), and how a send failed;
+ * and how long each of its fetches may take.
+ */
+type Handling = { fedifyId: string | undefined; again: QueuedMessage[]; failure?: unknown; gaveUp?: string; fetchTimeoutMs: number };
 const handling = new AsyncLocalStorage<Handling>();
+
+/**
+ * How long one request made while a message is handled (an activity POSTed to an inbox) may take before it
+ * is abandoned, as a failed send: the message is retried with backoff, then given up (FEDIVERSE_SEND_TIMEOUT_SECONDS).
+ */
+export const SEND_TIMEOUT_MS = 30_000;
+
+let fetchesBounded = false;
+
+/**
+ * Fedify sends activities with the global `fetch`, and gives it no timeout: an inbox that takes the
+ * connection and never answers would hold one of the queue's send slots for good, and its message
+ * would be neither retried nor given up. So the global `fetch` of this thread (once, however many
+ * queues it makes) bounds every request made while a queued message is handled and that brings no
+ * signal of its own, to the message's `fetchTimeoutMs`. Any other request goes by as it came.
+ */
+function boundFetchesOfHandling(): void {
+  if (fetchesBounded) return;
+  fetchesBounded = true;
+  const unbounded = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const current = handling.getStore();
+    if (!current || init?.signal) return unbounded(input, init);
+    return unbounded(input, { ...init, signal: AbortSignal.timeout(current.fetchTimeoutMs) });
+  };
+}
 
 /**
  * Fedify's hooks (lib/fediverse/index.ts): a send of the message being handled failed (`onOutboxError`),
@@ -124,6 +153,8 @@ export type DurableQueueOptions = {
   pollMs?: number;
   /** How many messages a listener handles at once. */
   concurrency?: number;
+  /** How long each request made while a message is handled may take (SEND_TIMEOUT_MS). */
+  sendTimeoutMs?: number;
   log?: Pick<Console, 'warn'>;
   now?: () => number;
 };
@@ -139,14 +170,17 @@ const FAILURES_WORTH_A_LINE = 5;
  * in one step, so a crash between the two neither loses the retry nor sends twice. With a `ledger`,
  * an outbox message (one activity to one inbox) whose delivery is done is skipped, and its delivery
  * is marked done once handled without a retry; a delivery that failed without a retry (given up)
- * makes one line in the log. Stopping (the listener's signal): no message is taken any more, and
- * `listen` resolves once the ones being handled are finished.
+ * makes one line in the log. A request made while a message is handled (an activity sent to an
+ * inbox) is abandoned after `sendTimeoutMs`, as a failed send. Stopping (the listener's signal): no
+ * message is taken any more, and `listen` resolves once the ones being handled are finished.
  */
 export function durableQueue(backend: QueueBackend, options: DurableQueueOptions = {}): MessageQueue {
   const { ledger } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 1_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
+  const fetchTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  boundFetchesOfHandling();
   const log = options.log ?? console;
   const now = options.now ?? Date.now;
   const owner = leaseOwner();
@@ -179,7 +213,7 @@ export function durableQueue(backend: QueueBackend, options: DurableQueueOptions
         await backend.finish(entry.id, []);
         return;
       }
-      const state: Handling = { fedifyId: fedify.id, again: [] };
+      const state: Handling = { fedifyId: fedify.id, again: [], fetchTimeoutMs };
       try {
         await handling.run(state, () => handler(entry.message));
       } catch (error) {

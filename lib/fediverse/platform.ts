@@ -49,6 +49,8 @@ export type PlatformFediverseOptions = {
   build: string;
   allowPrivateAddress: boolean;
   blockedDomains: readonly string[];
+  /** How long one activity's send to a server may take (FEDIVERSE_SEND_TIMEOUT_SECONDS). */
+  sendTimeoutMs?: number;
   /** The inbox's limits are counted on lectern's limiter (on Upstash), the client address found as for the write routes. */
   limiter: () => Limiter;
   deployment: Settings['deployment'];
@@ -66,7 +68,7 @@ export type PlatformFediverseOptions = {
 export function platformFediverse(options: PlatformFediverseOptions): PlatformFediverse {
   const { origin } = options;
   const log = options.log ?? console;
-  const stores = redisFediverseStores(options.redis);
+  const stores = redisFediverseStores(options.redis, { sendTimeoutMs: options.sendTimeoutMs });
   let loading: Promise<SiteFediverse> | undefined;
   const load = (): Promise<SiteFediverse> => {
     loading ??= import('.')

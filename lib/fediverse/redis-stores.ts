@@ -1,6 +1,6 @@
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions } from '@fedify/fedify';
 import { luaScript, scriptRunner, type Evaluator } from '../redis/lua';
-import { deliveryLedger, durableQueue } from './durable-queue';
+import { deliveryLedger, durableQueue, type DurableQueueOptions } from './durable-queue';
 import { redisQueueBackend } from './durable-stores';
 import type { FediverseStores } from './stores';
 
@@ -87,7 +87,8 @@ export function redisKvStore(redis: Evaluator, namespace = FEDIVERSE_NAMESPACE):
  * (./durable-queue.ts): each message is handled by one instance at a time, and each activity is
  * delivered once per inbox whatever the instances.
  */
-export function redisFediverseStores(redis: Evaluator): FediverseStores {
+export function redisFediverseStores(redis: Evaluator, queueOptions: Pick<DurableQueueOptions, 'sendTimeoutMs'> = {}): FediverseStores {
   const kv = redisKvStore(redis);
-  return { kv, queue: durableQueue(redisQueueBackend(redis, FEDIVERSE_NAMESPACE), { ledger: deliveryLedger(kv) }), close: () => undefined };
+  const queue = durableQueue(redisQueueBackend(redis, FEDIVERSE_NAMESPACE), { ...queueOptions, ledger: deliveryLedger(kv) });
+  return { kv, queue, close: () => undefined };
 }

@@ -22,8 +22,9 @@ export type FediverseSettings = Pick<Settings, 'site' | 'store' | 'fediverse' | 
 export type ServerFediverse = Pick<SiteFediverse, 'reads' | 'deliver' | 'part'> & { reactions: ReactionPages };
 
 /** Fedify's store and queue where lectern's store is: on its Redis connection when one is configured (./redis-stores.ts: every instance shares them), else in DATA_DIR (./stores.ts). */
-export function fediverseStores(settings: Pick<Settings, 'store'>, redis: RedisConnection | undefined): FediverseStores {
-  return redis ? redisFediverseStores(redisEvaluator(redis)) : sqliteFediverseStores(settings.store.dataDir);
+export function fediverseStores(settings: Pick<Settings, 'store' | 'fediverse'>, redis: RedisConnection | undefined): FediverseStores {
+  const queueOptions = { sendTimeoutMs: settings.fediverse.sendTimeoutMs };
+  return redis ? redisFediverseStores(redisEvaluator(redis), queueOptions) : sqliteFediverseStores(settings.store.dataDir, queueOptions);
 }
 
 /**

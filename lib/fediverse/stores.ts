@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { KvStore, MessageQueue } from '@fedify/fedify';
 import { SqliteKvStore } from '@fedify/sqlite';
-import { deliveryLedger, durableQueue } from './durable-queue';
+import { deliveryLedger, durableQueue, type DurableQueueOptions } from './durable-queue';
 import { sqliteQueueBackend } from './durable-stores';
 
 /** Fedify's key–value store (keys, followers, its caches) and its message queue (outgoing and incoming activities), and how to close them. */
@@ -20,7 +20,7 @@ export const FEDIVERSE_DB = 'fediverse.db';
  * not in lectern.db.
  * A statement waits up to 5 s for another connection's write lock, as the embedded store's do.
  */
-export function sqliteFediverseStores(dataDir: string): FediverseStores {
+export function sqliteFediverseStores(dataDir: string, queueOptions: Pick<DurableQueueOptions, 'sendTimeoutMs'> = {}): FediverseStores {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new DatabaseSync(path.join(dataDir, FEDIVERSE_DB), { timeout: 5000 });
   db.exec('PRAGMA journal_mode=WAL');
@@ -30,6 +30,6 @@ export function sqliteFediverseStores(dataDir: string): FediverseStores {
   // process; only a crash of the machine may lose the last ones (a delivery sent again, or dropped).
   db.exec('PRAGMA synchronous=NORMAL');
   const kv = new SqliteKvStore(db);
-  const queue = durableQueue(sqliteQueueBackend(db), { ledger: deliveryLedger(kv) });
+  const queue = durableQueue(sqliteQueueBackend(db), { ...queueOptions, ledger: deliveryLedger(kv) });
   return { kv, queue, close: () => db.close() };
 }

@@ -75,7 +75,7 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
   const newsletter = once(() => siteNewsletter(settings, store(), console, { thread: options.mailThread }));
   const fediverse = once(() => {
     const connection = redis();
-    const { handle, allowPrivateAddress, blockedDomains } = settings.fediverse;
+    const { handle, allowPrivateAddress, blockedDomains, sendTimeoutMs } = settings.fediverse;
     if (!settings.deployment.platform || !handle || !connection) return undefined;
     return platformFediverse({
       redis: redisEvaluator(connection),
@@ -84,6 +84,7 @@ export function createServices(settings: Settings, options: ServiceOptions = {})
       build: String(settings.build.time),
       allowPrivateAddress,
       blockedDomains,
+      sendTimeoutMs,
       limiter,
       deployment: settings.deployment,
       now: clock,

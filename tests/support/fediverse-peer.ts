@@ -35,6 +35,8 @@ export type FediversePeerOptions = {
   host?: string;
   /** Each inbox POST is answered this long after it arrived (a slow server): a delivery stays on the wire meanwhile. */
   inboxDelayMs?: number;
+  /** Inbox POSTs are read and never answered (a server that takes connections and hangs): see `abandoned`. */
+  inboxUnanswered?: boolean;
 };
 
 export type FediversePeer = {
@@ -50,6 +52,8 @@ export type FediversePeer = {
   posts: InboxPost[];
   /** Every POST to its inboxes, as it arrived (Fedify takes an activity it has seen once; this counts every copy). */
   arrivals: Arrival[];
+  /** With `inboxUnanswered`: the inbox POSTs whose sender gave up waiting and closed the connection, each with how long it had waited (ms). */
+  abandoned: (Arrival & { waitedMs: number })[];
   /** Finds an account by WebFinger (`acct:name@host`, asked of the host over plain HTTP, as loopback has no TLS), then reads its actor. */
   lookup(handle: string): Promise<Actor>;
   /** Follows an account (a signed `Follow` to its inbox); resolves with the Follow's ID. */
@@ -97,6 +101,7 @@ export async function startFediversePeer(options: FediversePeerOptions = {}): Pr
   const received: Received[] = [];
   const posts: InboxPost[] = [];
   const arrivals: Arrival[] = [];
+  const abandoned: (Arrival & { waitedMs: number })[] = [];
   // No queue: what it sends is sent at once, within the call.
   const federation: Federation<void> = createFederation<void>({ kv: new MemoryKvStore(), origin: url, allowPrivateAddress: true });
   federation
@@ -125,9 +130,15 @@ export async function startFediversePeer(options: FediversePeerOptions = {}): Pr
     const method = req.method ?? 'GET';
     if (method === 'GET') gets.push(req.url ?? '/');
     const body = method === 'GET' || method === 'HEAD' ? Promise.resolve(undefined) : new Response(Readable.toWeb(req) as ReadableStream).arrayBuffer();
+    const arrivedAt = Date.now();
     body
       .then((bytes) => {
         if (bytes && method === 'POST') arrivals.push(arrivalOf(bytes));
+        if (bytes && method === 'POST' && options.inboxUnanswered) {
+          // Never answered: what the sender does with the connection is all there is to see.
+          res.once('close', () => abandoned.push({ ...arrivalOf(bytes), waitedMs: Date.now() - arrivedAt }));
+          return new Promise<never>(() => undefined);
+        }
         return federation.fetch(new Request(new URL(req.url ?? '/', url), { method, headers, body: bytes }), { contextData: undefined });
       })
       .then(async (response) => {
@@ -150,6 +161,7 @@ export async function startFediversePeer(options: FediversePeerOptions = {}): Pr
     received,
     posts,
     arrivals,
+    abandoned,
     async lookup(handle) {
       const [, host] = handle.replace(/^acct:/, '').split('@');
       const answer = await fetch(`http://${host}/.well-known/webfinger?resource=${encodeURIComponent(`acct:${handle.replace(/^acct:/, '')}`)}`, {
@@ -216,6 +228,11 @@ export async function startFediversePeer(options: FediversePeerOptions = {}): Pr
         new Delete({ id: new URL(`${noteId}#delete`), actor: me(), object: new Tombstone({ id: new URL(noteId) }), to: PUBLIC_COLLECTION }),
       );
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // An inbox POST never answered would hold the close for good.
+        server.closeAllConnections();
+      }),
   };
 }

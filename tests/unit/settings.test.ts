@@ -57,7 +57,7 @@ describe('parseSettings', () => {
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },
       bookings: { reminderLeadMs: 48 * 60 * 60 * 1000, reminderCheckMs: 60_000 },
       indexNow: { key: undefined, notifyToken: undefined, endpoint: 'https://api.indexnow.org/indexnow' },
-      fediverse: { handle: 'blog', allowPrivateAddress: false, blockedDomains: [] },
+      fediverse: { handle: 'blog', allowPrivateAddress: false, blockedDomains: [], sendTimeoutMs: 30_000 },
     });
     // No build time: the moment the settings were parsed.
     expect(defaults.build.time).toBeGreaterThanOrEqual(before);
@@ -73,7 +73,10 @@ describe('parseSettings', () => {
       handle: 'notes_2',
       allowPrivateAddress: true,
       blockedDomains: [],
+      sendTimeoutMs: 30_000,
     });
+    expect(parseSettings({ FEDIVERSE_SEND_TIMEOUT_SECONDS: '5' }).fediverse.sendTimeoutMs).toBe(5000);
+    expect(() => parseSettings({ FEDIVERSE_SEND_TIMEOUT_SECONDS: '0' })).toThrow(/FEDIVERSE_SEND_TIMEOUT_SECONDS: must be at least 1/);
     expect(parseSettings({ FEDIVERSE: '0', FEDIVERSE_HANDLE: 'notes_2' }).fediverse.handle).toBeUndefined();
     expect(() => parseSettings({ FEDIVERSE: 'no' })).toThrow(/FEDIVERSE: must be 1 \(or true\)/);
     expect(() => parseSettings({ FEDIVERSE_HANDLE: 'my blog' })).toThrow(/FEDIVERSE_HANDLE: must be 1 to 30 letters, digits or underscores/);

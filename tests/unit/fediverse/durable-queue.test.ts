@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import type { KvStore, MessageQueue } from '@fedify/fedify';
@@ -175,5 +177,67 @@ describe.each([
     expect(new Set(inboxes).size).toBe(30);
     const later = handled.find((entry) => (entry.message as { id: string }).id === 'later');
     expect(later!.at - queuedAt).toBeGreaterThanOrEqual(300);
+  });
+});
+
+/** An HTTP server on loopback with `handler`; resolves with its URL. */
+async function serving(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('a send made while a queued message is handled', () => {
+  it('is abandoned after sendTimeoutMs when the inbox never answers, as a failed send, and the next message is sent; a fetch outside the queue is left alone', async () => {
+    // An inbox that takes the connection and never answers; how long each request waited before its sender closed it.
+    const waited: number[] = [];
+    const hung = await serving((_req, res) => {
+      const at = Date.now();
+      res.once('close', () => waited.push(Date.now() - at));
+    });
+    const answering = await serving((_req, res) => res.writeHead(202).end());
+    const lines: string[] = [];
+    const store = sqliteStore();
+    const queue = durableQueue(store.backend(), {
+      ledger: deliveryLedger(store.kv()),
+      pollMs: 20,
+      concurrency: 1,
+      sendTimeoutMs: 300,
+      log: { warn: (line: string) => void lines.push(line) },
+    });
+    const outcomes: string[] = [];
+    const listener = listening(queue, async (message) => {
+      const { inbox } = message as Outbox;
+      try {
+        const response = await fetch(inbox, { method: 'POST', body: '{}' });
+        outcomes.push(`${inbox} ${response.status}`);
+      } catch (error) {
+        deliveryHooks.failed(error);
+        outcomes.push(`${inbox} failed`);
+      }
+    });
+    try {
+      const outside = fetch(`${hung.url}/outside`).then(
+        () => 'answered',
+        () => 'failed',
+      );
+      await queue.enqueue(outbox(`${hung.url}/inbox`));
+      await queue.enqueue(outbox(`${answering.url}/inbox`));
+      await until(() => outcomes.length === 2);
+      expect(outcomes).toEqual([`${hung.url}/inbox failed`, `${answering.url}/inbox 202`]);
+      expect(waited).toHaveLength(1);
+      expect(waited[0]).toBeGreaterThanOrEqual(250);
+      expect(waited[0]).toBeLessThan(3000);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/gave up delivering https:\/\/blog\.example\/blog\/a#create to http:\/\/127\.0\.0\.1:\d+\/inbox after 1 attempt \(.*timeout\)/i);
+      // The fetch made outside any message has no timeout added: it still waits.
+      expect(await Promise.race([outside, new Promise((resolve) => setTimeout(() => resolve('waiting'), 600))])).toBe('waiting');
+    } finally {
+      await listener.stop();
+      for (const { server } of [hung, answering]) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
   });
 });
