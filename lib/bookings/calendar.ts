@@ -24,6 +24,19 @@ export function meetingUid(booking: string, index: number): string {
 }
 
 /**
+ * The link in a training's joining details, for the events' URL (a URI, RFC 5545): the details
+ * themselves when they are one, else the http(s) link they start with, without the words after it
+ * or the punctuation closing the sentence; none when they start with no link.
+ */
+function joiningLink(joining: string | undefined): string | undefined {
+  const link = joining
+    ?.trim()
+    .match(/^https?:\/\/\S+/)?.[0]
+    .replace(/[.,;:!?)\]]+$/, '');
+  return link && URL.canParse(link) ? new URL(link).href : undefined;
+}
+
+/**
  * A booking as an iCalendar file (RFC 5545): one VEVENT per meeting, in UTC, with a UID stable
  * per booking and meeting and the booking's SEQUENCE, so a calendar that has the first file
  * replaces its entries with a later one (a move) or removes them (a cancellation).
@@ -35,6 +48,7 @@ export function bookingCalendar(input: BookingCalendar): string {
     method: input.cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.PUBLISH,
   });
   const joining = input.training.joining;
+  const link = joiningLink(joining);
   const total = input.session.meetings.length;
   input.session.meetings.forEach((meeting, index) => {
     const description = [
@@ -51,7 +65,7 @@ export function bookingCalendar(input: BookingCalendar): string {
       summary: total > 1 ? `${input.training.title} (${index + 1}/${total})` : input.training.title,
       description,
       ...(joining ? { location: joining } : {}),
-      ...(joining && /^https?:\/\//.test(joining) ? { url: joining } : {}),
+      ...(link ? { url: link } : {}),
       status: input.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     });
   });
