@@ -109,7 +109,10 @@ export function longDate(millis: number): string {
 export type DownloadLinks = { files: { name: string; url: string }[]; expires: number; limit: number };
 
 function downloadParagraph(links: DownloadLinks): string {
-  return `Your download link${links.files.length === 1 ? '' : 's'} below work${links.files.length === 1 ? 's' : ''} until ${longDate(links.expires)}, ${links.limit} downloads each. Need them again later? Ask for fresh links at ${absoluteUrl('/downloads')}.`;
+  const until = longDate(links.expires);
+  const fresh = `Ask for fresh links at ${absoluteUrl('/downloads')}.`;
+  if (links.files.length === 1) return `Your download link below works until ${until}, for ${links.limit} downloads. Need it again later? ${fresh}`;
+  return `Your download links below work until ${until}, ${links.limit} downloads each. Need them again later? ${fresh}`;
 }
 
 export function orderReceiptMail(to: Address, order: { id: string; title: string; amount: number; currency: string; downloads?: DownloadLinks }): OutgoingMail {

@@ -60,9 +60,18 @@ describe('mail templates', () => {
       },
     );
     expect(mail.text).toContain('guide.pdf:\nhttps://example.com/downloads/o1/0?x=1');
-    expect(mail.text).toMatch(/works until \w+day 31 January 2030, 5 downloads each/);
+    expect(mail.text).toMatch(/Your download link below works until \w+day 31 January 2030, for 5 downloads\. Need it again later\?/);
     expect(mail.text).toContain('/downloads.');
     expect(mail.html).toContain('<a href="https://example.com/downloads/o1/0?x=1">guide.pdf</a>');
+  });
+
+  it('speaks of each of several links', () => {
+    const files = ['guide.pdf', 'guide.epub'].map((name, index) => ({ name, url: `https://example.com/downloads/o1/${index}?x=1` }));
+    const mail = orderReceiptMail(
+      { address: 'a@example.com' },
+      { id: 'o1', title: 'Guide', amount: 4900, currency: 'EUR', downloads: { files, expires: Date.parse('2030-01-31T12:00:00Z'), limit: 5 } },
+    );
+    expect(mail.text).toMatch(/Your download links below work until \w+day 31 January 2030, 5 downloads each\. Need them again later\?/);
   });
 
   it("writes amounts in the currency's own units", () => {
