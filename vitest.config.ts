@@ -6,9 +6,6 @@ const alias = { '@': path.resolve(import.meta.dirname) };
 export default defineConfig({
   resolve: { alias },
   test: {
-    // One more worker than this machine's two cores: the contract tests spend most of their time
-    // waiting on the servers they start (a post's minute, a retry, a restart), not on the CPU.
-    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },
