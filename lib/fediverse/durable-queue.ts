@@ -80,11 +80,13 @@ function boundFetchesOfHandling(): void {
   if (fetchesBounded) return;
   fetchesBounded = true;
   const unbounded = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
+  const bounded: typeof fetch = (input, init) => {
     const current = handling.getStore();
     if (!current || init?.signal) return unbounded(input, init);
     return unbounded(input, { ...init, signal: AbortSignal.timeout(current.fetchTimeoutMs) });
   };
+  // What another wrapper put on the fetch it wrapped (Next marks its own) stays readable.
+  globalThis.fetch = Object.assign(bounded, unbounded);
 }
 
 /**
