@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newContext, url, VIEWPORTS } from './support/browser';
 import { templatePages, type TemplatePage } from './support/pages';
 
@@ -30,14 +30,11 @@ function describeViolations(violations: Violation[]): string[] {
 /**
  * axe-core on every page template (WCAG 2.x A and AA, and axe's best
  * practices), in both themes and at phone and desktop widths: zero violations.
- * The tests run at once, each in a browser context of its own: most of their
- * time is spent waiting on page loads, and the machine is theirs (the e2e
- * project runs alone).
  */
-describe.concurrent('accessibility (axe)', () => {
+describe('accessibility (axe)', () => {
   for (const scheme of ['light', 'dark'] as const) {
     for (const size of ['desktop', 'phone'] as const) {
-      it(`every page template has no violations (${scheme}, ${size})`, { timeout: 180_000 }, async ({ expect }) => {
+      it(`every page template has no violations (${scheme}, ${size})`, { timeout: 180_000 }, async () => {
         const context = await newContext(browser, { colorScheme: scheme, viewport: VIEWPORTS[size] });
         const page = await context.newPage();
         const found: string[] = [];
@@ -52,7 +49,7 @@ describe.concurrent('accessibility (axe)', () => {
     }
   }
 
-  it('the pages a reader chooses a theme on have no violations in the other theme either', { timeout: 240_000 }, async ({ expect }) => {
+  it('the pages a reader chooses a theme on have no violations in the other theme either', { timeout: 240_000 }, async () => {
     // System dark, reader chose light (and the reverse): colours come from data-theme, not the media query.
     const found: string[] = [];
     for (const [scheme, choice] of [

@@ -136,9 +136,8 @@ describe('theme', () => {
   });
 });
 
-// At once, each in a browser context of its own: these visit every page template and wait for the
-// network to go quiet on each (about 30 s each, one after another, on a quiet machine).
-describe.concurrent('every page template', () => {
+describe('every page template', () => {
+  // These three visit every page template: about 30 s each on a quiet machine.
   it('loads without console errors, failed requests or Content-Security-Policy violations, also after client navigation', { timeout: 150_000 }, async () => {
     const context = await newContext(browser);
     const page = await context.newPage();
