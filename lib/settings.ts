@@ -23,6 +23,9 @@ const flag = (meaning: string) =>
 /** How many of the newest posts a build generates when PRERENDER_POSTS is not set (README, "Large sites"). */
 export const DEFAULT_PRERENDER_POSTS = 100;
 
+/** How long one activity's send waits for a follower's server by default (FEDIVERSE_SEND_TIMEOUT_SECONDS), as Mastodon's own read deadline. */
+export const DEFAULT_FEDIVERSE_SEND_TIMEOUT_SECONDS = 30;
+
 export const INDEXNOW_KEY_PATTERN = /^[A-Za-z0-9-]{8,128}$/;
 
 const envSchema = z.object({
@@ -235,7 +238,7 @@ const envSchema = z.object({
    * How long the site waits on a follower's server for one activity it sends: past it, the send
    * counts as failed, and is tried again with backoff until the server is given up.
    */
-  FEDIVERSE_SEND_TIMEOUT_SECONDS: whole('seconds').min(1, 'must be at least 1').max(300, 'must be at most 300').default(30),
+  FEDIVERSE_SEND_TIMEOUT_SECONDS: whole('seconds').min(1, 'must be at least 1').max(300, 'must be at most 300').default(DEFAULT_FEDIVERSE_SEND_TIMEOUT_SECONDS),
   /**
    * Servers the site has nothing to do with, comma-separated (`spam.example, bad.example`): a domain
    * blocks its subdomains. Their inbox posts are refused (403) before any of their keys is fetched,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { KvKey, KvStore, MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { describeError } from '../log';
+import { DEFAULT_FEDIVERSE_SEND_TIMEOUT_SECONDS } from '../settings';
 
 /** A message as a store keeps it: its own ID in the store, and Fedify's message. */
 export type QueueEntry = { id: string; message: unknown };
@@ -60,12 +61,6 @@ const asFedify = (message: unknown): FedifyMessage => (message && typeof message
  */
 type Handling = { fedifyId: string | undefined; again: QueuedMessage[]; failure?: unknown; gaveUp?: string; fetchTimeoutMs: number };
 const handling = new AsyncLocalStorage<Handling>();
-
-/**
- * How long one request made while a message is handled (an activity POSTed to an inbox) may take before it
- * is abandoned, as a failed send: the message is retried with backoff, then given up (FEDIVERSE_SEND_TIMEOUT_SECONDS).
- */
-export const SEND_TIMEOUT_MS = 30_000;
 
 let fetchesBounded = false;
 
@@ -155,7 +150,7 @@ export type DurableQueueOptions = {
   pollMs?: number;
   /** How many messages a listener handles at once. */
   concurrency?: number;
-  /** How long each request made while a message is handled may take (SEND_TIMEOUT_MS). */
+  /** How long each request made while a message is handled may take (FEDIVERSE_SEND_TIMEOUT_SECONDS; 30 s by default). */
   sendTimeoutMs?: number;
   log?: Pick<Console, 'warn'>;
   now?: () => number;
@@ -181,7 +176,7 @@ export function durableQueue(backend: QueueBackend, options: DurableQueueOptions
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 1_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const fetchTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  const fetchTimeoutMs = options.sendTimeoutMs ?? DEFAULT_FEDIVERSE_SEND_TIMEOUT_SECONDS * 1000;
   boundFetchesOfHandling();
   const log = options.log ?? console;
   const now = options.now ?? Date.now;
