@@ -4,7 +4,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { inject } from 'vitest';
 import { ROOT } from '../../support/site';
 
-/** Debian's Chromium (scripts/test.sh installs it); Playwright's own browser downloads are never used. */
+/** Debian's Chromium (scripts/install-test-tools.sh installs it); Playwright's own browser downloads are never used. */
 export const CHROMIUM_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
 
 /**
@@ -39,7 +39,7 @@ export function url(pathname: string): string {
 }
 
 export function launch(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: run scripts/test.sh (it installs Debian's chromium) or set CHROME_PATH`);
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: run bash scripts/install-test-tools.sh (it installs Debian's chromium) or set CHROME_PATH`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROME_FLAGS, headless: true });
 }
 
