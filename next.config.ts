@@ -23,6 +23,7 @@ function rendererVersion(): string {
   for (const name of fs.readdirSync(folder).sort()) hash.update(name).update(fs.readFileSync(path.join(folder, name)));
   for (const file of [
     'components/og-card.tsx',
+    'components/og-image.ts',
     'lib/newsletter/mail.ts',
     'lib/newsletter/mail-images.ts',
     'lib/http/html.ts',
@@ -61,6 +62,8 @@ const nextConfig: NextConfig = {
     'yaml',
     'zod',
     '@resvg/resvg-js',
+    // The Open Graph cards' layout (components/og-image.ts): it loads its WebAssembly itself.
+    'satori',
     '@fedify/fedify',
   ],
   // `npm run typecheck` (and `npm test`, which runs it) checks the types; a build does not check

@@ -1,5 +1,5 @@
-import { ImageResponse } from 'next/og';
 import { OG_SIZE, OgCard } from '@/components/og-card';
+import { cardResponse, renderCard } from '@/components/og-image';
 import { site } from '@/lib/content';
 
 export const size = OG_SIZE;
@@ -15,7 +15,8 @@ function shorten(text: string, max: number): string {
 }
 
 /** The site's Open Graph image, for every page without one of its own. */
-export default function Image() {
+export default async function Image() {
   const { name, summary, author } = site();
-  return new ImageResponse(<OgCard kicker={author.name} title={name} footer={shorten(summary, 110)} />, OG_SIZE);
+  const png = await renderCard(<OgCard kicker={author.name} title={name} footer={shorten(summary, 110)} />);
+  return cardResponse(png);
 }

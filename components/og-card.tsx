@@ -6,8 +6,8 @@ export const OG_SIZE = { width: 1200, height: 630 };
 const colors = { bg: '#fbfaf7', fg: '#1d1e22', muted: '#5b5e66', accent: '#1d5fbf', border: '#dedbd2' };
 
 /**
- * The card drawn into a page's Open Graph image by `next/og` (rendered at
- * build time, with the font next/og ships: nothing is fetched).
+ * The card drawn into a page's Open Graph image (components/og-image.ts draws it at build time,
+ * with fonts and emoji shipped from npm: nothing is fetched).
  */
 export function OgCard({ kicker, title, footer }: { kicker: string; title: string; footer: string }): ReactElement {
   const size = title.length > 90 ? 54 : title.length > 50 ? 64 : 76;

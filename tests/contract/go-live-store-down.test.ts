@@ -129,7 +129,7 @@ describe('a post going live while the store is down, behind the shipped nginx', 
         },
       });
       const port = Number(new URL(state.site.baseUrl).port);
-      state.nginx = await startNginx([port, port]);
+      state.nginx = await startNginx([port]);
       const through = state.nginx.http;
       // The first run on the store has recorded its moment: the newsletter takes the posts live now as the site as it was.
       await until(() => state.site!.output().includes('newsletter: first run'), 'the newsletter first run');

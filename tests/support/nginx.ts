@@ -7,12 +7,14 @@ import { FIXTURE_CONTENT, freePort, ROOT } from './site';
 
 /**
  * deploy/nginx.conf, run by Debian's nginx in front of a test's lectern instances. The file is
- * rendered with the test's ports: the two upstream servers become the instances, `listen 80` a
- * loopback port, and a copy of the server block listens on a second port with
- * `X-Forwarded-Proto https`, standing in for the commented TLS server (no certificate here).
- * Each response names the instance nginx chose (X-Upstream) and what its cache did
- * (X-Cache-Status: HIT, MISS, …); the cache folder is the test's own. The internal location of
- * the download links serves the deliverables folder of the content the instances run with.
+ * rendered with the test's ports: its one upstream server becomes the first instance and, with a
+ * second instance, its commented second server line is uncommented with that port (as the file
+ * tells an operator to), `listen 80` becomes a loopback port, and a copy of the server block
+ * listens on a second port with `X-Forwarded-Proto https`, standing in for the commented TLS
+ * server (no certificate here). Each response also names the instance nginx chose (X-Upstream, the
+ * test's own header); what the cache did is the shipped file's X-Cache-Status. The cache folder is
+ * the test's own. The internal location of the download links serves the deliverables folder of
+ * the content the instances run with.
  */
 const TEMPLATE = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((file) => fs.existsSync(file)) ?? 'nginx';
@@ -24,21 +26,24 @@ function serverBlock(config: string): string {
   return config.slice(start + 1, end + 2);
 }
 
-export function renderNginxConfig(options: { upstreams: [number, number]; httpPort: number; httpsPort: number; dir: string; deliverables?: string }): string {
+/** The instances nginx proxies to: one, as the file ships, or two. */
+export type Upstreams = [number] | [number, number];
+
+export function renderNginxConfig(options: { upstreams: Upstreams; httpPort: number; httpsPort: number; dir: string; deliverables?: string }): string {
   const cache = path.join(options.dir, 'cache');
   const deliverables = options.deliverables ?? path.join(FIXTURE_CONTENT, 'deliverables');
-  let site = TEMPLATE.replace('server 127.0.0.1:3000;', `server 127.0.0.1:${options.upstreams[0]};`)
-    .replace('server 127.0.0.1:3001;', `server 127.0.0.1:${options.upstreams[1]};`)
+  const [first, second] = options.upstreams;
+  if (!/\n {4}server 127\.0\.0\.1:3000;\n {4}# server 127\.0\.0\.1:3001;\n/.test(TEMPLATE))
+    throw new Error('deploy/nginx.conf no longer ships one upstream server with a commented second');
+  let site = TEMPLATE.replace('server 127.0.0.1:3000;', `server 127.0.0.1:${first};`)
+    .replace('# server 127.0.0.1:3001;', second === undefined ? '# server 127.0.0.1:3001;' : `server 127.0.0.1:${second};`)
     .replace('proxy_cache_path /var/cache/nginx/lectern ', `proxy_cache_path ${cache} `)
     .replaceAll('alias /srv/lectern/content/deliverables/;', `alias ${deliverables}/;`);
   const block = serverBlock(site);
   const http = block
     .replace(/\n\s*listen \[::\]:80;/, '')
     .replace('listen 80;', `listen 127.0.0.1:${options.httpPort};`)
-    .replaceAll(
-      'proxy_pass http://lectern;',
-      'proxy_pass http://lectern;\n        add_header X-Upstream $upstream_addr always;\n        add_header X-Cache-Status $upstream_cache_status always;',
-    );
+    .replaceAll('proxy_pass http://lectern;', 'proxy_pass http://lectern;\n        add_header X-Upstream $upstream_addr always;');
   // The stand-in for the TLS server is plain http: it says https wherever the real one's $scheme would.
   const https = http.replace(`listen 127.0.0.1:${options.httpPort};`, `listen 127.0.0.1:${options.httpsPort};`).replaceAll('$scheme', 'https');
   if (http === block || !https.includes('X-Forwarded-Proto https;') || site.includes('/var/cache/nginx/lectern') || site.includes('/srv/lectern/'))
@@ -78,10 +83,10 @@ async function waitForPort(port: number, nginx: ChildProcess, log: () => string)
 export type RunningNginx = { http: string; https: string; cacheDir: string; log: () => string; stop: () => Promise<void> };
 
 /**
- * deploy/nginx.conf in front of two instances on these ports, listening on two loopback ports of its own.
+ * deploy/nginx.conf in front of the instances on these ports, listening on two loopback ports of its own.
  * `deliverables`: the folder its download location serves (the fixture content's by default).
  */
-export async function startNginx(upstreams: [number, number], options: { deliverables?: string } = {}): Promise<RunningNginx> {
+export async function startNginx(upstreams: Upstreams, options: { deliverables?: string } = {}): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-nginx-'));
   // nginx's workers may run as another user (www-data) when the test runs as root.
   fs.chmodSync(dir, 0o777);

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
-import { ImageResponse } from 'next/og';
 import { OG_SIZE, OgCard } from '@/components/og-card';
+import { cardResponse, renderCard } from '@/components/og-image';
 import { publishedPost, site } from '@/lib/content';
 import { kept } from '@/lib/content/build-cache';
 import { longDate } from '@/lib/content/dates';
@@ -16,9 +16,6 @@ export const generateStaticParams = postParams;
 
 export const alt = `The post's title on a card of ${site().name}`;
 
-// What next/og's ImageResponse sends with a card in production.
-const CARD_CACHE_CONTROL = 'public, immutable, no-transform, max-age=31536000';
-
 /** Each post's Open Graph image: its title on the site's card, drawn at build (or on the first request of an older post). */
 export default async function Image({ params }: { params: Promise<{ slug: string }> }) {
   const post = publishedPost((await params).slug);
@@ -28,7 +25,7 @@ export default async function Image({ params }: { params: Promise<{ slug: string
   const footer = [post.author ?? author.name, date].filter(Boolean).join(' · ');
   // Drawn once per title, name and date, and kept between builds (lib/content/build-cache.ts).
   const png = await kept('card', JSON.stringify([name, post.title, footer]), async () =>
-    Buffer.from(await new ImageResponse(<OgCard kicker={name} title={post.title} footer={footer} />, OG_SIZE).arrayBuffer()),
+    renderCard(<OgCard kicker={name} title={post.title} footer={footer} />),
   );
-  return new Response(new Uint8Array(png), { headers: { 'Content-Type': 'image/png', 'Cache-Control': CARD_CACHE_CONTROL } });
+  return cardResponse(png);
 }
