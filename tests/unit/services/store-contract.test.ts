@@ -471,6 +471,19 @@ describe.each(backends)('the $name store', ({ name, open }) => {
       expect(await move('bk_unknown', 's2', 0)).toBe('changed');
     });
 
+    it('keeps the free-cancellation deadline fixed when booked through every move', async () => {
+      await store.bookings.recordPayment({
+        eventId: 'evt_1',
+        order: order('cs_1'),
+        booking: { ...booking('bk_1', 1), cancelUntil: 7_000 },
+        capacity: 10,
+        mails: [],
+      });
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's1', cancelUntil: 7_000 });
+      expect(await move('bk_1', 's2', 0)).toBe('moved');
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's2', cancelUntil: 7_000 });
+    });
+
     it('gives the last seat to one of two moves racing for it', async () => {
       await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 1), capacity: 10, mails: [] });
       await store.bookings.recordPayment({ eventId: 'evt_2', order: order('cs_2'), booking: booking('bk_2', 1), capacity: 10, mails: [] });
@@ -543,6 +556,28 @@ describe.each(backends)('the $name store', ({ name, open }) => {
       expect((await use('cs_2', 'cs_2:0:9')).outcome).toBe('ok');
       expect((await store.orders.paidBy('buyer@example.com')).map((order) => order.id)).toEqual(['cs_2']);
       expect(await store.orders.paidBy('nobody@example.com')).toEqual([]);
+    });
+
+    it('finds a paid order by its id, with the session and seats a training order bought; none once refunded, none for an unknown id', async () => {
+      await store.bookings.recordPayment(paid('cs_1', 'buyer@example.com', 1_000, 'pi_1'));
+      await store.bookings.recordPayment({
+        ...paid('cs_2', 'buyer@example.com', 2_000),
+        order: { ...paid('cs_2', 'buyer@example.com', 2_000).order, kind: 'training', session: 's1', seats: 2 },
+      });
+      expect(await store.orders.find('cs_1')).toEqual({
+        id: 'cs_1',
+        product: 'book',
+        kind: 'book',
+        amount: 3400,
+        currency: 'EUR',
+        email: 'buyer@example.com',
+        createdAt: 1_000,
+        paymentIntent: 'pi_1',
+      });
+      expect(await store.orders.find('cs_2')).toMatchObject({ id: 'cs_2', kind: 'training', session: 's1', seats: 2 });
+      expect(await store.orders.find('cs_unknown')).toBeUndefined();
+      await store.orders.refund('pi_1', 5_000);
+      expect(await store.orders.find('cs_1')).toBeUndefined();
     });
 
     it('gives an address one resend per cooldown, whatever its case, queueing its mail with the turn', async () => {

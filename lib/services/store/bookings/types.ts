@@ -10,6 +10,9 @@ export type Order = {
   email: string;
   createdAt: number;
   paymentIntent?: string;
+  /** A training order's session and seats, as bought (absent on orders recorded before they were kept). */
+  session?: string;
+  seats?: number;
 };
 
 /**
@@ -33,6 +36,12 @@ export type Booking = {
   status: BookingStatus;
   createdAt: number;
   cancelledAt?: number;
+  /**
+   * When free cancellation ends: fixed when booked (CANCELLATION_NOTICE_DAYS before the session
+   * first booked) and kept by every move, so a move never reopens a refund. Absent on bookings
+   * made before it was kept: their current session's deadline.
+   */
+  cancelUntil?: number;
   /** Raised by every move: the calendar file's SEQUENCE (absent: 0, as booked). */
   sequence?: number;
   /** When its reminder is due (absent: none, e.g. booked after that time); set anew by a move. */
