@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bookingDetails, bookingManageUrl, reminderTime } from '../bookings/details';
+import { bookingDetails, bookingManageUrl, freeCancellationEnds, reminderTime } from '../bookings/details';
 import { clock } from '../runtime/site';
 import { laterSessions, productBySlug, sessionStart, type TrainingProduct } from '../products';
 import { formatMoment, sessionDays } from '../products/when';
@@ -75,6 +75,8 @@ async function moveBooking(input: z.output<typeof schema>, { services, settings 
     to: target.id,
     sequence,
     capacity: target.seats,
+    // The deadline of the session first booked stays the booking's: a move never reopens a refund.
+    cancelUntil: freeCancellationEnds(booking, current),
     ...(remindAt !== undefined ? { remindAt } : {}),
     // Holds and the outbox keep the wall clock's time; the site's clock decides what has started.
     now: Date.now(),

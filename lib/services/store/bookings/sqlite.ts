@@ -186,12 +186,14 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
       })();
     },
 
-    async move({ id, from, to, sequence, capacity, remindAt, now, mails }) {
+    async move({ id, from, to, sequence, capacity, cancelUntil, remindAt, now, mails }) {
       return db.transaction((): MoveOutcome => {
         const row = selectBooking.get(id);
         if (!row || row.status !== 'confirmed' || row.session !== from || row.sequence !== sequence) return 'changed';
         if (taken(row.product, to, now) + row.seats > capacity) return 'full';
-        db.prepare('UPDATE bookings SET session = ?, sequence = sequence + 1, remind_at = ?, reminded_at = NULL WHERE id = ?').run(to, remindAt ?? null, id);
+        db.prepare(
+          'UPDATE bookings SET session = ?, sequence = sequence + 1, remind_at = ?, reminded_at = NULL, cancel_until = COALESCE(cancel_until, ?) WHERE id = ?',
+        ).run(to, remindAt ?? null, cancelUntil, id);
         for (const mail of mails) queueMail(mail, now);
         return 'moved';
       })();

@@ -108,7 +108,9 @@ export interface BookingStore {
    * `changed`), and only if its seats fit `capacity` in `to` beside that session's bookings and
    * unexpired holds (otherwise `full`, nothing changed). The seats are taken in `to` and freed in
    * `from`, the sequence raised by one, the reminder set to `remindAt` (none when undefined) and
-   * the mails queued, all together.
+   * the mails queued, all together. `cancelUntil` is the free-cancellation deadline the booking
+   * keeps: set only on a booking that has none yet (one made before it was recorded), so a move
+   * never opens a refund the booking's first session had closed.
    */
   move(input: {
     id: string;
@@ -116,6 +118,7 @@ export interface BookingStore {
     to: string;
     sequence: number;
     capacity: number;
+    cancelUntil: number;
     remindAt?: number;
     now: number;
     mails: OutgoingMail[];
