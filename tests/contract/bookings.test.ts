@@ -212,7 +212,15 @@ describe('moving a seat', () => {
     expect(moved.text).toContain(`How to join: ${JOINING}`);
     const before = calendarOf(booked.mail).events;
     const after = calendarOf(moved).events;
-    expect(after).toEqual([{ ...before[0]!, sequence: 1, start: MEETINGS.autumn[0]![0], end: MEETINGS.autumn[0]![1] }]);
+    expect(after).toEqual([
+      {
+        ...before[0]!,
+        sequence: 1,
+        start: MEETINGS.autumn[0]![0],
+        end: MEETINGS.autumn[0]![1],
+        description: expect.stringMatching(/^Fixture Training, Tuesday 1 September 2099\.\n/),
+      },
+    ]);
     // Not back to an earlier session; the same 404 for a wrong token as for no booking.
     const earlier = await move(booked, 'spring');
     expect(earlier.status).toBe(400);

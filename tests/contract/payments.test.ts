@@ -410,9 +410,15 @@ describe('a training booking, end to end', () => {
     expect(confirmation.body).toContain('Fixture Training');
     expect(confirmation.body).toContain('Sunday 1 March 2099 and Monday 2 March 2099, 3 seats');
     expect(confirmation.body).toContain('Yes, cancel and refund €1,470.00');
-    const form = /<form[^>]+method="post"[^>]+action="\/api\/booking\/cancel"[^>]*>([\s\S]*?)<\/form>/.exec(confirmation.body)?.[1] ?? '';
-    const fields = Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((match) => [match[1]!, match[2]!]));
-    expect(fields).toEqual({ booking, token, confirm: 'yes' });
+    const form = /<form\b[^>]*action="\/api\/booking\/cancel"[^>]*>([\s\S]*?)<\/form>/.exec(confirmation.body);
+    expect(form?.[0], confirmation.body).toMatch(/^<form\b[^>]*method="post"/);
+    const attribute = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
+    const fields = Object.fromEntries(
+      [...(form?.[1] ?? '').matchAll(/<input\b[^>]*>/g)]
+        .filter(([tag]) => attribute(tag, 'type') === 'hidden')
+        .map(([tag]) => [attribute(tag, 'name'), attribute(tag, 'value')]),
+    );
+    expect(fields, form?.[0]).toEqual({ booking, token, confirm: 'yes' });
 
     const wrong = await postJson(
       running.baseUrl,
