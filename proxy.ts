@@ -10,6 +10,8 @@ import { linkHeader } from '@/lib/http/links';
 import { markdownUrlRoute } from '@/lib/http/markdown-twins';
 import { NEGOTIATED_ON, negotiationFor, type Negotiation } from '@/lib/http/negotiate';
 import { problem } from '@/lib/http/problem';
+import { cacheHeaders } from '@/lib/http/cache';
+import { runtimeReadPages } from '@/lib/routes/manifest';
 import { markdownNotFound, textResponse } from '@/lib/http/responses';
 import { platformHeaders, platformHeadersFor } from '@/lib/http/platform-headers';
 import { settings } from '@/lib/settings';
@@ -56,7 +58,8 @@ function answer(request: NextRequest, negotiated: Negotiation | undefined): Resp
   if (route) return toMarkdown(request, route, undefined);
   if (!negotiated) return NextResponse.next();
   const { twin, variant } = negotiated;
-  const vary = { Vary: NEGOTIATED_ON };
+  // A page rendered at each request that is still a read keeps the read profile (Next keeps a Cache-Control it finds).
+  const vary = { Vary: NEGOTIATED_ON, ...(runtimeReadPages.includes(pathname) && variant !== 'markdown' ? cacheHeaders('read') : {}) };
   if (variant === 'markdown') return toMarkdown(request, twin.route, vary);
   if (!validPost(pathname)) return NextResponse.next({ headers: vary });
   const links = [...(pathname === '/' ? [API_CATALOG_LINK] : []), linkHeader(absoluteUrl(twin.markdownPath), 'alternate', 'text/markdown')];

@@ -8,8 +8,8 @@ function newAttemptId(): string {
 }
 
 /**
- * The hidden `attempt` field of a checkout form. The pricing page is static,
- * the same HTML for everyone, so the id is made in the browser, once per
+ * The hidden `attempt` field of a checkout form. The pricing page is the
+ * same HTML for everyone, so the id is made in the browser, once per
  * page view: every submission of the form is then one checkout attempt, and
  * the server answers a double submit with one Stripe session while two
  * people get two. Without JavaScript the field stays empty and each post is

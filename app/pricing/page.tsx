@@ -12,6 +12,13 @@ import { trainingCheckoutRoute } from '@/lib/write-routes/training-checkout';
 import { checkoutRoute } from '@/lib/write-routes/checkout';
 import { specialOfferCheckoutRoute } from '@/lib/write-routes/special-offer-checkout';
 
+/**
+ * Rendered at each request, so the buy buttons follow the settings the server runs with (a build
+ * made without Stripe keys still sells once they are set); the page is still a read, cached and
+ * validated like one (runtimeReadPages in lib/routes/manifest.ts).
+ */
+export const dynamic = 'force-dynamic';
+
 export function generateMetadata() {
   return pageMetadata({ title: 'Pricing', description: `The training, digital bundles and book from ${site().name}, with prices.`, path: '/pricing' });
 }

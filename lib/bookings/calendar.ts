@@ -2,6 +2,7 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { absoluteUrl } from '../runtime/site';
 import { site } from '../content';
 import type { TrainingProduct, TrainingSession } from '../products';
+import { sessionDays } from '../products/when';
 
 /** What a booking's calendar file says: the booking, its session's meetings, and how to join. */
 export type BookingCalendar = {
@@ -52,7 +53,9 @@ export function bookingCalendar(input: BookingCalendar): string {
   const total = input.session.meetings.length;
   input.session.meetings.forEach((meeting, index) => {
     const description = [
-      total > 1 ? `Part ${index + 1} of ${total} of session ${input.session.id}.` : `Session ${input.session.id}.`,
+      total > 1
+        ? `Part ${index + 1} of ${total} of ${input.training.title}, ${sessionDays(input.session)}.`
+        : `${input.training.title}, ${sessionDays(input.session)}.`,
       ...(joining ? [`How to join: ${joining}`] : []),
       ...(input.manageUrl ? [`Cancel or move your booking: ${input.manageUrl}`] : []),
     ].join('\n');

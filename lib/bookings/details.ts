@@ -1,6 +1,6 @@
 import { absoluteUrl } from '../runtime/site';
-import { sessionStart, type TrainingProduct, type TrainingSession } from '../products';
-import { sessionMeetings } from '../products/when';
+import { cancellationDeadline, sessionStart, type TrainingProduct, type TrainingSession } from '../products';
+import { sessionDays, sessionMeetings } from '../products/when';
 import type { BookingDetails } from '../services/mail/templates';
 import type { Booking } from '../services/store/types';
 import { bookingCalendar } from './calendar';
@@ -8,6 +8,15 @@ import { bookingCalendar } from './calendar';
 /** The page a booking is cancelled or moved from: the link in its booking mail, with its token. */
 export function bookingManageUrl(id: string, token: string): string {
   return absoluteUrl(`/booking/cancel?booking=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
+}
+
+/**
+ * When a booking's free cancellation ends: the deadline fixed when it was booked, which a move
+ * keeps (moving to a later session never reopens a refund); for a booking made before the
+ * deadline was kept, its session's.
+ */
+export function freeCancellationEnds(booking: Pick<Booking, 'cancelUntil'>, session: TrainingSession | undefined): number {
+  return booking.cancelUntil ?? (session ? cancellationDeadline(session) : 0);
 }
 
 /** When a booking of `session` is reminded: `leadMs` before its first meeting; none when that is not after `now` (the booking mail has said it all). */
@@ -26,7 +35,7 @@ export function bookingDetails(
   return {
     id: booking.id,
     title: training.title,
-    session: session.id,
+    session: sessionDays(session),
     meetings: sessionMeetings(session),
     seats: booking.seats,
     ...(training.joining ? { joining: training.joining } : {}),

@@ -77,6 +77,7 @@ async function recordCompletedCheckout(
     if (!trainingSession) return 'ignored';
     const token = newToken();
     const remindAt = reminderTime(trainingSession, clock(), settings.bookings.reminderLeadMs);
+    const cancelUntil = cancellationDeadline(trainingSession);
     const booking: Booking = {
       id: `bk_${randomBytes(12).toString('base64url')}`,
       tokenHash: token.hash,
@@ -90,13 +91,13 @@ async function recordCompletedCheckout(
       currency,
       status: 'confirmed',
       createdAt: now,
+      cancelUntil,
       ...(remindAt !== undefined ? { remindAt } : {}),
     };
     const manageUrl = bookingManageUrl(booking.id, token.token);
     // What the receipt and, if the session filled meanwhile, the refund mail both say.
     const seatsBought = {
       title: product.title,
-      session: trainingSession.id,
       start: formatMoment(Date.parse(trainingSession.meetings[0]!.start)),
       seats: booking.seats,
       amount,
@@ -107,19 +108,19 @@ async function recordCompletedCheckout(
       amount,
       currency,
       manageUrl,
-      cancelUntil: cancellationDeadline(trainingSession),
+      cancelUntil,
       moveUntil: moveDeadline(trainingSession),
     });
     const outcome = await services.store.bookings.recordPayment({
       eventId: event.id,
-      order,
+      order: { ...order, session: booking.session, seats: booking.seats },
       booking,
       capacity: trainingSession.seats,
       holdId: session.metadata?.hold,
       mails: [mail],
     });
     if (outcome !== 'full') return outcome;
-    return refundOversold(services, event, session, () => sessionFullRefundMail(to, { id: session.id, ...seatsBought }));
+    return refundOversold(services, event, session, () => sessionFullRefundMail(to, seatsBought));
   }
   const outcome = await services.store.bookings.recordPayment({
     eventId: event.id,

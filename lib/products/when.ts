@@ -53,3 +53,9 @@ export function formatMeeting(meeting: Meeting, timeZone: string = site().timezo
 export function sessionMeetings(session: TrainingSession, timeZone: string = site().timezone): string[] {
   return session.meetings.map((meeting) => formatMeeting(meeting, timeZone));
 }
+
+/** A session by its days, as a buyer names it: "Sunday 1 March 2099", or "Sunday 1 March 2099 and Monday 2 March 2099". */
+export function sessionDays(session: TrainingSession, timeZone: string = site().timezone): string {
+  const days = session.meetings.map((meeting) => day(parts(Date.parse(meeting.start), timeZone)));
+  return [...new Set(days)].join(' and ');
+}

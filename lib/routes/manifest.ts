@@ -136,3 +136,11 @@ export const markdownTwinRoutes = {
   },
   sections: { blog: 'slug', tags: 'tag' },
 } as const;
+
+/**
+ * Pages rendered at each request from the settings the server runs with (not the build's), yet
+ * the same for every reader: proxy.ts gives them the read profile, so lectern's read cache keeps
+ * one copy per process with its ETag, and a CDN caches them like any read. `/pricing` shows its
+ * buy buttons exactly when Stripe is configured where it runs.
+ */
+export const runtimeReadPages: readonly string[] = ['/pricing'];

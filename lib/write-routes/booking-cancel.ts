@@ -1,11 +1,11 @@
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { describeError } from '../log';
-import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
+import { CANCELLATION_NOTICE_DAYS, productBySlug, type TrainingProduct } from '../products';
 import { bookingCancelledMail } from '../services/mail/templates';
-import { bookingDetails } from '../bookings/details';
+import { bookingDetails, freeCancellationEnds } from '../bookings/details';
 import { clock } from '../runtime/site';
-import { formatMoment } from '../products/when';
+import { formatMoment, sessionDays } from '../products/when';
 import type { Booking } from '../services/store';
 import { hashToken, sameSecret } from '../services/tokens';
 import { required } from './fields';
@@ -17,6 +17,9 @@ const BOOKING_CANCELLED_PAGE = '/booking/cancelled';
 const schema = z.strictObject({
   booking: z.string(required('text')).regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be a booking id'),
   token: z.string(required('text')).regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token from the booking email'),
+  confirm: z
+    .literal('yes', { error: (issue) => (issue.input === undefined ? 'is required: confirm the cancellation on the booking page' : 'must be "yes"') })
+    .describe('"yes": the buyer confirmed the cancellation and its refund (the confirmation step of the booking page sends it).'),
 });
 
 const responses = {
@@ -44,7 +47,9 @@ function pending(detail: string): WriteResult {
 /**
  * Cancels a training booking with its emailed token (compared in constant
  * time; a wrong token and an unknown booking get the same 404), inside the
- * cancellation policy. In three steps, so that no failure loses money or
+ * cancellation policy, once the buyer confirmed it (`confirm`: the booking page's confirmation
+ * step sends it). The policy's deadline is fixed when the booking is made and kept by every move
+ * (lib/bookings/details.ts), so moving to a later session never reopens a refund. In three steps, so that no failure loses money or
  * tells the reader something untrue: the intent is recorded (`cancelling`),
  * the refund is asked of Stripe under one idempotency key per booking, then
  * the booking is cancelled (seats freed, confirmation mailed). A booking left
@@ -58,12 +63,13 @@ async function cancelBooking(input: z.output<typeof schema>, { services }: Write
   if (booking.status === 'cancelled') return alreadyCancelled;
   const product = productBySlug(booking.product) as TrainingProduct | undefined;
   const session = product?.sessions.find((entry) => entry.id === booking.session);
-  const deadline = session ? cancellationDeadline(session) : 0;
-  if (booking.status === 'confirmed' && Date.now() > deadline) {
+  // Fixed when booked: a move to a later session keeps it, so it never reopens a refund.
+  const deadline = freeCancellationEnds(booking, session);
+  if (booking.status === 'confirmed' && clock() > deadline) {
     return {
       ok: false,
       problem: 'conflict',
-      detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts${session ? ` (${formatMoment(deadline)})` : ''}; this booking can no longer be cancelled, but it can be moved to a later session at no cost until the session starts.`,
+      detail: `Free cancellation ends ${CANCELLATION_NOTICE_DAYS} days before the session starts, counted from the session first booked (a move does not change it)${deadline > 0 ? `: ${formatMoment(deadline)}` : ''}. This booking can no longer be cancelled, but it can be moved to a later session at no cost until its session starts.`,
     };
   }
   const stripe = services.payments?.stripe;
@@ -78,7 +84,7 @@ async function cancelBooking(input: z.output<typeof schema>, { services }: Write
     );
   } catch (error) {
     console.error(`/api/booking/cancel: refund of ${booking.id}: ${describeError(error)}`);
-    return pending(`Your cancellation of booking ${booking.id} is recorded, but the payment service has not confirmed the refund yet.`);
+    return pending(`Your cancellation is recorded, but the payment service has not confirmed the refund yet.`);
   }
   let cancelled: Booking | undefined;
   try {
@@ -86,9 +92,8 @@ async function cancelBooking(input: z.output<typeof schema>, { services }: Write
       bookingCancelledMail(
         { name: booking.name, address: booking.email },
         {
-          id: booking.id,
           title: product?.title ?? booking.product,
-          session: booking.session,
+          session: session ? sessionDays(session) : booking.session,
           amount: booking.amount,
           currency: booking.currency,
           // A calendar that has the booking's meetings removes them (one version past the booking's).
@@ -100,7 +105,7 @@ async function cancelBooking(input: z.output<typeof schema>, { services }: Write
     ]);
   } catch (error) {
     console.error(`/api/booking/cancel: recording the cancellation of ${booking.id}: ${describeError(error)}`);
-    return pending(`The refund for booking ${booking.id} is made (${refund.id}), but the cancellation could not be recorded yet.`);
+    return pending('The refund is made, but the cancellation could not be recorded yet.');
   }
   if (!cancelled) return alreadyCancelled;
   services.mail.sendQueued();

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { bookingDetails, bookingManageUrl, reminderTime } from '../bookings/details';
+import { bookingDetails, bookingManageUrl, freeCancellationEnds, reminderTime } from '../bookings/details';
 import { clock } from '../runtime/site';
 import { laterSessions, productBySlug, sessionStart, type TrainingProduct } from '../products';
-import { formatMoment } from '../products/when';
+import { formatMoment, sessionDays } from '../products/when';
 import { writeRouteAddresses } from '../routes/manifest';
 import { bookingMovedMail } from '../services/mail/templates';
 import { hashToken, sameSecret } from '../services/tokens';
@@ -66,7 +66,7 @@ async function moveBooking(input: z.output<typeof schema>, { services, settings 
   const manageUrl = bookingManageUrl(booking.id, input.token);
   const mail = bookingMovedMail(
     { name: booking.name, address: booking.email },
-    { ...bookingDetails(booking, training, target, { sequence: sequence + 1, now, manageUrl }), from: current.id, manageUrl },
+    { ...bookingDetails(booking, training, target, { sequence: sequence + 1, now, manageUrl }), from: sessionDays(current), manageUrl },
   );
   const remindAt = reminderTime(target, now, settings.bookings.reminderLeadMs);
   const outcome = await services.store.bookings.move({
@@ -75,6 +75,8 @@ async function moveBooking(input: z.output<typeof schema>, { services, settings 
     to: target.id,
     sequence,
     capacity: target.seats,
+    // The deadline of the session first booked stays the booking's: a move never reopens a refund.
+    cancelUntil: freeCancellationEnds(booking, current),
     ...(remindAt !== undefined ? { remindAt } : {}),
     // Holds and the outbox keep the wall clock's time; the site's clock decides what has started.
     now: Date.now(),

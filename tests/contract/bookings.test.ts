@@ -13,6 +13,7 @@ import { startUpstashStandIn } from '../support/upstash';
 
 const WEBHOOK_SECRET = 'whsec_bookings_secret';
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const JOINING = 'https://meet.example.com/fixture-joining-room';
 const stripe = new Stripe('sk_test_local');
 // The fixture training's sessions (tests/fixtures/content/products/fixture-training.md), in UTC.
@@ -115,6 +116,7 @@ function calendarOf(mail: ReceivedMail) {
         start: event.startDate.toJSDate().toISOString(),
         end: event.endDate.toJSDate().toISOString(),
         location: event.location,
+        description: event.description,
         status: component.getFirstPropertyValue('status'),
       };
     }),
@@ -130,13 +132,15 @@ describe('the booking mail', () => {
   it("states every meeting in the site's zone in words, gives the joining details, and carries an .ics a real parser reads back to the session's meetings", async () => {
     const booked = await book(running.baseUrl, 'calendar-buyer', 'spring', 2);
     expect(booked.mail.text).toContain(
-      'Fixture Training, session spring (2 seats), in 2 meetings:\n- Sunday 1 March 2099, 03:00–07:00 EST\n- Monday 2 March 2099, 03:00–07:00 EST',
+      'Fixture Training (2 seats), in 2 meetings:\n- Sunday 1 March 2099, 03:00–07:00 EST\n- Monday 2 March 2099, 03:00–07:00 EST',
     );
+    // Names and dates, not the ids the store keeps (they stay in the link only).
+    expect(booked.mail.text?.replace(/https?:\/\/\S+/g, '')).not.toMatch(/bk_|cs_|\bspring\b/);
     expect(booked.mail.text).toContain(`How to join: ${JOINING}`);
     expect(booked.mail.text).toContain('Free cancellation with a full refund until Sunday 22 February 2099, 03:00 EST.');
     expect(booked.mail.text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     const calendar = calendarOf(booked.mail);
-    expect(calendar.filename).toBe(`booking-${booked.booking}.ics`);
+    expect(calendar.filename).toBe('fixture-training.ics');
     expect(calendar.method).toBe('PUBLISH');
     expect(calendar.events).toEqual(
       MEETINGS.spring.map(([start, end], index) => ({
@@ -145,6 +149,11 @@ describe('the booking mail', () => {
         start,
         end,
         location: JOINING,
+        description: expect.stringMatching(
+          new RegExp(
+            `^Part ${index + 1} of 2 of Fixture Training, Sunday 1 March 2099 and Monday 2 March 2099\\.\\nHow to join: ${JOINING}\\nCancel or move your booking: `,
+          ),
+        ),
         status: 'CONFIRMED',
       })),
     );
@@ -166,6 +175,8 @@ describe('the booking mail', () => {
     const page = await request(running.baseUrl, `/booking/cancel?booking=${booked.booking}&token=${booked.token}`, { headers: { Accept: 'text/html' } });
     expect(page.body).toContain('Monday 2 March 2099, 03:00–07:00 EST');
     expect(page.body).toContain('action="/api/booking/move"');
+    expect(page.body).toContain('Fixture Training, Sunday 1 March 2099 and Monday 2 March 2099, 1 seat:');
+    expect(page.body).not.toContain('<code>spring</code>');
   });
 });
 
@@ -194,11 +205,22 @@ describe('moving a seat', () => {
       await store.close();
     }
     const moved = await smtp.waitFor((mail) => mail.envelopeTo.includes(booked.buyer) && mail.subject?.startsWith('Booking moved') === true);
-    expect(moved.text).toContain('has moved from session spring to Fixture Training, session autumn (2 seats): Tuesday 1 September 2099, 03:00–07:00 EDT.');
+    expect(moved.text).toContain(
+      'has moved from the session of Sunday 1 March 2099 and Monday 2 March 2099 to Fixture Training (2 seats): Tuesday 1 September 2099, 03:00–07:00 EDT.',
+    );
+    expect(moved.text?.replace(/https?:\/\/\S+/g, '')).not.toMatch(/bk_|\bspring\b|\bautumn\b/);
     expect(moved.text).toContain(`How to join: ${JOINING}`);
     const before = calendarOf(booked.mail).events;
     const after = calendarOf(moved).events;
-    expect(after).toEqual([{ ...before[0]!, sequence: 1, start: MEETINGS.autumn[0]![0], end: MEETINGS.autumn[0]![1] }]);
+    expect(after).toEqual([
+      {
+        ...before[0]!,
+        sequence: 1,
+        start: MEETINGS.autumn[0]![0],
+        end: MEETINGS.autumn[0]![1],
+        description: expect.stringMatching(/^Fixture Training, Tuesday 1 September 2099\.\n/),
+      },
+    ]);
     // Not back to an earlier session; the same 404 for a wrong token as for no booking.
     const earlier = await move(booked, 'spring');
     expect(earlier.status).toBe(400);
@@ -243,6 +265,44 @@ describe('moving a seat', () => {
     await store.close();
     await smtp.waitFor((mail) => mail.envelopeTo.includes(winner.buyer) && mail.subject?.startsWith('Booking moved') === true);
     expect(mailsTo(loser.buyer, 'Booking moved')).toHaveLength(0);
+  });
+});
+
+describe('cancelling after a move', () => {
+  it('keeps the free-cancellation deadline of the session first booked: a booking past it is refused a refund after a move too', async () => {
+    const booked = await book(running.baseUrl, 'late-mover', 'spring');
+    // A server on the same store whose clock is three days before spring: past its free cancellation (seven days before).
+    const late = await site(env({ DATA_DIR: running.dataDir, LECTERN_CLOCK_OFFSET_MS: String(SPRING_START - 3 * DAY - Date.now()) }));
+    try {
+      const refunds = () => stripeApi.requests.filter((req) => req.path === '/v1/refunds').length;
+      const before = refunds();
+      const cancel = () =>
+        postJson(late.baseUrl, '/api/booking/cancel', { booking: booked.booking, token: booked.token, confirm: 'yes' }, { from: freshAddress() });
+      expect((await cancel()).status).toBe(409);
+      const moved = await postJson(
+        late.baseUrl,
+        '/api/booking/move',
+        { booking: booked.booking, token: booked.token, session: 'autumn' },
+        { from: freshAddress() },
+      );
+      expect(moved.status).toBe(200);
+      const after = await cancel();
+      expect(after.status).toBe(409);
+      expect(after.json()).toMatchObject({ detail: expect.stringContaining('Sunday 22 February 2099, 03:00 EST') });
+      expect(refunds()).toBe(before);
+      // The booking page offers no cancellation, only the move, and says until when it was free.
+      const page = await request(late.baseUrl, `/booking/cancel?booking=${booked.booking}&token=${booked.token}`, { headers: { Accept: 'text/html' } });
+      expect(page.body).toContain('Free cancellation ended Sunday 22 February 2099, 03:00 EST');
+      expect(page.body).not.toContain('step=confirm');
+      const store = openStore();
+      try {
+        expect(await store.bookings.find(booked.booking)).toMatchObject({ session: 'autumn', status: 'confirmed' });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await late.stop();
+    }
   });
 });
 

@@ -162,7 +162,7 @@ describe('write responses match /openapi.json', () => {
     { path: '/api/payments/checkout', body: { product: 'fixture-book' } },
     { path: '/api/payments/training/checkout', body: { product: 'fixture-training' } },
     { path: '/api/payments/special-offer/checkout', body: { product: 'fixture-old-offer' } },
-    { path: '/api/booking/cancel', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32) } },
+    { path: '/api/booking/cancel', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32), confirm: 'yes' } },
     { path: '/api/booking/move', body: { booking: 'bk_unknown000000', token: 'x'.repeat(32), session: 'autumn' } },
     { path: '/api/index-notify', body: {} },
     { path: '/api/downloads/resend', body: { email: 'someone@example.com' } },

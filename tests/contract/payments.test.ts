@@ -220,6 +220,31 @@ describe('checkout', () => {
   });
 });
 
+describe('the pricing page', () => {
+  it('shows buy buttons when the running server has Stripe keys though the build had none, none without them, and stays a cached read', async () => {
+    const html = { headers: { Accept: 'text/html' } };
+    // The contract build is made without Stripe keys (global-setup.ts); this file's server runs with them.
+    const selling = await request(running.baseUrl, '/pricing', html);
+    expect(selling.status).toBe(200);
+    expect(selling.body).toContain('action="/api/payments/checkout"');
+    expect(selling.body).toContain('action="/api/payments/training/checkout"');
+    expect(selling.body).not.toContain('payments are not configured');
+    // The shared server runs without them: no buy button, and the page says why.
+    const closed = await request(inject('baseUrl'), '/pricing', html);
+    expect(closed.status).toBe(200);
+    expect(closed.body).toContain('payments are not configured');
+    expect(closed.body).not.toContain('action="/api/payments/');
+    // Rendered from the running settings, and still a read: shareable, one strong ETag, a 304 to it.
+    expect(selling.headers['cache-control']).toMatch(/^public, /);
+    expect(selling.headers.etag).toMatch(/^"[^"]+"$/);
+    const again = await request(running.baseUrl, '/pricing', html);
+    expect(again.headers.etag).toBe(selling.headers.etag);
+    expect(again.body).toBe(selling.body);
+    const revalidated = await request(running.baseUrl, '/pricing', { headers: { Accept: 'text/html', 'If-None-Match': selling.headers.etag! } });
+    expect(revalidated.status).toBe(304);
+  });
+});
+
 describe('webhook', () => {
   it('refuses a bad signature and records nothing', async () => {
     const payload = JSON.stringify(
@@ -258,6 +283,33 @@ describe('webhook', () => {
     await stored.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.messages.filter((mail) => mail.subject === 'Your receipt from Fixture & Co: Fixture Book')).toHaveLength(1);
+  });
+
+  it('names the paid order on the success page, and says so with a 404 for a checkout it has no paid order of', async () => {
+    const event = completed('evt_success_1', {
+      id: 'cs_success_1',
+      metadata: { product: 'fixture-book', kind: 'book' },
+      amount: 2900,
+      currency: 'eur',
+      email: 'success-reader@example.com',
+      paymentIntent: 'pi_success_1',
+    });
+    expect((await signedEvent(event)).json()).toMatchObject({ outcome: 'recorded' });
+    const html = { headers: { Accept: 'text/html' } };
+    const paid = await request(running.baseUrl, '/checkout/success?session_id=cs_success_1', html);
+    expect(paid.status).toBe(200);
+    expect(paid.headers['cache-control']).toMatch(/no-store/);
+    expect(paid.body).toContain('Your payment went through');
+    expect(paid.body).toContain('Fixture Book');
+    expect(paid.body).toContain('€29.00');
+    expect(paid.body).toContain('s•••@example.com');
+    expect(paid.body).not.toContain('success-reader@example.com');
+    for (const made of ['/checkout/success?session_id=cs_test_madeup123', '/checkout/success?session_id=%3Cscript%3E', '/checkout/success']) {
+      const answer = await request(running.baseUrl, made, html);
+      expect(answer.status, made).toBe(404);
+      expect(answer.body, made).toContain('We cannot find a paid order for this link.');
+      expect(answer.body, made).not.toContain('Your payment went through');
+    }
   });
 });
 
@@ -336,26 +388,67 @@ describe('a training booking, end to end', () => {
     const link = /https?:\/\/\S+\/booking\/cancel\?booking=[\w-]+&token=[\w-]+/.exec(receipt.text ?? '')?.[0];
     expect(link).toBeDefined();
     const url = new URL(link!);
+    // Back from Stripe, the success page names the order: product, seats and dates, amount, the masked address.
+    const success = await request(running.baseUrl, '/checkout/success?session_id=cs_training_1', { headers: { Accept: 'text/html' } });
+    expect(success.status).toBe(200);
+    expect(success.body).toContain('Fixture Training');
+    expect(success.body).toContain('3 seats, Sunday 1 March 2099 and Monday 2 March 2099');
+    expect(success.body).toContain('€1,470.00');
+    expect(success.body).toContain(`t•••@example.com`);
+    expect(success.body).not.toContain(buyer);
+
     const page = await request(running.baseUrl, `${url.pathname}${url.search}`);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('Cancel this booking');
     const booking = url.searchParams.get('booking')!;
     const token = url.searchParams.get('token')!;
+    // The booking page's cancel button is a link to a confirmation step, not the cancellation itself.
+    expect(page.body).not.toContain('action="/api/booking/cancel"');
+    const step = /<a[^>]+href="([^"]*step=confirm[^"]*)"[^>]*>Cancel this booking<\/a>/.exec(page.body)?.[1]?.replaceAll('&amp;', '&');
+    expect(step).toBeDefined();
+    const confirmation = await request(running.baseUrl, step!, { headers: { Accept: 'text/html' } });
+    expect(confirmation.status).toBe(200);
+    expect(confirmation.body).toContain('Fixture Training');
+    expect(confirmation.body).toContain('Sunday 1 March 2099 and Monday 2 March 2099, 3 seats');
+    expect(confirmation.body).toContain('Yes, cancel and refund €1,470.00');
+    const form = /<form\b[^>]*action="\/api\/booking\/cancel"[^>]*>([\s\S]*?)<\/form>/.exec(confirmation.body);
+    expect(form?.[0], confirmation.body).toMatch(/^<form\b[^>]*method="post"/);
+    const attribute = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
+    const fields = Object.fromEntries(
+      [...(form?.[1] ?? '').matchAll(/<input\b[^>]*>/g)]
+        .filter(([tag]) => attribute(tag, 'type') === 'hidden')
+        .map(([tag]) => [attribute(tag, 'name'), attribute(tag, 'value')]),
+    );
+    expect(fields, form?.[0]).toEqual({ booking, token, confirm: 'yes' });
 
-    const wrong = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token: `${token.slice(0, -2)}xx` }, { from: freshAddress() });
-    const unknown = await postJson(running.baseUrl, '/api/booking/cancel', { booking: 'bk_unknown000000', token }, { from: freshAddress() });
+    const wrong = await postJson(
+      running.baseUrl,
+      '/api/booking/cancel',
+      { booking, token: `${token.slice(0, -2)}xx`, confirm: 'yes' },
+      { from: freshAddress() },
+    );
+    const unknown = await postJson(running.baseUrl, '/api/booking/cancel', { booking: 'bk_unknown000000', token, confirm: 'yes' }, { from: freshAddress() });
     expect([wrong.status, unknown.status]).toEqual([404, 404]);
     expect(wrong.body).toBe(unknown.body);
+    // Without the confirmation the route refuses, naming the field, and nothing is refunded.
+    const unconfirmed = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.json()).toMatchObject({ errors: [expect.objectContaining({ path: 'confirm' })] });
+    expect(stripeApi.requests.filter((req) => req.path === '/v1/refunds' && stripeForm(req.body).payment_intent === 'pi_training_1')).toHaveLength(0);
 
-    const cancel = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
-    expect(cancel.status).toBe(200);
+    // The confirmation's form, posted as a browser without JavaScript sends it.
+    const cancel = await postForm(running.baseUrl, '/api/booking/cancel', fields, {
+      from: freshAddress(),
+      headers: { Origin: new URL(inject('siteUrl')).origin },
+    });
+    expect(cancel.status).toBe(303);
+    expect(cancel.headers.location).toBe('/booking/cancelled');
     const refund = stripeApi.requests.filter((req) => req.path === '/v1/refunds').at(-1)!;
     expect(stripeForm(refund.body)).toMatchObject({ payment_intent: 'pi_training_1' });
     expect(refund.headers['idempotency-key']).toBe(`refund:${booking}`);
     expect(await store.bookings.seatsTaken('fixture-training', 'spring', Date.now())).toBe(0);
     expect((await store.bookings.find(booking))?.status).toBe('cancelled');
     await smtp.waitFor((mail) => mail.envelopeTo.includes(buyer) && (mail.subject ?? '').startsWith('Booking cancelled'));
-    const again = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
+    const again = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token, confirm: 'yes' }, { from: freshAddress() });
     expect(again.status).toBe(409);
     await store.close();
   });
@@ -393,7 +486,7 @@ describe('a training booking, end to end', () => {
     const response = await postJson(
       running.baseUrl,
       '/api/booking/cancel',
-      { booking: url.searchParams.get('booking'), token: url.searchParams.get('token') },
+      { booking: url.searchParams.get('booking'), token: url.searchParams.get('token'), confirm: 'yes' },
       { from: freshAddress() },
     );
     expect(response.status).toBe(409);
@@ -523,17 +616,17 @@ describe('booking cancellation', () => {
     const taken = await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now());
 
     refundsDown = true;
-    const first = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() }).finally(() => {
+    const first = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token, confirm: 'yes' }, { from: freshAddress() }).finally(() => {
       refundsDown = false;
     });
     expect(first.status).toBe(503);
     expect(first.headers['retry-after']).toBe('60');
-    expect(first.json()).toMatchObject({ title: 'Cancellation pending', detail: expect.stringContaining(`cancellation of booking ${booking} is recorded`) });
+    expect(first.json()).toMatchObject({ title: 'Cancellation pending', detail: expect.stringContaining('Your cancellation is recorded') });
     expect((first.json() as { detail: string }).detail).toContain('Send this form again');
     expect((await store.bookings.find(booking))?.status).toBe('cancelling');
     expect(await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken);
 
-    const second = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() });
+    const second = await postJson(running.baseUrl, '/api/booking/cancel', { booking, token, confirm: 'yes' }, { from: freshAddress() });
     expect(second.status).toBe(200);
     expect(second.json()).toMatchObject({ status: 'cancelled', booking });
     const refunds = refundRequests('pi_cancel_retry');
@@ -542,7 +635,7 @@ describe('booking cancellation', () => {
     expect((await store.bookings.find(booking))?.status).toBe('cancelled');
     expect(await store.bookings.seatsTaken('fixture-training', 'autumn', Date.now())).toBe(taken - 1);
     await smtp.waitFor((mail) => mail.envelopeTo.includes('evt_cancel_retry@example.com') && (mail.subject ?? '').startsWith('Booking cancelled'));
-    expect((await postJson(running.baseUrl, '/api/booking/cancel', { booking, token }, { from: freshAddress() })).status).toBe(409);
+    expect((await postJson(running.baseUrl, '/api/booking/cancel', { booking, token, confirm: 'yes' }, { from: freshAddress() })).status).toBe(409);
     await store.close();
   });
 });

@@ -12,7 +12,7 @@ const ROUTES: [string, number, number, unknown][] = [
   ['/api/payments/checkout', 10, 600, { product: 'fixture-book' }],
   ['/api/payments/training/checkout', 10, 600, { product: 'fixture-training', session: 'spring', seats: 1 }],
   ['/api/payments/special-offer/checkout', 10, 600, { product: 'fixture-offer' }],
-  ['/api/booking/cancel', 20, 3600, { booking: 'bk_12345678', token: 'x'.repeat(32) }],
+  ['/api/booking/cancel', 20, 3600, { booking: 'bk_12345678', token: 'x'.repeat(32), confirm: 'yes' }],
   ['/api/index-notify', 20, 3600, {}],
   ['/api/bounces/postmark', 300, 600, { RecordType: 'Bounce', ID: 1, Type: 'HardBounce' }],
   ['/api/subscribe/confirm', 20, 3600, { token: 'x'.repeat(43) }],

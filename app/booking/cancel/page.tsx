@@ -1,6 +1,9 @@
+import Link from 'next/link';
 import { clock } from '@/lib/runtime/site';
-import { cancellationDeadline, CANCELLATION_NOTICE_DAYS, laterSessions, productBySlug, sessionStart, type TrainingProduct } from '@/lib/products';
-import { formatMoment, sessionMeetings } from '@/lib/products/when';
+import { freeCancellationEnds } from '@/lib/bookings/details';
+import { CANCELLATION_NOTICE_DAYS, laterSessions, productBySlug, sessionStart, type TrainingProduct } from '@/lib/products';
+import { formatPrice } from '@/lib/products/price';
+import { formatMoment, sessionDays, sessionMeetings } from '@/lib/products/when';
 import { services } from '@/lib/runtime';
 import type { Booking } from '@/lib/services/store';
 import { hashToken, sameSecret } from '@/lib/services/tokens';
@@ -40,9 +43,21 @@ async function moveChoices(training: TrainingProduct, booking: Booking, now: num
   return choices.filter((choice) => choice.free >= booking.seats);
 }
 
-/** The page behind the link in a booking email: the booking's meetings, a button that cancels it (within the policy), and a form that moves it to a later session. */
+const seatCount = (seats: number) => `${seats} seat${seats === 1 ? '' : 's'}`;
+
+/** This page's address for a booking, with its token; `confirm` for the cancellation's confirmation step. */
+function manageHref(id: string, token: string, confirm = false): string {
+  return `/booking/cancel?${new URLSearchParams({ booking: id, token, ...(confirm ? { step: 'confirm' } : {}) })}`;
+}
+
+/**
+ * The page behind the link in a booking email: the booking's meetings, a link to cancel it (within
+ * the policy) and a form that moves it to a later session. Cancelling takes two steps: the link
+ * opens this page's confirmation step (`step=confirm`), which says what is cancelled and what is
+ * refunded, and only its form posts the cancellation (with `confirm=yes`, which the route requires).
+ */
 export default async function ManageBookingPage({ searchParams }: PageProps<'/booking/cancel'>) {
-  const { booking: id, token } = await searchParams;
+  const { booking: id, token, step } = await searchParams;
   const valid = typeof id === 'string' && typeof token === 'string' && id.length <= 64 && token.length <= 128;
   const booking = valid ? await linkedBooking(id, token) : undefined;
   const product = booking ? productBySlug(booking.product) : undefined;
@@ -50,6 +65,36 @@ export default async function ManageBookingPage({ searchParams }: PageProps<'/bo
   const session = training?.sessions.find((entry) => entry.id === booking?.session);
   const now = clock();
   const choices = booking && training && session && booking.status === 'confirmed' ? await moveChoices(training, booking, now) : [];
+  const cancelUntil = booking ? freeCancellationEnds(booking, session) : 0;
+  // A cancellation left half done (its refund not confirmed) is finished whatever the date: it was asked for in time.
+  const cancellable = booking !== undefined && (booking.status === 'cancelling' || (booking.status === 'confirmed' && now <= cancelUntil));
+  const refund = booking ? formatPrice(booking.amount, booking.currency) : '';
+  if (valid && booking && training && session && cancellable && step === 'confirm') {
+    return (
+      <>
+        <h1>Cancel my booking?</h1>
+        <p>You are about to cancel this booking:</p>
+        <ul>
+          <li>{training.title}</li>
+          <li>{`${sessionDays(session)}, ${seatCount(booking.seats)}`}</li>
+        </ul>
+        <p>
+          The full price, <strong>{refund}</strong>, is refunded to the card that paid. Your seats are given up, and this cannot be undone.
+        </p>
+        <form method="post" action={bookingCancelRoute.path} className="post-form">
+          <input type="hidden" name="booking" value={id} />
+          <input type="hidden" name="token" value={token} />
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" className="button">
+            {`Yes, cancel and refund ${refund}`}
+          </button>
+        </form>
+        <p>
+          <Link href={manageHref(id, token)}>No, keep my booking</Link>
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <h1>Cancel or move my booking</h1>
@@ -61,10 +106,7 @@ export default async function ManageBookingPage({ searchParams }: PageProps<'/bo
       {valid && booking && training && session && (
         <>
           <h2>Your booking</h2>
-          <p>
-            {training.title}, session <code>{session.id}</code>, {booking.seats} seat{booking.seats === 1 ? '' : 's'}
-            {booking.status === 'confirmed' ? '' : ' (cancelled)'}:
-          </p>
+          <p>{`${training.title}, ${sessionDays(session)}, ${seatCount(booking.seats)}${booking.status === 'confirmed' ? '' : ' (cancelled)'}:`}</p>
           <ul>
             {sessionMeetings(session).map((meeting) => (
               <li key={meeting}>{meeting}</li>
@@ -72,16 +114,22 @@ export default async function ManageBookingPage({ searchParams }: PageProps<'/bo
           </ul>
         </>
       )}
-      {valid && booking?.status !== 'cancelled' && (
-        <form method="post" action={bookingCancelRoute.path} className="post-form">
+      {valid && booking && booking.status !== 'cancelled' && (
+        <section className="post-form">
           <h2>Cancel</h2>
-          <input type="hidden" name="booking" value={id} />
-          <input type="hidden" name="token" value={token} />
-          {session && <p>Free cancellation until {formatMoment(cancellationDeadline(session))}.</p>}
-          <button type="submit" className="button">
-            Cancel this booking
-          </button>
-        </form>
+          {cancellable ? (
+            <>
+              <p>{`Free cancellation until ${formatMoment(cancelUntil)}, with a refund of ${refund}.`}</p>
+              <p>
+                <Link href={manageHref(id, token, true)} className="button">
+                  Cancel this booking
+                </Link>
+              </p>
+            </>
+          ) : (
+            <p>{`Free cancellation ended ${formatMoment(cancelUntil)}; you can still move the booking to a later session until it starts.`}</p>
+          )}
+        </section>
       )}
       {booking?.status === 'confirmed' && session && now < sessionStart(session) && (
         <form method="post" action={bookingMoveRoute.path} className="post-form booking-form">

@@ -123,7 +123,7 @@ export function orderReceiptMail(to: Address, order: { id: string; title: string
     subject: `Your receipt from ${name}: ${order.title}`,
     paragraphs: [
       `Thank you for your purchase of ${order.title}.`,
-      `Order ${order.id}. Paid: ${money(order.amount, order.currency)}. Stripe mails the invoice separately.`,
+      `Paid: ${money(order.amount, order.currency)}. Stripe mails the invoice separately.`,
       ...(order.downloads && files.length > 0 ? [downloadParagraph(order.downloads)] : []),
       'Questions? Reply through the support page.',
     ],
@@ -154,6 +154,7 @@ export function purchasesAgainMail(to: Address, orders: { id: string; title: str
 export type BookingDetails = {
   id: string;
   title: string;
+  /** The session by its days, in words: "Sunday 1 March 2099 and Monday 2 March 2099". */
   session: string;
   /** Each meeting in the site's time zone: "Wednesday 10 February 2027, 09:00–13:00 CET". */
   meetings: string[];
@@ -167,17 +168,28 @@ export type BookingDetails = {
 function meetingsParagraph(booking: BookingDetails): string {
   const seats = `${booking.seats} seat${booking.seats === 1 ? '' : 's'}`;
   return booking.meetings.length === 1
-    ? `${booking.title}, session ${booking.session} (${seats}): ${booking.meetings[0]}.`
-    : `${booking.title}, session ${booking.session} (${seats}), in ${booking.meetings.length} meetings:\n${booking.meetings.map((meeting) => `- ${meeting}`).join('\n')}`;
+    ? `${booking.title} (${seats}): ${booking.meetings[0]}.`
+    : `${booking.title} (${seats}), in ${booking.meetings.length} meetings:\n${booking.meetings.map((meeting) => `- ${meeting}`).join('\n')}`;
 }
 
 function joiningParagraph(booking: BookingDetails): string[] {
   return booking.joining ? [`How to join: ${booking.joining}`] : [];
 }
 
+/** A calendar file's name from the training's title ("fixture-training.ics"): what a buyer's mail program shows. */
+function calendarFilename(title: string): string {
+  return `${
+    title
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'booking'
+  }.ics`;
+}
+
 /** The calendar file of a booking, one event per meeting; a calendar that has an older version updates it. */
-function calendarAttachment(booking: BookingDetails, method: 'PUBLISH' | 'CANCEL' = 'PUBLISH') {
-  return [{ filename: `booking-${booking.id}.ics`, contentType: `text/calendar; charset=utf-8; method=${method}`, content: booking.calendar }];
+function calendarAttachment(booking: Pick<BookingDetails, 'title' | 'calendar'>, method: 'PUBLISH' | 'CANCEL' = 'PUBLISH') {
+  return [{ filename: calendarFilename(booking.title), contentType: `text/calendar; charset=utf-8; method=${method}`, content: booking.calendar }];
 }
 
 export function bookingReceiptMail(
@@ -192,7 +204,7 @@ export function bookingReceiptMail(
       paragraphs: [
         `Thank you for booking ${meetingsParagraph(booking)}`,
         ...joiningParagraph(booking),
-        `Paid: ${money(booking.amount, booking.currency)}. Booking: ${booking.id}. Stripe mails the invoice separately. The attached calendar file adds every meeting to your calendar.`,
+        `Paid: ${money(booking.amount, booking.currency)}. Stripe mails the invoice separately. The attached calendar file adds every meeting to your calendar.`,
         `Free cancellation with a full refund until ${formatMoment(booking.cancelUntil)}. After that, and until the session starts (${formatMoment(booking.moveUntil)}), you can move your seats to a later session at no cost. Keep this email: the button below does both.`,
       ],
       action: { label: 'Cancel or move my booking', url: booking.manageUrl },
@@ -209,7 +221,7 @@ export function bookingMovedMail(to: Address, booking: BookingDetails & { from: 
       to,
       subject: `Booking moved at ${name}: ${booking.title}`,
       paragraphs: [
-        `Your booking ${booking.id} has moved from session ${booking.from} to ${meetingsParagraph(booking)}`,
+        `Your booking has moved from the session of ${booking.from} to ${meetingsParagraph(booking)}`,
         ...joiningParagraph(booking),
         'The attached calendar file replaces the meetings of your earlier session in your calendar. Nothing was charged for the move.',
       ],
@@ -226,7 +238,7 @@ export function bookingReminderMail(to: Address, booking: BookingDetails & { sta
       to,
       subject: `Starting ${booking.startsIn}: ${booking.title}`,
       paragraphs: [
-        `A reminder: your booking ${booking.id} is for ${meetingsParagraph(booking)}`,
+        `A reminder: your booking is for ${meetingsParagraph(booking)}`,
         ...joiningParagraph(booking),
         'The attached calendar file has every meeting. To cancel or move the booking, use the link in your booking email.',
       ],
@@ -236,16 +248,13 @@ export function bookingReminderMail(to: Address, booking: BookingDetails & { sta
   };
 }
 
-export function sessionFullRefundMail(
-  to: Address,
-  payment: { id: string; title: string; session: string; start: string; seats: number; amount: number; currency: string },
-): OutgoingMail {
+export function sessionFullRefundMail(to: Address, payment: { title: string; start: string; seats: number; amount: number; currency: string }): OutgoingMail {
   return compose({
     to,
     subject: `Session full, payment refunded: ${payment.title}`,
     paragraphs: [
-      `Your payment for ${payment.seats} seat${payment.seats === 1 ? '' : 's'} in ${payment.title}, session ${payment.session} (starting ${payment.start}), arrived after the seats held for you had lapsed, and the session is now full. We are sorry: there is no booking.`,
-      `Your payment of ${money(payment.amount, payment.currency)} has been refunded in full to the card that paid; banks usually show it within 5 to 10 days. Reference: ${payment.id}.`,
+      `Your payment for ${payment.seats} seat${payment.seats === 1 ? '' : 's'} in ${payment.title}, starting ${payment.start}, arrived after the seats held for you had lapsed, and the session is now full. We are sorry: there is no booking.`,
+      `Your payment of ${money(payment.amount, payment.currency)} has been refunded in full to the card that paid; banks usually show it within 5 to 10 days.`,
       'Another session may still have seats: see the pricing page.',
     ],
     action: { label: 'See the sessions', url: absoluteUrl('/pricing') },
@@ -255,23 +264,18 @@ export function sessionFullRefundMail(
 
 export function bookingCancelledMail(
   to: Address,
-  booking: { id: string; title: string; session: string; amount: number; currency: string; calendar?: string },
+  booking: { title: string; session: string; amount: number; currency: string; calendar?: string },
 ): OutgoingMail {
   const { name } = site();
   const mail = compose({
     to,
     subject: `Booking cancelled at ${name}: ${booking.title}`,
     paragraphs: [
-      `Your booking ${booking.id} for ${booking.title}, session ${booking.session}, is cancelled.`,
+      `Your booking of ${booking.title} on ${booking.session} is cancelled.`,
       `A refund of ${money(booking.amount, booking.currency)} is on its way to your card.`,
       ...(booking.calendar ? ['The attached calendar file removes its meetings from your calendar.'] : []),
     ],
     footer: ['You receive this email because a booking on this site was cancelled with its link.'],
   });
-  return booking.calendar
-    ? {
-        ...mail,
-        attachments: [{ filename: `booking-${booking.id}.ics`, contentType: 'text/calendar; charset=utf-8; method=CANCEL', content: booking.calendar }],
-      }
-    : mail;
+  return booking.calendar ? { ...mail, attachments: calendarAttachment({ title: booking.title, calendar: booking.calendar }, 'CANCEL') } : mail;
 }

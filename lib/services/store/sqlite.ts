@@ -173,6 +173,10 @@ export const MIGRATIONS: string[] = [
    ALTER TABLE outbox ADD COLUMN failed_at INTEGER;`,
   // Bounce tokens older than BOUNCE_TOKEN_DAYS are removed as new ones are recorded.
   `CREATE INDEX bounce_tokens_created ON bounce_tokens (created_at);`,
+  // When a booking's free cancellation ends, fixed when booked (a move keeps it); what a paid training order bought.
+  `ALTER TABLE bookings ADD COLUMN cancel_until INTEGER;
+   ALTER TABLE orders ADD COLUMN session TEXT;
+   ALTER TABLE orders ADD COLUMN seats INTEGER;`,
 ];
 
 /** The embedded store: one SQLite file, migrated on opening; each aggregate's writes are transactions on it. */

@@ -443,7 +443,17 @@ describe.each(backends)('the $name store', ({ name, open }) => {
     });
 
     const move = (id: string, to: string, sequence: number, capacity = 4, from = 's1', remindAt?: number) =>
-      store.bookings.move({ id, from, to, sequence, capacity, ...(remindAt !== undefined ? { remindAt } : {}), now: 2_000, mails: [mail(`moved to ${to}`)] });
+      store.bookings.move({
+        id,
+        from,
+        to,
+        sequence,
+        capacity,
+        cancelUntil: 1_000,
+        ...(remindAt !== undefined ? { remindAt } : {}),
+        now: 2_000,
+        mails: [mail(`moved to ${to}`)],
+      });
 
     it('moves a booking in one step: seats taken in the new session and freed in the old, the sequence raised, its mail queued', async () => {
       await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 3), capacity: 10, mails: [] });
@@ -455,7 +465,7 @@ describe.each(backends)('the $name store', ({ name, open }) => {
       expect(await move('bk_1', 's2', 0, 4, 's1', 9_000)).toBe('moved');
       expect(await store.bookings.seatsTaken('course', 's1', 2_000)).toBe(0);
       expect(await store.bookings.seatsTaken('course', 's2', 2_000)).toBe(4);
-      expect(await store.bookings.find('bk_1')).toEqual({ ...booking('bk_1', 3), session: 's2', sequence: 1, remindAt: 9_000 });
+      expect(await store.bookings.find('bk_1')).toEqual({ ...booking('bk_1', 3), session: 's2', sequence: 1, remindAt: 9_000, cancelUntil: 1_000 });
       expect(await stored.unsentMailCount()).toBe(1);
       // A second move asked of the booking as it was (the same page sent twice) changes nothing.
       expect(await move('bk_1', 's3', 0)).toBe('changed');
@@ -469,6 +479,30 @@ describe.each(backends)('the $name store', ({ name, open }) => {
       await store.bookings.cancel('bk_1', 3_000, []);
       expect(await store.bookings.seatsTaken('course', 's3', 3_000)).toBe(0);
       expect(await move('bk_unknown', 's2', 0)).toBe('changed');
+    });
+
+    it('keeps the free-cancellation deadline fixed when booked through every move', async () => {
+      await store.bookings.recordPayment({
+        eventId: 'evt_1',
+        order: order('cs_1'),
+        booking: { ...booking('bk_1', 1), cancelUntil: 7_000 },
+        capacity: 10,
+        mails: [],
+      });
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's1', cancelUntil: 7_000 });
+      expect(await move('bk_1', 's2', 0)).toBe('moved');
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's2', cancelUntil: 7_000 });
+    });
+
+    it('gives a booking recorded without a deadline the one its move carries, and keeps it through the next move', async () => {
+      await store.bookings.recordPayment({ eventId: 'evt_1', order: order('cs_1'), booking: booking('bk_1', 1), capacity: 10, mails: [] });
+      expect((await store.bookings.find('bk_1'))?.cancelUntil).toBeUndefined();
+      expect(await move('bk_1', 's2', 0)).toBe('moved');
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's2', cancelUntil: 1_000 });
+      expect(await store.bookings.move({ id: 'bk_1', from: 's2', to: 's3', sequence: 1, capacity: 4, cancelUntil: 9_000, now: 3_000, mails: [] })).toBe(
+        'moved',
+      );
+      expect(await store.bookings.find('bk_1')).toMatchObject({ session: 's3', cancelUntil: 1_000 });
     });
 
     it('gives the last seat to one of two moves racing for it', async () => {
@@ -543,6 +577,28 @@ describe.each(backends)('the $name store', ({ name, open }) => {
       expect((await use('cs_2', 'cs_2:0:9')).outcome).toBe('ok');
       expect((await store.orders.paidBy('buyer@example.com')).map((order) => order.id)).toEqual(['cs_2']);
       expect(await store.orders.paidBy('nobody@example.com')).toEqual([]);
+    });
+
+    it('finds a paid order by its id, with the session and seats a training order bought; none once refunded, none for an unknown id', async () => {
+      await store.bookings.recordPayment(paid('cs_1', 'buyer@example.com', 1_000, 'pi_1'));
+      await store.bookings.recordPayment({
+        ...paid('cs_2', 'buyer@example.com', 2_000),
+        order: { ...paid('cs_2', 'buyer@example.com', 2_000).order, kind: 'training', session: 's1', seats: 2 },
+      });
+      expect(await store.orders.find('cs_1')).toEqual({
+        id: 'cs_1',
+        product: 'book',
+        kind: 'book',
+        amount: 3400,
+        currency: 'EUR',
+        email: 'buyer@example.com',
+        createdAt: 1_000,
+        paymentIntent: 'pi_1',
+      });
+      expect(await store.orders.find('cs_2')).toMatchObject({ id: 'cs_2', kind: 'training', session: 's1', seats: 2 });
+      expect(await store.orders.find('cs_unknown')).toBeUndefined();
+      await store.orders.refund('pi_1', 5_000);
+      expect(await store.orders.find('cs_1')).toBeUndefined();
     });
 
     it('gives an address one resend per cooldown, whatever its case, queueing its mail with the turn', async () => {

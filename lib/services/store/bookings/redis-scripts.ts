@@ -180,7 +180,7 @@ return redis.call('HGETALL', bookingEntry)`,
 export const MOVE_BOOKING = luaScript(
   {
     keys: ['bookingEntry', 'bookedPrefix', 'sessionHoldsPrefix', 'holdPrefix', 'reminders', 'mailPrefix', 'outbox'],
-    args: ['id', 'from', 'to', 'sequence', 'capacity', 'remindAt', 'now', 'mails', 'mailIds'],
+    args: ['id', 'from', 'to', 'sequence', 'capacity', 'cancelUntil', 'remindAt', 'now', 'mails', 'mailIds'],
   },
   QUEUE_MAILS,
   SUM_HOLDS,
@@ -197,6 +197,7 @@ end
 redis.call('DECRBY', bookedPrefix .. booking.product .. ':' .. from, booking.seats)
 redis.call('INCRBY', bookedPrefix .. target, booking.seats)
 redis.call('HSET', bookingEntry, 'session', to, 'sequence', current + 1)
+if booking.cancelUntil == nil then redis.call('HSETNX', bookingEntry, 'cancelUntil', cancelUntil) end
 redis.call('HDEL', bookingEntry, 'reminded', 'remind')
 if remindAt ~= '' then
   redis.call('HSET', bookingEntry, 'remind', remindAt)

@@ -31,6 +31,8 @@ function toStoredBooking(hash: Record<string, string>): Booking | undefined {
     ...(Number(hash.sequence ?? 0) > 0 ? { sequence: Number(hash.sequence) } : {}),
     ...(hash.remind ? { remindAt: Number(hash.remind) } : {}),
     ...(hash.reminded ? { remindedAt: Number(hash.reminded) } : {}),
+    // A booking recorded before its deadline was kept in its JSON has it beside, from its first move.
+    ...(booking.cancelUntil === undefined && hash.cancelUntil ? { cancelUntil: Number(hash.cancelUntil) } : {}),
   };
 }
 
@@ -141,7 +143,7 @@ export function redisBookings(run: ScriptRunner): BookingStore {
       return result ? toStoredBooking(hashFields(result)) : undefined;
     },
 
-    async move({ id, from, to, sequence, capacity, remindAt, now, mails }) {
+    async move({ id, from, to, sequence, capacity, cancelUntil, remindAt, now, mails }) {
       const result = await run(MOVE_BOOKING, {
         keys: {
           bookingEntry: `booking:${id}`,
@@ -152,7 +154,7 @@ export function redisBookings(run: ScriptRunner): BookingStore {
           mailPrefix: 'mail:',
           outbox: 'outbox',
         },
-        args: { id, from, to, sequence, capacity, remindAt: remindAt ?? '', now, ...mailArgs(mails) },
+        args: { id, from, to, sequence, capacity, cancelUntil, remindAt: remindAt ?? '', now, ...mailArgs(mails) },
       });
       return result === 'moved' || result === 'full' ? result : 'changed';
     },

@@ -19,6 +19,7 @@ type BookingRow = {
   sequence: number;
   remind_at: number | null;
   reminded_at: number | null;
+  cancel_until: number | null;
 };
 
 function toBooking(row: BookingRow): Booking {
@@ -39,6 +40,7 @@ function toBooking(row: BookingRow): Booking {
     ...(row.sequence ? { sequence: row.sequence } : {}),
     ...(row.remind_at !== null ? { remindAt: row.remind_at } : {}),
     ...(row.reminded_at !== null ? { remindedAt: row.reminded_at } : {}),
+    ...(row.cancel_until !== null ? { cancelUntil: row.cancel_until } : {}),
   };
 }
 
@@ -112,7 +114,9 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           return 'full' as const;
         }
         db.prepare('INSERT INTO webhook_events (id, received_at) VALUES (?, ?)').run(eventId, order.createdAt);
-        db.prepare('INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at, payment_intent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+        db.prepare(
+          'INSERT OR IGNORE INTO orders (id, product, kind, amount, currency, email, created_at, payment_intent, session, seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        ).run(
           order.id,
           order.product,
           order.kind,
@@ -121,11 +125,13 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
           order.email,
           order.createdAt,
           order.paymentIntent || null,
+          order.session ?? null,
+          order.seats ?? null,
         );
         if (booking) {
           db.prepare(
-            `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at, remind_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?)`,
+            `INSERT INTO bookings (id, token_hash, product, session, seats, email, name, payment_intent, amount, currency, status, created_at, remind_at, cancel_until)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)`,
           ).run(
             booking.id,
             booking.tokenHash,
@@ -139,6 +145,7 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
             booking.currency,
             booking.createdAt,
             booking.remindAt ?? null,
+            booking.cancelUntil ?? null,
           );
         }
         if (holdId) db.prepare('DELETE FROM holds WHERE id = ?').run(holdId);
@@ -179,12 +186,14 @@ export function sqliteBookings(db: Database, queueMail: QueueMail): BookingStore
       })();
     },
 
-    async move({ id, from, to, sequence, capacity, remindAt, now, mails }) {
+    async move({ id, from, to, sequence, capacity, cancelUntil, remindAt, now, mails }) {
       return db.transaction((): MoveOutcome => {
         const row = selectBooking.get(id);
         if (!row || row.status !== 'confirmed' || row.session !== from || row.sequence !== sequence) return 'changed';
         if (taken(row.product, to, now) + row.seats > capacity) return 'full';
-        db.prepare('UPDATE bookings SET session = ?, sequence = sequence + 1, remind_at = ?, reminded_at = NULL WHERE id = ?').run(to, remindAt ?? null, id);
+        db.prepare(
+          'UPDATE bookings SET session = ?, sequence = sequence + 1, remind_at = ?, reminded_at = NULL, cancel_until = COALESCE(cancel_until, ?) WHERE id = ?',
+        ).run(to, remindAt ?? null, cancelUntil, id);
         for (const mail of mails) queueMail(mail, now);
         return 'moved';
       })();

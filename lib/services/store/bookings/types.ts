@@ -10,6 +10,9 @@ export type Order = {
   email: string;
   createdAt: number;
   paymentIntent?: string;
+  /** A training order's session and seats, as bought (absent on orders recorded before they were kept). */
+  session?: string;
+  seats?: number;
 };
 
 /**
@@ -33,6 +36,12 @@ export type Booking = {
   status: BookingStatus;
   createdAt: number;
   cancelledAt?: number;
+  /**
+   * When free cancellation ends: fixed when booked (CANCELLATION_NOTICE_DAYS before the session
+   * first booked) and kept by every move, so a move never reopens a refund. Absent on bookings
+   * made before it was kept: their current session's deadline.
+   */
+  cancelUntil?: number;
   /** Raised by every move: the calendar file's SEQUENCE (absent: 0, as booked). */
   sequence?: number;
   /** When its reminder is due (absent: none, e.g. booked after that time); set anew by a move. */
@@ -99,7 +108,9 @@ export interface BookingStore {
    * `changed`), and only if its seats fit `capacity` in `to` beside that session's bookings and
    * unexpired holds (otherwise `full`, nothing changed). The seats are taken in `to` and freed in
    * `from`, the sequence raised by one, the reminder set to `remindAt` (none when undefined) and
-   * the mails queued, all together.
+   * the mails queued, all together. `cancelUntil` is the free-cancellation deadline the booking
+   * keeps: set only on a booking that has none yet (one made before it was recorded), so a move
+   * never opens a refund the booking's first session had closed.
    */
   move(input: {
     id: string;
@@ -107,6 +118,7 @@ export interface BookingStore {
     to: string;
     sequence: number;
     capacity: number;
+    cancelUntil: number;
     remindAt?: number;
     now: number;
     mails: OutgoingMail[];

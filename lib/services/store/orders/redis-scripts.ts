@@ -19,6 +19,13 @@ end
 return { 'ok', json }`,
 );
 
+export const PAID_ORDER = luaScript(
+  { keys: ['orderEntry'] },
+  `
+if redis.call('HEXISTS', orderEntry, 'refunded') == 1 then return false end
+return redis.call('HGET', orderEntry, 'json')`,
+);
+
 export const REFUND_ORDER = luaScript(
   { keys: ['orderIntent', 'orderPrefix'], args: ['now'] },
   `

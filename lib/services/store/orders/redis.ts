@@ -1,7 +1,7 @@
 import type { ScriptRunner } from '../../../redis/lua';
 import { mailArgs } from '../outbox/redis';
 import type { Order } from '../bookings/types';
-import { CLAIM_RESEND, PAID_BY, REFUND_ORDER, USE_LINK } from './redis-scripts';
+import { CLAIM_RESEND, PAID_BY, PAID_ORDER, REFUND_ORDER, USE_LINK } from './redis-scripts';
 import type { OrderStore } from './types';
 
 /** Keys of an address's orders and resend turn: the address in lower case. */
@@ -16,6 +16,11 @@ export function redisOrders(run: ScriptRunner): OrderStore {
       })) as [string, string?];
       if (outcome === 'ok' && json) return { outcome: 'ok', order: JSON.parse(json) as Order };
       return { outcome: outcome === 'refunded' || outcome === 'used-up' ? outcome : 'unknown' };
+    },
+
+    async find(id) {
+      const json = await run(PAID_ORDER, { keys: { orderEntry: `order:${id}` } });
+      return typeof json === 'string' ? (JSON.parse(json) as Order) : undefined;
     },
 
     async refund(paymentIntent, now) {

@@ -13,6 +13,8 @@ type OrderRow = {
   created_at: number;
   payment_intent: string | null;
   refunded_at: number | null;
+  session: string | null;
+  seats: number | null;
 };
 
 const toOrder = (row: OrderRow): Order => ({
@@ -24,6 +26,8 @@ const toOrder = (row: OrderRow): Order => ({
   email: row.email,
   createdAt: row.created_at,
   ...(row.payment_intent ? { paymentIntent: row.payment_intent } : {}),
+  ...(row.session ? { session: row.session } : {}),
+  ...(row.seats !== null ? { seats: row.seats } : {}),
 });
 
 export function sqliteOrders(db: Database, queueMail: QueueMail): OrderStore {
@@ -41,6 +45,11 @@ export function sqliteOrders(db: Database, queueMail: QueueMail): OrderStore {
         if (count) countOne.run(link);
         return { outcome: 'ok' as const, order: toOrder(row) };
       })();
+    },
+
+    async find(id) {
+      const row = selectOrder.get(id);
+      return row && row.refunded_at === null ? toOrder(row) : undefined;
     },
 
     async refund(paymentIntent, now) {

@@ -13,6 +13,8 @@ export interface OrderStore {
    * only past the limit. `expires` is when the link stops working, after which its count may go.
    */
   useLink(input: { order: string; link: string; limit: number; count: boolean; expires: number }): Promise<LinkUse>;
+  /** The paid order of this id (a Stripe Checkout Session id); undefined when none was recorded or it was refunded. */
+  find(id: string): Promise<Order | undefined>;
   /** Marks the order paid by this payment intent refunded (its links stop working); its id, or undefined when no order has it. */
   refund(paymentIntent: string, now: number): Promise<string | undefined>;
   /** The orders paid from an address (any case), oldest first, refunded ones left out. */

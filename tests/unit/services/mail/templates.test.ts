@@ -76,10 +76,10 @@ describe('mail templates', () => {
 
   it("writes amounts in the currency's own units", () => {
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o1', title: 'Guide', amount: 4900, currency: 'EUR' }).text).toContain(
-      'Order o1. Paid: €49.00.',
+      'Thank you for your purchase of Guide.\n\nPaid: €49.00.',
     );
     expect(orderReceiptMail({ address: 'a@example.com' }, { id: 'o2', title: 'Guide', amount: 4900, currency: 'JPY' }).text).toContain('Paid: ¥4,900.');
-    const booking = { id: 'bk1', title: 'Course', session: 's1', start: '2030-01-01', seats: 2, amount: 98000, currency: 'EUR' };
+    const booking = { id: 'bk1', title: 'Course', session: 'Tuesday 1 January 2030', start: '2030-01-01', seats: 2, amount: 98000, currency: 'EUR' };
     const receipt = bookingReceiptMail(
       { address: 'a@example.com' },
       {
@@ -91,13 +91,17 @@ describe('mail templates', () => {
         moveUntil: Date.parse('2030-01-01T14:00:00Z'),
       },
     );
-    expect(receipt.text).toContain('Course, session s1 (2 seats): Tuesday 1 January 2030, 09:00–13:00 EST.');
+    expect(receipt.text).toContain('Course (2 seats): Tuesday 1 January 2030, 09:00–13:00 EST.');
+    expect(receipt.text).not.toContain('bk1');
     expect(receipt.text).toContain('Free cancellation with a full refund until Tuesday 25 December 2029, 15:00 CET.');
     expect(receipt.text).toContain('Cancel or move my booking: https://example.com/booking/cancel?token=x');
     expect(receipt.attachments).toEqual([
-      { filename: 'booking-bk1.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: 'BEGIN:VCALENDAR' },
+      { filename: 'course.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: 'BEGIN:VCALENDAR' },
     ]);
     expect(sessionFullRefundMail({ address: 'a@example.com' }, { ...booking, seats: 1 }).text).toContain('1 seat in Course');
-    expect(bookingCancelledMail({ address: 'a@example.com' }, booking).text).toContain('A refund of €980.00 is on its way');
+    const cancelled = bookingCancelledMail({ address: 'a@example.com' }, booking).text;
+    expect(cancelled).toContain('Your booking of Course on Tuesday 1 January 2030 is cancelled.');
+    expect(cancelled).toContain('A refund of €980.00 is on its way');
+    expect(cancelled).not.toContain('bk1');
   });
 });
