@@ -5,7 +5,8 @@ import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OgCard } from '@/components/og-card';
 import { renderCard } from '@/components/og-image';
-import { buildSite, FIXTURE_CONTENT, ROOT } from '../support/site';
+import { request } from '../support/client';
+import { buildSite, FIXTURE_CONTENT, freePort, ROOT, startSite } from '../support/site';
 
 const TITLE = 'Shipped ✓ 🚀 👩‍💻 שלום';
 
@@ -13,6 +14,7 @@ const TITLE = 'Shipped ✓ 🚀 👩‍💻 שלום';
  * A post titled with a symbol, emoji (one a ZWJ sequence) and Hebrew, built with every outbound
  * connection and name lookup refused (tests/support/refuse-outbound.mjs, preloaded into the build
  * and its workers): the build succeeds, tries nothing outside the machine, and draws the card.
+ * The build has Stripe keys, and a server started on it without them does not sell.
  */
 describe('a build of a post whose title has glyphs beyond Latin, with no network', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-og-'));
@@ -20,6 +22,7 @@ describe('a build of a post whose title has glyphs beyond Latin, with no network
   const refused = path.join(dir, 'refused.log');
   const distDir = `.next-og-${path.basename(dir)}`;
   let built: unknown;
+  let port: number;
 
   beforeAll(async () => {
     fs.cpSync(FIXTURE_CONTENT, contentDir, { recursive: true });
@@ -28,11 +31,17 @@ describe('a build of a post whose title has glyphs beyond Latin, with no network
       `---\ntitle: ${TITLE}\ndescription: A title with a check mark, emoji and Hebrew.\ndate: 2025-06-01\ntags: [testing]\n---\nText.\n`,
     );
     fs.writeFileSync(refused, '');
+    port = await freePort();
     built = await buildSite({
       contentDir,
       distDir,
-      siteUrl: 'http://127.0.0.1:3999',
-      extraEnv: { NODE_OPTIONS: `--import ${path.join(ROOT, 'tests/support/refuse-outbound.mjs')}`, REFUSED_OUTBOUND_LOG: refused },
+      siteUrl: `http://127.0.0.1:${port}`,
+      extraEnv: {
+        NODE_OPTIONS: `--import ${path.join(ROOT, 'tests/support/refuse-outbound.mjs')}`,
+        REFUSED_OUTBOUND_LOG: refused,
+        STRIPE_SECRET_KEY: 'sk_test_at_build_only',
+        STRIPE_API_URL: 'http://127.0.0.1:9',
+      },
     }).then(
       () => true,
       (error: unknown) => error,
@@ -58,5 +67,17 @@ describe('a build of a post whose title has glyphs beyond Latin, with no network
     expect(png.equals(await card(TITLE))).toBe(true);
     // Not the card with every glyph beyond Latin as the empty box a glyph without a font is drawn as.
     expect(png.equals(await card('Shipped \ue000 \ue000 \ue000 \ue000\ue000\ue000\ue000'))).toBe(false);
+  });
+
+  it('serves a pricing page without buy buttons when the server runs without the Stripe keys the build had', async () => {
+    const site = await startSite({ contentDir, distDir, siteUrl: `http://127.0.0.1:${port}`, port });
+    try {
+      const page = await request(site.baseUrl, '/pricing', { headers: { Accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('payments are not configured');
+      expect(page.body).not.toContain('action="/api/payments/');
+    } finally {
+      await site.stop();
+    }
   });
 });
