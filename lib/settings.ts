@@ -158,6 +158,8 @@ const envSchema = z.object({
   /** lectern's own inbound SMTP listener for bounces and reports; unset: off. */
   BOUNCE_SMTP_PORT: z.coerce.number({ error: port }).int(port).min(0, port).max(65535, port).optional(),
   BOUNCE_SMTP_HOST: z.string().default('127.0.0.1'),
+  /** The most DATA_DIR/bounces-kept may hold; past it a message the listener would keep is not kept. */
+  BOUNCES_KEPT_MAX_MB: whole('MiB').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(100),
   /** An IMAP mailbox of bounces and reports to poll (imap[s]://user:password@host:port/Mailbox); unset: none. */
   BOUNCE_IMAP_URL: z.url({ protocol: /^imaps?$/, error: 'must be an imap:// or imaps:// URL' }).optional(),
   BOUNCE_IMAP_POLL_SECONDS: whole('seconds').min(5, 'must be at least 5').max(86400, 'must be at most 86400').default(60),
@@ -391,6 +393,8 @@ export type Settings = {
     soft: { limit: number; windowMs: number };
     /** The inbound SMTP listener (BOUNCE_SMTP_PORT, BOUNCE_SMTP_HOST); undefined: off. */
     smtp: { port: number; host: string } | undefined;
+    /** The most bytes the messages the listener keeps (DATA_DIR/bounces-kept) may take (BOUNCES_KEPT_MAX_MB). */
+    keptMaxBytes: number;
     /** The IMAP mailbox polled (BOUNCE_IMAP_URL) every `pollMs`; undefined: none. */
     imap: { url: string; pollMs: number } | undefined;
     /** Postmark's webhook credentials (POSTMARK_WEBHOOK_AUTH, `user:password`); undefined: no webhook. */
@@ -515,6 +519,7 @@ function grouped(env: Env): Settings {
     bounces: {
       soft: { limit: env.SOFT_BOUNCE_LIMIT, windowMs: env.SOFT_BOUNCE_WINDOW_DAYS * DAY_MS },
       smtp: env.BOUNCE_SMTP_PORT === undefined ? undefined : { port: env.BOUNCE_SMTP_PORT, host: env.BOUNCE_SMTP_HOST },
+      keptMaxBytes: env.BOUNCES_KEPT_MAX_MB * 1024 * 1024,
       imap: env.BOUNCE_IMAP_URL ? { url: env.BOUNCE_IMAP_URL, pollMs: env.BOUNCE_IMAP_POLL_SECONDS * 1000 } : undefined,
       postmarkAuth: env.POSTMARK_WEBHOOK_AUTH,
     },

@@ -52,21 +52,34 @@ export type InboxGuardOptions = {
   clock?: () => number;
 };
 
-/** What the guard decided about an inbox post: refused (the answer), or let through, counted as from `server` once verified. */
+/**
+ * What the guard decided about an inbox post: refused (the answer), or let through. Once the body is
+ * read, `server` is the host of its actor: the server a post Fedify verified is counted against.
+ */
 export type InboxAdmission = { refused: Response } | { refused?: undefined; server: string | undefined; headers: Record<string, string> };
+
+const unsigned = (headers: Record<string, string>) =>
+  problem('unauthorized', 'An inbox post is signed (HTTP Signatures, or RFC 9421) with a key of its actor.', {
+    cache: 'write',
+    headers: { ...headers, Connection: 'close' },
+  });
+const noActor = () => problem('invalid-body', 'A signed activity names its actor (`actor`).', { cache: 'write', headers: { Connection: 'close' } });
 
 const blocked = () => problem('blocked-server', 'This site takes nothing from your server.', { cache: 'write', headers: { Connection: 'close' } });
 
 /**
  * The inbox's limits and blocklist (README, "On the fediverse": Safety), around Fedify's own checks:
  * - every post counts against its client address's budget (`fediverseInbox`), signed or not;
+ * - a post that names no signing key is refused (401) from its headers: nothing is read, fetched or
+ *   parsed for it;
  * - a post signed with a key of a blocked domain is refused (403) before its body is read, and one
  *   whose activity names an actor there once the body is read: in both cases before Fedify fetches
  *   any key;
- * - a remote server (the host of the signing key, else of the actor) whose verified posts went
- *   over its budget (`fediverseServer`) is answered 429 until it may send again. Only a post Fedify
- *   verified is counted against its server (`counted`), so no one can spend another server's budget
- *   by naming its keys.
+ * - a remote server whose verified posts went over its budget (`fediverseServer`) is answered 429
+ *   until it may send again, whether its key or its actor is named. A post Fedify verified is
+ *   counted against the server of its `actor` (`counted`): Fedify takes it only when the key that
+ *   verified is that actor's, so the budget charged is always the verified signer's, whatever other
+ *   keys the headers name (no one spends another server's budget by naming its keys).
  * Each refusal is a problem (application/problem+json) with `Retry-After` where waiting helps.
  */
 export function inboxGuard(options: InboxGuardOptions) {
@@ -88,6 +101,14 @@ export function inboxGuard(options: InboxGuardOptions) {
     });
   }
 
+  function firstOverBudget(urls: readonly URL[]): Response | undefined {
+    for (const url of urls) {
+      const refused = overBudget(url.host);
+      if (refused) return refused;
+    }
+    return undefined;
+  }
+
   return {
     /** Before the body is read: the address's budget, a blocked signer, a server over its budget. */
     async admitHeaders(request: Request): Promise<InboxAdmission> {
@@ -98,21 +119,21 @@ export function inboxGuard(options: InboxGuardOptions) {
         return { refused: problem(refusal.problem, refusal.detail, { cache: 'write', headers }) };
       }
       const keys = signingKeys(request.headers);
+      if (keys.length === 0) return { refused: unsigned(admission.headers) };
       if (keys.some((key) => isBlockedHost(key.hostname, options.blockedDomains))) return { refused: blocked() };
-      const server = keys[0]?.host;
-      const refused = server === undefined ? undefined : overBudget(server);
-      return refused ? { refused } : { server, headers: admission.headers };
+      const refused = firstOverBudget(keys);
+      return refused ? { refused } : { server: undefined, headers: admission.headers };
     },
-    /** Once the body is read: an activity whose actor is on a blocked domain, or whose server (known only from it) is over its budget. */
+    /** Once the body is read: an activity that names no actor, one whose actor is on a blocked domain, or whose actor's server is over its budget. */
     admitBody(body: Uint8Array, admitted: Exclude<InboxAdmission, { refused: Response }>): InboxAdmission {
       const actors = activityActors(body);
+      if (actors.length === 0) return { refused: noActor() };
       if (actors.some((actor) => isBlockedHost(actor.hostname, options.blockedDomains))) return { refused: blocked() };
-      if (admitted.server !== undefined) return admitted;
-      const server = actors[0]?.host;
-      const refused = server === undefined ? undefined : overBudget(server);
-      return refused ? { refused } : { ...admitted, server };
+      const refused = firstOverBudget(actors);
+      // Fedify verifies the first actor's ownership of the key that signed (`actorId`).
+      return refused ? { refused } : { ...admitted, server: actors[0]!.host };
     },
-    /** Fedify took a post from `server` (its signature verified): it counts against the server's budget, and past it the server waits. */
+    /** Fedify took a post from `server`, its actor's (signed with that actor's key): it counts against the server's budget, and past it the server waits. */
     async counted(server: string): Promise<void> {
       const decision = await options.limiter().check('fediverseServer', `server:${server}`);
       if (decision.allowed) return;

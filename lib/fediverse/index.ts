@@ -175,7 +175,7 @@ export function siteFediverse(options: SiteFediverseOptions): SiteFediverse {
       new Request(request.url, { method: request.method, headers: request.headers, body: body as BodyInit }),
       fetchOptions,
     );
-    // Taken (2xx) only once its signature verified: then it counts against its server's budget.
+    // Taken (2xx) only once its signature verified with a key of its actor: then it counts against the actor's server's budget.
     if (response.ok && checked.server !== undefined) await guard.counted(checked.server);
     return withHeaders(response, { ...cacheHeaders('write'), ...checked.headers });
   }

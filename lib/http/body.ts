@@ -33,3 +33,41 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   }
   return body;
 }
+
+/** Bytes of request bodies lectern's server lets arrive at once, across every route (README, "Slow and idle clients"). */
+export const BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The bound on bodies in flight: each request with a body holds, from its head until its answer
+ * is sent, the bytes it may bring (its Content-Length, at most its route's limit; a chunked body
+ * its route's limit). One that would take the total past `maxBytes` is refused before any of it is
+ * read; what a request held is given back once it is answered or its connection closes.
+ */
+export function bodiesInFlight(maxBytes: number = BODIES_IN_FLIGHT_BYTES) {
+  let held = 0;
+  return {
+    /** Holds the room for a body of `bytes`, or undefined when there is none; the function it returns gives it back (once). */
+    hold(bytes: number): (() => void) | undefined {
+      if (held + bytes > maxBytes) return undefined;
+      held += bytes;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held -= bytes;
+      };
+    },
+    get held(): number {
+      return held;
+    },
+  };
+}
+
+export type BodiesInFlight = ReturnType<typeof bodiesInFlight>;
+
+/** The bytes a request's body may bring to a route that reads at most `limit`: its Content-Length if smaller (one over the limit is refused unread). */
+export function bodyBytesToHold(headers: { 'content-length'?: string }, limit: number): number {
+  const declared = headers['content-length'] === undefined ? NaN : Number(headers['content-length']);
+  if (!Number.isFinite(declared) || declared < 0) return limit;
+  return declared > limit ? 0 : declared;
+}

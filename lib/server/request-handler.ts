@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crawlerRefusal, refusesCrawler } from '../agents/terms';
 import type { ContentError } from '../content/load';
 import type { FediverseReads } from '../fediverse';
-import { hasBody } from '../http/body';
+import { bodiesInFlight, bodyBytesToHold, hasBody, type BodiesInFlight } from '../http/body';
+import { INBOX_BODY_LIMIT } from '../fediverse/paths';
 import { agentRoutes, bodyLimit } from '../limits/table';
 import { cacheHeaders } from '../http/cache';
 import { recordClientIp, recordVerifiedAgent } from '../http/client-ip';
@@ -95,18 +96,29 @@ export type HandlerOptions = {
   fediverse?: FediverseReads;
   /** What a rendered page gets without a new render (./read-cache.ts, `fill`): a post's reactions from the fediverse. */
   fill?: PageFill;
+  /** The bound on request bodies arriving at once (lib/http/body.ts; BODIES_IN_FLIGHT_BYTES unless given). */
+  bodies?: BodiesInFlight;
 };
 
 /** The paths whose limit counts a verified agent by its identity (lib/limits/table.ts): only there is a signature checked. */
 const agentBudgetPaths = new Set<string>(Object.keys(agentRoutes));
 
 /** What /healthz answers while the server stops, so a proxy or orchestrator sends no more. */
+/** What a request with a body gets while bodies in flight fill their bound: refused before any of it is read. */
+const bodiesBusy = () =>
+  problem('overloaded', 'Too many requests are sending bodies right now. Please try again in a few seconds.', {
+    cache: 'write',
+    headers: { 'Retry-After': '5', Connection: 'close' },
+  });
+
 const stoppingHealth = () => problem('service-unavailable', 'This instance is stopping.', { cache: 'live', headers: { 'Retry-After': '5' } });
 
 /**
  * lectern's request handler in front of Next's (`render`):
  * - a route that takes posts answers its path with a trailing slash too;
  * - a body sent to a URL that reads none is refused (413), unread;
+ * - a body past the bound on bodies in flight (`options.bodies`, lib/http/body.ts) is refused
+ *   (503, Retry-After), unread, before any route sees it; what it held is given back once answered;
  * - a request Next cannot route (a target that is not a path or does not decode,
  *   a method a Fetch `Request` cannot carry, anything but GET and HEAD outside
  *   the write routes) is answered here with a 400 or 405, never reaching Next;
@@ -182,10 +194,20 @@ export function createRequestHandler(render: NextHandler, security: SecurityOpti
   };
   // Every request this handler hands to Next carries the variant it decided (proxy.ts takes it).
   recordsVariants();
+  const bodies = options.bodies ?? bodiesInFlight();
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') for (const name of SERVER_ACTION_HEADERS) delete req.headers[name];
     req.url = postRoute(originForm(req.url ?? '/'));
     let pathname = req.url.split('?', 1)[0] ?? '/';
+    // A body (to any route: a write route, /mcp, the webhook, an inbox) holds its room until it is answered.
+    if (hasBody(req.headers)) {
+      const release = bodies.hold(bodyBytesToHold(req.headers, bodyLimit(pathname) ?? INBOX_BODY_LIMIT));
+      if (!release) {
+        sendOwn(req, res, bodiesBusy(), factsOf(req)).catch(() => res.destroy());
+        return;
+      }
+      res.once('close', release);
+    }
     if (pathname === '/healthz' && options.stopping?.()) {
       sendOwn(req, res, stoppingHealth(), factsOf(req)).catch(() => res.destroy());
       return;

@@ -379,7 +379,7 @@ export function fediverseSuite(name: string, storeUnderTest: () => Promise<Fediv
       // Every post from this address this minute counted (the peers' and the tests' above too); the window slides
       // while the burst runs, so a few more than 1200 may pass in all, never 1300.
       expect(refused).toBeDefined();
-      // Everything before it was Fedify's answer to an unsigned post.
+      // Everything before it was the 401 of an unsigned post.
       expect(new Set(statuses.slice(0, -1))).toEqual(new Set([401]));
       expect((await fetch(`${site.baseUrl}/inbox`, { method: 'POST', headers: { 'Content-Type': AS }, body: like })).status).toBe(429);
       expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -51,7 +51,7 @@ describe('parseSettings', () => {
         bounceAddress: undefined,
         dkim: undefined,
       },
-      bounces: { soft: { limit: 3, windowMs: 30 * DAY_MS }, smtp: undefined, imap: undefined, postmarkAuth: undefined },
+      bounces: { soft: { limit: 3, windowMs: 30 * DAY_MS }, smtp: undefined, keptMaxBytes: 100 * 1024 * 1024, imap: undefined, postmarkAuth: undefined },
       newsletter: { rate: 10, leaseMs: 120_000, checkMs: 5000, batchSize: 100, budgetMs: 40_000 },
       payments: { secretKey: undefined, webhookSecret: undefined, apiUrl: undefined },
       downloads: { secret: undefined, linkMs: 30 * DAY_MS, limit: 5, accelPrefix: undefined },

@@ -37,10 +37,23 @@ export function createBounceHandler(options: {
   };
 }
 
-/** Keeps a message in `folder` (one .eml file each), for a person to read. */
-export function keepMessage(folder: string, raw: Buffer, log: Pick<Console, 'warn'> = console): void {
+/** The most messages the kept folder holds, whatever their size. */
+export const KEPT_MAX_FILES = 1000;
+
+/**
+ * Keeps a message in `folder` (one .eml file each), for a person to read, while the folder holds
+ * less than `maxBytes` and KEPT_MAX_FILES: past either, the new message is not kept (what is there
+ * stays for the person to read; junk to the bounce domain cannot fill the disk).
+ */
+export function keepMessage(folder: string, raw: Buffer, log: Pick<Console, 'warn'> = console, maxBytes = Infinity): void {
   try {
     fs.mkdirSync(folder, { recursive: true });
+    const names = fs.readdirSync(folder);
+    const bytes = names.reduce((sum, name) => sum + (fs.statSync(path.join(folder, name), { throwIfNoEntry: false })?.size ?? 0), 0);
+    if (names.length >= KEPT_MAX_FILES || bytes + raw.length > maxBytes) {
+      log.warn(`bounces: a message was not kept: ${folder} is full (${names.length} messages, ${bytes} bytes; BOUNCES_KEPT_MAX_MB)`);
+      return;
+    }
     fs.writeFileSync(path.join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`), raw);
   } catch (error) {
     log.warn(`bounces: could not keep a message (${describeError(error)})`);

@@ -4,7 +4,7 @@ import { describeError } from '../../log';
 import type { BounceHandler } from '.';
 
 /** The most one message that came back may weigh: a bounce carries at most the returned message. */
-const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export type BounceListener = { ready: Promise<number>; stop: () => void; drain: () => Promise<void> };
 
@@ -21,7 +21,10 @@ export function startBounceListener(options: {
   handle: BounceHandler;
   keep: (raw: Buffer) => void;
   log?: Pick<Console, 'log' | 'warn'>;
+  /** The largest message taken (MAX_MESSAGE_BYTES unless given): announced with SIZE, and refused 552 past it. */
+  maxMessageBytes?: number;
 }): BounceListener {
+  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const { handle, keep } = options;
   const log = options.log ?? console;
   const domain = options.bounceDomain.toLowerCase();
@@ -30,17 +33,23 @@ export function startBounceListener(options: {
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    size: MAX_MESSAGE_BYTES,
+    size: maxBytes,
     banner: 'lectern bounces',
     onRcptTo(address, _session, callback) {
       if (address.address.toLowerCase().endsWith(`@${domain}`)) return callback();
       callback(Object.assign(new Error('5.1.1 not a bounce address here'), { responseCode: 550 }));
     },
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // Nothing past the limit is kept: the rest of an oversized message is read and dropped, then refused.
+      let chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) chunks = [];
+        else chunks.push(chunk);
+      });
       stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+        if (size > maxBytes || (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
           callback(Object.assign(new Error('5.3.4 message too big'), { responseCode: 552 }));
           return;
         }

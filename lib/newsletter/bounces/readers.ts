@@ -34,7 +34,7 @@ export function startBounceReaders(
             ...settings.bounces.smtp!,
             bounceDomain: bounceAddress.slice(bounceAddress.lastIndexOf('@') + 1),
             handle,
-            keep: (raw) => keepMessage(keepDir, raw, log),
+            keep: (raw) => keepMessage(keepDir, raw, log, settings.bounces.keptMaxBytes),
             log,
           }),
         )

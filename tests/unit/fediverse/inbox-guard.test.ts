@@ -69,13 +69,22 @@ describe('the inbox guard', () => {
   it("refuses an address's posts past its budget with 429, Retry-After and the RateLimit headers; another address has its own", async () => {
     const { guard } = guardOf();
     const budget = routeLimits.fediverseInbox.requests;
-    for (let i = 0; i < budget; i++) expect((await guard.admitHeaders(inboxPost('203.0.113.7'))).refused).toBeUndefined();
-    const refused = await problemOf(await guard.admitHeaders(inboxPost('203.0.113.7')));
+    const key = 'https://fine.example/users/a#main-key';
+    for (let i = 0; i < budget; i++) expect((await guard.admitHeaders(inboxPost('203.0.113.7', key))).refused).toBeUndefined();
+    const refused = await problemOf(await guard.admitHeaders(inboxPost('203.0.113.7', key)));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('ratelimit-policy')).toBe(`"fediverseInbox";q=${budget};w=60`);
     expect(refused.body.title).toBe('Too many requests');
-    expect((await guard.admitHeaders(inboxPost('203.0.113.8'))).refused).toBeUndefined();
+    expect((await guard.admitHeaders(inboxPost('203.0.113.8', key))).refused).toBeUndefined();
+  });
+
+  it('refuses a post that names no signing key with 401 from its headers, counted against its address all the same', async () => {
+    const { guard } = guardOf();
+    const refused = await problemOf(await guard.admitHeaders(inboxPost('203.0.113.7')));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(refused.headers.get('ratelimit-policy')).toBe(`"fediverseInbox";q=${routeLimits.fediverseInbox.requests};w=60`);
   });
 
   it('refuses a post signed with a key of a blocked domain or a subdomain of it with 403, from its headers alone', async () => {
@@ -87,7 +96,7 @@ describe('the inbox guard', () => {
       expect(refused.headers.get('connection')).toBe('close');
     }
     const admitted = await guard.admitHeaders(inboxPost('203.0.113.7', 'https://fine.example/users/a#main-key'));
-    expect(admitted).toMatchObject({ server: 'fine.example' });
+    expect(admitted.refused).toBeUndefined();
   });
 
   it('refuses an activity whose actor is on a blocked domain once its body is read, whoever signed it', async () => {
@@ -121,12 +130,15 @@ describe('the inbox guard', () => {
     expect((await guard.admitHeaders(inboxPost('203.0.113.7', key))).refused).toBeUndefined();
   });
 
-  it("knows an unsigned post's server from its actor once the body is read", async () => {
+  it("counts a post against its actor's server, whatever keys its headers name, and refuses one that names no actor", async () => {
     const { guard } = guardOf();
-    for (let i = 0; i <= routeLimits.fediverseServer.requests; i++) await guard.counted('proofs.example');
-    const admitted = await guard.admitHeaders(inboxPost('203.0.113.7'));
+    const admitted = await guard.admitHeaders(inboxPost('203.0.113.7', 'https://victim.example/users/a#main-key'));
     if (admitted.refused) throw new Error('admitted expected');
-    expect(admitted.server).toBeUndefined();
-    expect((await problemOf(guard.admitBody(encode({ actor: 'https://proofs.example/u/1' }), admitted))).status).toBe(429);
+    expect(guard.admitBody(encode({ actor: 'https://sender.example/u/1' }), admitted)).toMatchObject({ server: 'sender.example' });
+    expect((await problemOf(guard.admitBody(encode({ type: 'Like' }), admitted))).status).toBe(400);
+    // Past its budget, the actor's server waits, named by its actor or its key.
+    for (let i = 0; i <= routeLimits.fediverseServer.requests; i++) await guard.counted('sender.example');
+    expect((await problemOf(guard.admitBody(encode({ actor: 'https://sender.example/u/1' }), admitted))).status).toBe(429);
+    expect((await problemOf(await guard.admitHeaders(inboxPost('203.0.113.7', 'https://sender.example/u/1#key')))).status).toBe(429);
   });
 });

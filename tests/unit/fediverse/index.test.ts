@@ -4,7 +4,8 @@ import { InProcessMessageQueue, MemoryKvStore, type KvStore } from '@fedify/fedi
 import { afterEach, describe, expect, it } from 'vitest';
 import { siteFediverse } from '@/lib/fediverse';
 import { INBOX_BODY_LIMIT } from '@/lib/fediverse/paths';
-import { memoryLimiter } from '@/lib/limits/limiter';
+import { memoryLimiter, type Limiter } from '@/lib/limits/limiter';
+import { startFediversePeer, type FediversePeer } from '../../support/fediverse-peer';
 
 /** The inbox's limits on a limiter of the test's own, the client address from the socket. */
 const limits = () => {
@@ -72,7 +73,10 @@ describe("the fediverse's reads", () => {
     expect(unsigned.status).toBe(401);
     const large = await fetch(`${base}/inbox`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/activity+json' },
+      headers: {
+        'Content-Type': 'application/activity+json',
+        Signature: 'keyId="https://remote.example/u/a#main-key",algorithm="rsa-sha256",headers="(request-target) host date digest",signature="c2ln"',
+      },
       body: 'x'.repeat(INBOX_BODY_LIMIT + 1),
     });
     expect(large.status).toBe(413);
@@ -167,5 +171,90 @@ describe('delivering posts that went live', () => {
     await fediverse.deliver(['newer']);
     expect(queued).toHaveLength(1);
     expect(JSON.stringify(queued[0])).toContain('https://blog.example/blog/newer#create');
+  });
+});
+
+describe('the budget of a remote server', () => {
+  const peers: FediversePeer[] = [];
+  afterEach(async () => void (await Promise.all(peers.splice(0).map((peer) => peer.stop()))));
+
+  it('is charged to the server whose key verified, never to another key the Signature header names', async () => {
+    const [victim, sender] = await Promise.all([startFediversePeer(), startFediversePeer()]);
+    peers.push(victim, sender);
+    // Every budget the inbox charges, as the limiter is asked.
+    const charged: string[] = [];
+    const memory = memoryLimiter({ windowScale: 1 });
+    const limiter: Limiter = { ...memory, check: (route, client, cost) => (charged.push(`${route} ${client}`), memory.check(route, client, cost)) };
+    const fediverse = siteFediverse({
+      stores: { kv: new MemoryKvStore(), queue: new InProcessMessageQueue(), close: () => undefined },
+      origin: 'https://blog.example',
+      handle: 'blog',
+      allowPrivateAddress: true,
+      now: () => Date.now(),
+      posts: () => [],
+      profile: () => ({ name: 'A site', summary: 'About it.' }),
+      log: { warn: () => undefined, log: () => undefined },
+      limiter: () => limiter,
+      deployment: { trustProxy: 1, clientIpHeader: undefined, platform: false },
+    });
+    const like = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${sender.actorUrl}#like`,
+      type: 'Like',
+      actor: sender.actorUrl,
+      object: 'https://blog.example/',
+    };
+    const headers = await sender.signedPost('https://blog.example/inbox', like);
+    // The victim's key named first, in the same header: Fedify verifies the one the header gives last (draft-cavage), the sender's.
+    headers.set('Signature', `keyId="${victim.actorUrl}#main-key",${headers.get('signature')}`);
+    headers.set('X-Forwarded-For', '203.0.113.7');
+    const taken = await fediverse.respond(new Request('https://blog.example/inbox', { method: 'POST', headers, body: JSON.stringify(like) }));
+    expect(taken.status).toBe(202);
+    expect(charged).toContain(`fediverseServer server:${new URL(sender.url).host}`);
+    expect(charged.filter((entry) => entry.startsWith('fediverseServer'))).toEqual([`fediverseServer server:${new URL(sender.url).host}`]);
+    // The victim was asked for nothing: its key never verified anything.
+    expect(victim.gets).toEqual([]);
+  });
+});
+
+describe('an unsigned inbox post', () => {
+  it('is 401 whatever its body, with nothing fetched and nothing logged: a remote @context, deep JSON', async () => {
+    const contextServer = await startFediversePeer();
+    const logged: unknown[] = [];
+    const errors = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const fediverse = siteFediverse({
+        stores: { kv: new MemoryKvStore(), queue: new InProcessMessageQueue(), close: () => undefined },
+        origin: 'https://blog.example',
+        handle: 'blog',
+        allowPrivateAddress: true,
+        now: () => Date.now(),
+        posts: () => [],
+        profile: () => ({ name: 'A site', summary: 'About it.' }),
+        log: { warn: (...args: unknown[]) => void logged.push(args), log: (...args: unknown[]) => void logged.push(args) },
+        limiter: limits().limiter,
+        // The client's address from X-Forwarded-For, as behind nginx.
+        deployment: { trustProxy: 1, clientIpHeader: undefined, platform: false },
+      });
+      const remoteContext = JSON.stringify({
+        '@context': `${contextServer.url}/context.jsonld`,
+        type: 'Follow',
+        actor: contextServer.actorUrl,
+        object: 'https://blog.example/@blog',
+      });
+      const deep = `{"@context":"https://www.w3.org/ns/activitystreams","type":"Like","object":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+      for (const body of [remoteContext, deep]) {
+        const headers = { 'Content-Type': 'application/activity+json', 'X-Forwarded-For': '203.0.113.7' };
+        const answer = await fediverse.respond(new Request('https://blog.example/inbox', { method: 'POST', headers, body }));
+        expect(answer.status).toBe(401);
+        expect(answer.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      }
+      expect(contextServer.gets).toEqual([]);
+      expect(logged).toEqual([]);
+    } finally {
+      console.error = errors;
+      await contextServer.stop();
+    }
   });
 });

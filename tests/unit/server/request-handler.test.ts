@@ -291,3 +291,64 @@ describe('the fediverse (options.fediverse: lib/fediverse)', () => {
     expect(seen.map(({ url }) => url)).toEqual(['/?from=profile', '/blog/a-post']);
   });
 });
+
+describe('bodies in flight', () => {
+  /** A POST of a body of `length` bytes whose first byte is sent and the rest held back; resolves with its answer if it gets one before the rest. */
+  function slowPost(base: string, pathname: string, length: number) {
+    const target = new URL(pathname, base);
+    const req = request({
+      host: target.hostname,
+      port: target.port,
+      path: pathname,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': length },
+    });
+    const answer = new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+    });
+    answer.catch(() => undefined);
+    req.write('{');
+    return { answer, req };
+  }
+
+  it('refuses the body past the bound at once with 503 and Retry-After, unread, and takes bodies again once the held ones are answered', async () => {
+    const { bodiesInFlight } = await import('@/lib/http/body');
+    const { FORM_BODY_LIMIT, STRIPE_EVENT_BODY_LIMIT } = await import('@/lib/routes/manifest');
+    const bodies = bodiesInFlight(3 * STRIPE_EVENT_BODY_LIMIT);
+    // Next reads each body to its end, then answers.
+    const { base, seen } = await serve(
+      (req, res) => {
+        req.resume();
+        req.on('end', () => res.end('taken'));
+      },
+      { bodies },
+    );
+    const held = [0, 1, 2].map(() => slowPost(base, '/api/payments/webhook', STRIPE_EVENT_BODY_LIMIT));
+    await vi.waitFor(() => expect(seen).toHaveLength(3));
+    // A fourth body, to this route or another, is refused from its head.
+    for (const [pathname, length] of [
+      ['/api/payments/webhook', STRIPE_EVENT_BODY_LIMIT],
+      ['/api/subscribe', FORM_BODY_LIMIT],
+    ] as const) {
+      const refused = await slowPost(base, pathname, length).answer;
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(JSON.parse(refused.body).title).toBe('Too busy; try again shortly');
+    }
+    expect(seen).toHaveLength(3);
+    // A read takes no room.
+    expect((await fetch(`${base}/page`)).status).toBe(200);
+    // The held bodies end and are answered: their room is given back.
+    for (const { req } of held) req.end('x'.repeat(STRIPE_EVENT_BODY_LIMIT - 1));
+    expect((await Promise.all(held.map(({ answer }) => answer))).map(({ status }) => status)).toEqual([200, 200, 200]);
+    await vi.waitFor(() => expect(bodies.held).toBe(0));
+    const again = await fetch(`${base}/api/payments/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(again.status).toBe(200);
+  });
+});

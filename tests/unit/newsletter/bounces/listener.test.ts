@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import nodemailer from 'nodemailer';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startBounceReaders } from '@/lib/newsletter/bounces/readers';
 import { openSqliteStore } from '@/lib/services/store/sqlite';
 import { hashToken } from '@/lib/services/tokens';
@@ -18,10 +21,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function listening() {
+async function listening(env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bounces-'));
   const port = await freePort();
-  const settings = parseSettings({ DATA_DIR: dataDir, BOUNCE_ADDRESS: 'bounces@blog.example.com', BOUNCE_SMTP_PORT: String(port), SOFT_BOUNCE_LIMIT: '2' });
+  const settings = parseSettings({
+    DATA_DIR: dataDir,
+    BOUNCE_ADDRESS: 'bounces@blog.example.com',
+    BOUNCE_SMTP_PORT: String(port),
+    SOFT_BOUNCE_LIMIT: '2',
+    ...env,
+  });
   const store = openSqliteStore(path.join(dataDir, 'lectern.db'));
   const logged: string[] = [];
   const readers = startBounceReaders(settings, store, { log: (line: string) => logged.push(line), warn: (line: string) => logged.push(line) });
@@ -47,7 +56,7 @@ async function listening() {
   });
   await store.subscribers.confirm('c', 1, 0);
   await store.bounces.issue([{ tokenHash: hashToken(token), email: 'reader@example.org', slug: 'a-post' }], 1);
-  return { store, deliver, logged, keptDir: path.join(dataDir, 'bounces-kept') };
+  return { store, deliver, logged, port, keptDir: path.join(dataDir, 'bounces-kept') };
 }
 
 describe('the bounce listener', () => {
@@ -80,5 +89,54 @@ describe('the bounce listener', () => {
     await expect(deliver('someone@elsewhere.example', dsn({ to: verp, recipient: 'x@example.org', status: '5.1.1' }))).rejects.toMatchObject({
       responseCode: 550,
     });
+  });
+
+  it('keeps no more than BOUNCES_KEPT_MAX_MB of junk: past it a new message is taken and not kept', async () => {
+    const { deliver, keptDir, logged } = await listening({ BOUNCES_KEPT_MAX_MB: '1' });
+    const junk = Buffer.from(`From: a@example.org\r\nSubject: junk\r\n\r\n${'x'.repeat(300 * 1024)}\r\n`);
+    for (let i = 0; i < 5; i++) await deliver('bounces@blog.example.com', junk);
+    const kept = fs.readdirSync(keptDir);
+    expect(kept).toHaveLength(3);
+    expect(kept.reduce((sum, name) => sum + fs.statSync(path.join(keptDir, name)).size, 0)).toBeLessThanOrEqual(1024 * 1024);
+    expect(logged.filter((line) => line.includes('not kept'))).toHaveLength(2);
+  });
+
+  it('refuses a message over 10 MiB sent without SIZE with 552, holding no more than the limit while it arrives', async () => {
+    const { port } = await listening();
+    const socket = net.connect(port, '127.0.0.1');
+    cleanups.push(() => void socket.destroy());
+    let replies = '';
+    socket.on('data', (chunk) => (replies += chunk));
+    const reply = async (code: string) => {
+      await vi.waitFor(() => expect(replies).toMatch(new RegExp(`^${code} `, 'm')), { timeout: 5000 });
+      replies = '';
+    };
+    await reply('220');
+    for (const [line, code] of [
+      ['EHLO client.example', '250'],
+      ['MAIL FROM:<>', '250'],
+      ['RCPT TO:<bounces@blog.example.com>', '250'],
+      ['DATA', '354'],
+    ] as const) {
+      socket.write(`${line}\r\n`);
+      await reply(code);
+    }
+    // What is held, not what waits for the collector: a collection before each measure.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const held = () => (gc(), process.memoryUsage().arrayBuffers);
+    const before = held();
+    let peak = before;
+    const line = Buffer.from(`${'x'.repeat(1022)}\r\n`);
+    const block = Buffer.concat(Array.from({ length: 1024 }, () => line));
+    // 48 MiB: the listener reads every byte of it and keeps none past 10 MiB.
+    for (let i = 0; i < 48; i++) {
+      if (!socket.write(block)) await new Promise((resolve) => socket.once('drain', resolve));
+      peak = Math.max(peak, held());
+    }
+    socket.write('.\r\n');
+    await reply('552');
+    peak = Math.max(peak, held());
+    expect(peak - before).toBeLessThan(24 * 1024 * 1024);
   });
 });
