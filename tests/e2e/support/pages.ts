@@ -59,6 +59,9 @@ async function samples(): Promise<Record<string, string>> {
   return { '/blog/[slug]': post, '/tags/[tag]': `/tags/${tag}`, '/blog/page/[page]': blogPage, '/tags/[tag]/page/[page]': tagPage };
 }
 
+/** Templates that, visited without the query a buyer's link carries, answer with their own 404 page: the checkout's success page names a paid order, and without one says it cannot find it. */
+const ANSWER_404 = new Set(['/checkout/success']);
+
 /**
  * One URL for every page template of the app, plus the not-found page. A new
  * dynamic route fails here until it has a sample, so no template goes untested.
@@ -66,7 +69,7 @@ async function samples(): Promise<Record<string, string>> {
 export async function templatePages(): Promise<TemplatePage[]> {
   const sample = await samples();
   const pages = pageTemplates().map((template) => {
-    if (!template.includes('[')) return { template, path: template, status: 200 };
+    if (!template.includes('[')) return { template, path: template, status: ANSWER_404.has(template) ? 404 : 200 };
     const pathname = sample[template];
     if (!pathname) throw new Error(`no sample URL for the page template ${template}: add one in tests/e2e/support/pages.ts`);
     return { template, path: pathname, status: 200 };
