@@ -20,7 +20,7 @@ describe('a build of a post whose title has glyphs beyond Latin, with no network
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-og-'));
   const contentDir = path.join(dir, 'content');
   const refused = path.join(dir, 'refused.log');
-  const distDir = `.next-og-${path.basename(dir)}`;
+  const distDir = '.next-og';
   let built: unknown;
   let port: number;
 

@@ -39,7 +39,8 @@ export function url(pathname: string): string {
 }
 
 export function launch(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`No Chromium at ${CHROMIUM_PATH}: run bash scripts/install-test-tools.sh (it installs Debian's chromium) or set CHROME_PATH`);
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: run bash scripts/install-test-tools.sh (it installs Debian's chromium) or set CHROME_PATH`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROME_FLAGS, headless: true });
 }
 

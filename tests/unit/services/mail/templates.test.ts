@@ -95,9 +95,7 @@ describe('mail templates', () => {
     expect(receipt.text).not.toContain('bk1');
     expect(receipt.text).toContain('Free cancellation with a full refund until Tuesday 25 December 2029, 15:00 CET.');
     expect(receipt.text).toContain('Cancel or move my booking: https://example.com/booking/cancel?token=x');
-    expect(receipt.attachments).toEqual([
-      { filename: 'course.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: 'BEGIN:VCALENDAR' },
-    ]);
+    expect(receipt.attachments).toEqual([{ filename: 'course.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: 'BEGIN:VCALENDAR' }]);
     expect(sessionFullRefundMail({ address: 'a@example.com' }, { ...booking, seats: 1 }).text).toContain('1 seat in Course');
     const cancelled = bookingCancelledMail({ address: 'a@example.com' }, booking).text;
     expect(cancelled).toContain('Your booking of Course on Tuesday 1 January 2030 is cancelled.');
