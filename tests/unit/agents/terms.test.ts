@@ -89,6 +89,8 @@ describe('training crawlers', () => {
     const tokens = /\(([a-z|-]+)\)/.exec(map?.[1] ?? '')?.[1]?.split('|');
     expect(tokens).toEqual(TRAINING_CRAWLERS.map((token) => token.toLowerCase()));
     for (const agent of [...TRAINING_USER_AGENTS, ...WELCOME_USER_AGENTS]) expect(pattern.test(agent), agent).toBe(isTrainingCrawler(agent));
-    expect(config).toMatch(/proxy_cache_bypass \$training_crawler \$http_signature_agent;\n\s*proxy_no_cache \$training_crawler \$http_signature_agent;/);
+    expect(config).toMatch(
+      /proxy_cache_bypass \$training_crawler \$http_signature_agent \$mcp;\n\s*proxy_no_cache \$training_crawler \$http_signature_agent \$mcp;/,
+    );
   });
 });

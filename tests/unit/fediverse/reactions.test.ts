@@ -80,7 +80,9 @@ describe.each(stores)('what comes back, kept %s', (_name, kvStore) => {
   });
 
   it('keeps a reply pending, off the page, until it is approved; a rejected one stays off, even sent again', async () => {
-    const store = reactionStore(kvStore());
+    // A clock that moves a second a call: the two replies are received in order, never in the same millisecond.
+    let time = 0;
+    const store = reactionStore(kvStore(), () => (time += 1_000));
     const first = `${PEER}/notes/1`;
     const second = `${PEER}/notes/2`;
     expect(await store.receiveReply(reply(first))).toBe('kept');
