@@ -42,7 +42,7 @@ loopback.addAddress('::1', 'ipv6');
 export type DirectoryOptions = {
   /** Tests only: plain HTTP and loopback addresses are allowed too (WEB_BOT_AUTH_LOOPBACK_DIRECTORIES). */
   loopback: boolean;
-  /** How long one fetch may take, connection included. */
+  /** How long one fetch may take in all, from the lookup to its last byte (a deadline, not an idle timeout). */
   timeoutMs?: number;
   /** The largest directory read; a longer one is no directory. */
   maxBytes?: number;
@@ -88,19 +88,27 @@ function fetchDirectory(origin: string, options: DirectoryOptions): Promise<unkn
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(hostname) && !directoryAddressAllowed(hostname, options)) return Promise.reject(new Error(`${hostname} is not a public address`));
   const maxBytes = options.maxBytes ?? 64 * 1024;
+  const timeoutMs = options.timeoutMs ?? 2000;
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
+    const settle =
+      <T>(done: (value: T) => void) =>
+      (value: T) => {
+        clearTimeout(deadline);
+        done(value);
+      };
+    const succeed = settle(resolve);
+    const fail = settle(reject);
     const request = client.get(
       url,
       {
         lookup: checkedLookup(options) as never,
-        timeout: options.timeoutMs ?? 2000,
         headers: { accept: 'application/http-message-signatures-directory+json, application/json' },
       },
       (response) => {
         if (response.statusCode !== 200) {
-          response.resume();
-          return reject(new Error(`key directory answered ${response.statusCode}`));
+          request.destroy();
+          return fail(new Error(`key directory answered ${response.statusCode}`));
         }
         const chunks: Buffer[] = [];
         let size = 0;
@@ -111,16 +119,17 @@ function fetchDirectory(origin: string, options: DirectoryOptions): Promise<unkn
         });
         response.on('end', () => {
           try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+            succeed(JSON.parse(Buffer.concat(chunks).toString('utf8')));
           } catch {
-            reject(new Error('key directory is not JSON'));
+            fail(new Error('key directory is not JSON'));
           }
         });
-        response.on('error', reject);
+        response.on('error', fail);
       },
     );
-    request.on('timeout', () => request.destroy(new Error('key directory timed out')));
-    request.on('error', reject);
+    request.on('error', fail);
+    // One deadline for the whole fetch: a directory that sends a byte now and then is given up at it too.
+    const deadline = setTimeout(() => request.destroy(new Error(`key directory not read within ${timeoutMs} ms`)), timeoutMs);
   });
 }
 
@@ -139,16 +148,32 @@ export type KeyDirectories = {
 const KEEP_MS = 60 * 60 * 1000;
 const KEEP_FAILED_MS = 60 * 1000;
 
+/** Directories fetched at once, and requests waiting for them: past either, a request naming a directory not kept is not verified. */
+const MAX_FETCHES = 16;
+const MAX_WAITING = 256;
+
 /**
  * Agents' key directories, fetched over HTTPS from public addresses only (a refused address is
- * a failed fetch), at most `timeoutMs` and `maxBytes` each, one fetch per origin at a time, kept
- * an hour (a failure a minute) for at most 1,000 origins.
+ * a failed fetch), each within `timeoutMs` in all and `maxBytes`, one fetch per origin at a time
+ * (every request naming it waits for that one), at most MAX_FETCHES origins at once and
+ * MAX_WAITING requests waiting for them (one more gets no keys at once, and nothing is kept for
+ * it), kept an hour (a failure a minute) for at most 1,000 origins.
  */
-export function createKeyDirectories(options: DirectoryOptions): KeyDirectories {
+export function createKeyDirectories(options: DirectoryOptions & { maxFetches?: number; maxWaiting?: number }): KeyDirectories {
   const clock = options.clock ?? Date.now;
+  const maxFetches = options.maxFetches ?? MAX_FETCHES;
+  const maxWaiting = options.maxWaiting ?? MAX_WAITING;
   const cache = new LRUCache<string, { keys: JsonWebKey[]; fetchedAt: number; expiresAt: number }>({ max: 1000 });
   const inFlight = new Map<string, Promise<JsonWebKey[]>>();
-  const fetchKeys = (origin: string) => {
+  let waiting = 0;
+  const fetchKeys = (origin: string): Promise<JsonWebKey[]> => {
+    if (waiting >= maxWaiting || (!inFlight.has(origin) && inFlight.size >= maxFetches)) return Promise.resolve([]);
+    waiting += 1;
+    return startFetch(origin).finally(() => {
+      waiting -= 1;
+    });
+  };
+  const startFetch = (origin: string) => {
     const pending =
       inFlight.get(origin) ??
       fetchDirectory(origin, options)

@@ -14,6 +14,12 @@ export const FORM_BODY_LIMIT = 16 * 1024;
 export const STRIPE_EVENT_BODY_LIMIT = 1024 * 1024;
 /** The largest MCP message (a JSON-RPC request) the MCP endpoint reads. */
 export const MCP_BODY_LIMIT = 64 * 1024;
+/**
+ * The deepest an MCP message may nest its arrays and objects. No MCP message needs more than a
+ * few levels; a deeper one is refused as it is read, before it is parsed or handed to another
+ * thread (a structured clone of some thousand levels overflows the stack).
+ */
+export const MCP_MAX_DEPTH = 64;
 
 /** How many leading bits of an IPv6 address make one client. */
 export type Ipv6Prefix = 48 | 56 | 64;

@@ -38,6 +38,14 @@ export class ThreadBusyError extends Error {
   }
 }
 
+/** A job the thread could not be given (postMessage refused it: a structured clone of it failed); the caller answers it 4xx. */
+export class JobNotSendableError extends Error {
+  constructor(cause: unknown) {
+    super('the job could not be handed to the search thread', { cause });
+    this.name = 'JobNotSendableError';
+  }
+}
+
 /** An MCP POST as the thread is given it: already admitted, its body read and parsed (lib/mcp/http.ts). */
 export type McpJob = { url: string; headers: [string, string][]; body: Uint8Array; message: unknown };
 /** The thread's answer to it. */
@@ -70,7 +78,10 @@ export type SearchThread = {
   ready: Promise<void>;
   /** The results of a search (and the posts' Last-Modified); rejects only after the thread has died on it twice (the caller then answers it another way). */
   search(query: SearchQuery): Promise<SearchAnswer>;
-  /** An MCP call's answer; rejects with ThreadBusyError when MCP_WAITING calls already wait, or as `search` does. */
+  /**
+   * An MCP call's answer; rejects with ThreadBusyError when MCP_WAITING calls already wait, with
+   * JobNotSendableError when the job cannot be handed to the thread, or as `search` does.
+   */
   mcp(job: McpJob): Promise<McpAnswer>;
   /** Whether a job of this kind would be refused now (its queue is full): the caller can refuse it before doing any work. */
   busy(kind: JobKind): boolean;
@@ -143,13 +154,26 @@ export function createSearchThread(options: SearchThreadOptions): SearchThread {
         continue;
       }
       waiting.splice(index, 1);
-      pending.tries += 1;
-      handed.set(pending.id, pending);
-      if (pending.job.kind === 'mcp') {
-        mcpHanded += 1;
-        worker?.postMessage({ id: pending.id, mcp: pending.job.mcp } satisfies ToSearchWorker);
-      } else worker?.postMessage({ id: pending.id, query: pending.job.query } satisfies ToSearchWorker);
+      if (!hand(pending)) continue;
+      if (pending.job.kind === 'mcp') mcpHanded += 1;
     }
+  }
+
+  /**
+   * Hands one job to the thread, its slot taken while it is there. A job that cannot be sent (its
+   * message cannot be cloned: JobNotSendableError) never takes a slot and is refused at once.
+   */
+  function hand(pending: Pending): boolean {
+    const message: ToSearchWorker = pending.job.kind === 'mcp' ? { id: pending.id, mcp: pending.job.mcp } : { id: pending.id, query: pending.job.query };
+    try {
+      worker?.postMessage(message);
+    } catch (error) {
+      pending.reject(new JobNotSendableError(error));
+      return false;
+    }
+    pending.tries += 1;
+    handed.set(pending.id, pending);
+    return true;
   }
 
   function queue<T>(job: Job): Promise<T> {

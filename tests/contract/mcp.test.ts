@@ -347,6 +347,47 @@ describe('/mcp over HTTP', () => {
   });
 });
 
+describe('/mcp after messages it cannot take', () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    request(url('/'), '/mcp', {
+      method: 'POST',
+      from: freshAddress(),
+      headers: { Accept: MCP_ACCEPT, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers },
+      body,
+    });
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('refuses deeply nested messages with a JSON-RPC error (400), and answers both revisions afterwards, however many came', async () => {
+    const modernHeaders = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'ping' };
+    const nested = [
+      // 60 KB of brackets, alone and as a 2025-era call's arguments.
+      deep(30_000),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'alpha' } } }).replace(
+        '"alpha"',
+        `"alpha","x":${deep(10_000)}`,
+      ),
+      // A 2026-07-28 ping whose _meta nests.
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { ...MODERN_META, nest: 'NEST' } } }).replace('"NEST"', deep(10_000)),
+    ];
+    // More than the thread's places for MCP calls (4), three times over.
+    for (let round = 0; round < 4; round += 1) {
+      const answers = await Promise.all(nested.map((body, index) => post(body, index === 2 ? modernHeaders : {})));
+      expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
+      for (const answer of answers) expect(answer.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+    // A message nested as deep as a real one is still taken.
+    const shallow = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { _meta: { a: JSON.parse(deep(20)) as unknown } } });
+    expect((await post(shallow)).json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+
+    // Both revisions, whole: the 1.x client (initialize, 2025-11-25) and the 2.x client pinned to 2026-07-28.
+    const client = await connect();
+    const modern = new ModernClient({ name: 'lectern-contract-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new ModernTransport(new URL(url('/mcp')), { fetch: fetchFrom(freshAddress()) }));
+    expect([(await client.listTools()).tools.length, (await modern.listTools()).tools.length]).toEqual([5, 5]);
+    await Promise.all([client.close(), modern.close()]);
+  });
+});
+
 describe('/mcp is announced', () => {
   it('in llms.txt, by a link to its documentation and its endpoint', async () => {
     const text = await (await get('/llms.txt')).text();

@@ -8,7 +8,7 @@ import { MCP_PROTOCOL_VERSIONS } from '@/lib/agents/mcp-names';
 import { otherRouteLimits } from '@/lib/limits/table';
 import { mcpExchange } from '@/lib/mcp/exchange';
 import { handleMcpPost, mcpMethodNotAllowed, mcpOptions } from '@/lib/mcp/http';
-import { MCP_BODY_LIMIT } from '@/lib/routes/manifest';
+import { MCP_BODY_LIMIT, MCP_MAX_DEPTH } from '@/lib/routes/manifest';
 import { settings } from '@/lib/settings';
 import { testServices } from '../../support/services';
 import { freshClient, setWriteRouteSettings } from '../../support/write-routes';
@@ -144,6 +144,21 @@ describe('POST /mcp', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"mcp";r=${LIMIT.requests - 1};`));
+  });
+
+  it('refuses a message nested deeper than MCP_MAX_DEPTH (400, JSON-RPC), counted once; brackets inside strings do not count', async () => {
+    const nest = (depth: number) => `${'{"a":'.repeat(depth - 1)}[]${'}'.repeat(depth - 1)}`;
+    const ping = (meta: string) => `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":${meta}}}`;
+    // The message's own object and its params are two levels: _meta may nest the rest.
+    const deepest = await mcpPost(rpc(freshClient(), {}, ping(nest(MCP_MAX_DEPTH - 2))));
+    expect(await deepest.json()).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    const client = freshClient();
+    const deeper = await mcpPost(rpc(client, {}, ping(nest(MCP_MAX_DEPTH - 1))));
+    expect(deeper.status).toBe(400);
+    expect(await deeper.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`${MCP_MAX_DEPTH}`) } });
+    expect(deeper.headers.get('ratelimit')).toMatch(new RegExp(`^"mcp";r=${LIMIT.requests - 1};`));
+    const brackets = JSON.stringify({ text: `\\"${'[{'.repeat(200)}` });
+    expect(await (await mcpPost(rpc(freshClient(), {}, ping(brackets)))).json()).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
   });
 
   it('reads a message up to MCP_BODY_LIMIT and refuses a longer one with 413', async () => {

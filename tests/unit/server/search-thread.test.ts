@@ -8,7 +8,7 @@ import { recordVerifiedAgent } from '@/lib/http/client-ip';
 import { memoryLimiter } from '@/lib/limits/limiter';
 import { createRequestHandler } from '@/lib/server/request-handler';
 import { settings } from '@/lib/settings';
-import { createSearchThread, searchReads, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
+import { createSearchThread, JobNotSendableError, searchReads, ThreadBusyError, type SearchThread } from '@/lib/server/search-thread';
 
 const workerUrl = new URL('../../fixtures/search-thread-worker.ts', import.meta.url);
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -84,6 +84,16 @@ describe("lectern's search thread", () => {
     expect(running.busy('search')).toBe(false);
     await running.stop();
     await stopped;
+  });
+
+  it('refuses a job it cannot hand to the thread (no structured clone of it) at once, its place freed for the next', async () => {
+    const { thread: running } = await thread(1);
+    // Nested past what a structured clone can take: posting it to the thread throws.
+    let nested: unknown = [];
+    for (let level = 0; level < 20_000; level += 1) nested = [nested];
+    const unsendable = { url: 'http://localhost/mcp', headers: [], body: new Uint8Array(), message: nested };
+    for (let call = 0; call < 3; call += 1) await expect(running.mcp(unsendable)).rejects.toBeInstanceOf(JobNotSendableError);
+    expect((await search(running, 'slow')).query).toBe('slow');
   });
 
   it('starts another thread when it dies, and the search it held is answered by the new one', async () => {
